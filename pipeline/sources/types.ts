@@ -1,0 +1,48 @@
+import type { Db } from '../db.ts';
+
+/** One file of a source, as it sits in the mirror folder, and where its publisher serves it. */
+export interface SourceFile {
+  /** Path relative to the source's folder in SOURCES_DIR, e.g. 'brent-daily.csv'. */
+  readonly path: string;
+  /** The publisher's own address for this data (what `--download` fetches). */
+  readonly url: string;
+}
+
+/** How much of a source we may republish: open data in full, or only indicators derived from it. */
+export type Redistribution = 'open' | 'derived-only';
+
+export interface SourceAdapter {
+  /** Folder name under SOURCES_DIR, e.g. 'eia-oil-prices'. */
+  readonly id: string;
+  readonly publisher: string;
+  readonly dataset: string;
+  /** The publisher's landing page for the dataset (shown in meta.sources). */
+  readonly url: string;
+  /** Licence as the publisher states it, e.g. 'CC-BY-4.0', 'Public domain (US government)'. */
+  readonly licence: string;
+  readonly redistribution: Redistribution;
+  readonly files: readonly SourceFile[];
+  /** The clean tables load() creates (and nothing else). */
+  readonly tables: readonly string[];
+  /**
+   * Read the files from `dir` (a folder laid out like the mirror), clean the documented quirks
+   * and create `tables`. Throws SourceError when a file is missing or not what we expect.
+   */
+  load(db: Db, dir: string): Promise<void>;
+  /**
+   * Fetch the data from the publisher into `dir`, in the mirror's layout (converting the
+   * publisher's format where it differs). `fetchImpl` is injected so tests can serve fixtures.
+   */
+  download(dir: string, fetchImpl: typeof fetch): Promise<void>;
+}
+
+/** A source file that is missing, unreadable or not in the shape its adapter expects. */
+export class SourceError extends Error {
+  constructor(
+    readonly sourceId: string,
+    message: string,
+  ) {
+    super(`${sourceId}: ${message}`);
+    this.name = 'SourceError';
+  }
+}
