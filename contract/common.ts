@@ -1,0 +1,60 @@
+import { z } from 'zod';
+
+/** Methodology version of the indicators; bumped whenever a formula or weight changes. */
+export const METHODOLOGY_VERSION = '1.0.0';
+export const LICENSE = 'CC-BY-4.0';
+export const LICENSE_URL = 'https://creativecommons.org/licenses/by/4.0/';
+
+export const DateString = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'a date as YYYY-MM-DD')
+  .describe('Calendar date, YYYY-MM-DD');
+export const DateTimeString = z.iso.datetime({ offset: true }).describe('Timestamp, RFC 3339 (UTC)');
+export const CommoditySlug = z
+  .string()
+  .regex(/^(energy|metals|agri)\.[a-z0-9]+$/)
+  .describe('Commodity slug `<group>.<code>`, lower-case, e.g. `energy.gas`');
+export const CommodityCode = z.string().regex(/^[a-z0-9]+$/).describe('Short commodity code, e.g. `gas`, `cobalt`');
+export const CommodityGroup = z.enum(['energy', 'metals', 'agri']).describe('Commodity group');
+export const Iso3 = z.string().regex(/^[A-Z]{3}$/).describe('ISO 3166-1 alpha-3 country code, upper-case');
+export const Iso2 = z.string().regex(/^[a-z]{2}$/).describe('ISO 3166-1 alpha-2 country code, lower-case (`eu` for the EU aggregate)');
+export const Lang = z.enum(['en', 'fr', 'de', 'es']).describe('Language (ISO 639-1)');
+export const LANGS = Lang.options;
+
+/** Provenance of one upstream source behind a payload. */
+export const SourceRef = z
+  .strictObject({
+    id: z.string().describe('Source id in the build manifest'),
+    publisher: z.string(),
+    dataset: z.string(),
+    url: z.url().describe("The publisher's page for the dataset"),
+    license: z.string().describe("The publisher's terms for this source (not Chokepoint's licence)"),
+    retrieved_at: DateTimeString.describe('When the pipeline retrieved this version of the source'),
+    stale: z.boolean().describe('True when the latest load failed and the last good snapshot was used'),
+  })
+  .describe('An upstream source behind the payload');
+export type SourceRef = z.infer<typeof SourceRef>;
+
+export const Meta = z
+  .strictObject({
+    as_of: DateString.nullable().describe('Date of the newest observation behind the payload (null when it has none)'),
+    generated_at: DateTimeString.describe('When the build was generated'),
+    build: z.string().describe('Build id'),
+    license: z.literal(LICENSE),
+    license_url: z.url(),
+    attribution: z.string().describe('Attribution text with the backlink, required on reuse'),
+    sources: z.array(SourceRef),
+    count: z.number().int().nonnegative().optional().describe('Number of items in `data` (lists only)'),
+    methodology_version: z.string().optional(),
+    notes: z.array(z.string()).optional().describe('Caveats that apply to the payload (e.g. a stale source)'),
+  })
+  .describe('Metadata carried by every data response');
+export type Meta = z.infer<typeof Meta>;
+
+/** `{ data, meta }`: the envelope of every data response. */
+export function envelope<T extends z.ZodType>(data: T) {
+  return z.strictObject({ data, meta: Meta });
+}
+
+export const Point = z.strictObject({ date: DateString, value: z.number() });
+export type Point = z.infer<typeof Point>;

@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import { CommoditySlug, DateString, Iso2, Iso3, envelope } from './common.ts';
+import { Names } from './commodities.ts';
+import { StressBand } from './stress.ts';
+
+const Supplier = z.strictObject({ iso3: Iso3.nullable(), name: z.string(), value: z.number(), share: z.number().min(0).max(1) });
+
+export const Exposure = z
+  .strictObject({
+    commodity: CommoditySlug,
+    year: z.number().int(),
+    unit: z.string(),
+    production: z.number().nullable().describe('Null where the publisher lists no production for the country'),
+    production_listed: z
+      .boolean()
+      .describe('False when EI lists no production figure for the country (small producers sit in regional "Other" rows): production is then counted as 0 in import_dependence'),
+    consumption: z.number().nullable(),
+    import_dependence: z.number().min(0).max(1).nullable().describe('clip(1 − production / consumption, 0, 1)'),
+    suppliers: z.array(Supplier).describe('Main suppliers (recorded imports), largest first'),
+    suppliers_year: z.number().int().nullable(),
+    suppliers_unit: z.string().nullable(),
+    supplier_hhi: z.number().min(0).max(10000).nullable().describe('HHI of import suppliers (0–10,000)'),
+    source: z.string(),
+  })
+  .describe('How much of a commodity the country must import, and from whom');
+
+export const Autonomy = z.strictObject({
+  commodity: CommoditySlug,
+  year: z.number().int(),
+  ratio: z.number().nonnegative().describe('Self-sufficiency = production / consumption'),
+  production: z.number(),
+  consumption: z.number(),
+  unit: z.string(),
+  source: z.string(),
+});
+
+export const CountryStressPart = z.strictObject({
+  commodity: CommoditySlug,
+  commodity_stress: z.number().nullable(),
+  import_dependence: z.number(),
+  supplier_hhi: z.number().nullable(),
+  weight: z.number().describe('import_dependence × (0.5 + 0.5 × concentration score)'),
+  contribution: z.number().describe('Points this commodity adds to the country index'),
+});
+
+export const CountryProfile = z
+  .strictObject({
+    iso3: Iso3,
+    iso2: z.string().regex(/^[A-Z]{2}$/),
+    name: z.string(),
+    names: Names,
+    region: z.string().nullable(),
+    subregion: z.string().nullable(),
+    stress_index: z.number().min(0).max(100).nullable(),
+    stress_band: StressBand.nullable(),
+    stress: z.strictObject({
+      method: z.string(),
+      methodology_version: z.string(),
+      parts: z.array(CountryStressPart),
+    }),
+    exposures: z.array(Exposure),
+    autonomy: z.array(Autonomy),
+    supplier_concentration: z
+      .array(z.strictObject({ commodity: CommoditySlug, hhi: z.number(), year: z.number().int(), basis: z.string() }))
+      .describe('HHI of import suppliers per commodity'),
+    production: z
+      .array(z.strictObject({ commodity: CommoditySlug, value: z.number(), unit: z.string(), share: z.number(), rank: z.number().int(), year: z.number().int(), source: z.string() }))
+      .describe("The country's share of world production, per commodity it produces"),
+    russian_gas_import_share: z
+      .array(z.strictObject({ year: z.number().int(), share: z.number().min(0).max(1) }))
+      .describe('Share of Russia in natural gas imports (Eurostat NRG_TI_GAS, 2011–2020)'),
+    reserves: z.array(z.strictObject({ commodity: z.string(), country: Iso2, fill_pct: z.number().nullable(), as_of: DateString, url: z.string() })),
+    updated_at: DateString.nullable(),
+    url: z.string(),
+  })
+  .describe('Country profile: stress, exposures, autonomy, supplier concentration, reserves');
+export type CountryProfile = z.infer<typeof CountryProfile>;
+
+export const CountryIndexEntry = z.strictObject({
+  iso3: Iso3,
+  iso2: z.string(),
+  name: z.string(),
+  stress_index: z.number().nullable(),
+  stress_band: StressBand.nullable(),
+  url: z.string(),
+});
+
+export const CountryProfileResponse = envelope(CountryProfile);
+export const CountryIndexResponse = envelope(z.array(CountryIndexEntry));
+export { Iso2 };

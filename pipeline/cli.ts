@@ -1,0 +1,73 @@
+import { parseArgs } from 'node:util';
+import { runBuild } from './build.ts';
+import { parseInterval, readPipelineEnv } from './config.ts';
+import { defaultEffects } from './effects.ts';
+
+const USAGE = `Usage: npm run build -- [--download] [--every 15m]
+
+Loads every source into DuckDB, computes the indicators, validates every output against the
+contract and publishes the build atomically under DIST_DIR (default dist/, live build: dist/current).
+
+  --download     fetch each source from its publisher instead of reading SOURCES_DIR
+  --every <d>    keep rebuilding every <d> (15m, 90s, 1h); a failed build is logged and the
+                 previous one keeps serving
+  --help         this text
+
+Environment: SOURCES_DIR, DATA_DIR, DIST_DIR, PUBLIC_BASE_URL (see README).`;
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: { download: { type: 'boolean', default: false }, every: { type: 'string' }, help: { type: 'boolean', default: false } },
+    strict: true,
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const env = readPipelineEnv();
+  const fx = defaultEffects();
+  const once = async (): Promise<boolean> => {
+    try {
+      const r = await runBuild(
+        { sourcesDir: env.SOURCES_DIR, dataDir: env.DATA_DIR, outDir: env.DIST_DIR, baseUrl: env.PUBLIC_BASE_URL, download: values.download },
+        fx,
+      );
+      const stale = r.sources.filter((s) => s.status === 'stale' || s.status === 'unavailable');
+      fx.log.info(`published build ${r.build}: ${r.files} files in ${(r.durationMs / 1000).toFixed(1)}s${stale.length ? `; ${stale.length} source(s) stale or unavailable` : ''}`);
+      return true;
+    } catch (err) {
+      fx.log.warn(`build failed, the previous build keeps serving: ${err instanceof Error ? err.message : String(err)}`);
+      return false;
+    }
+  };
+  if (!values.every) return (await once()) ? 0 : 1;
+
+  const interval = parseInterval(values.every);
+  let stopping = false;
+  let wake: (() => void) | undefined;
+  const stop = () => {
+    stopping = true;
+    wake?.();
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  while (!stopping) {
+    await once();
+    if (stopping) break;
+    fx.log.info(`next build in ${values.every}`);
+    await new Promise<void>((r) => {
+      wake = r;
+      setTimeout(r, interval).unref();
+    });
+  }
+  return 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    console.error(`[build] ${err instanceof Error ? err.message : String(err)}`);
+    console.error(USAGE);
+    process.exit(2);
+  },
+);

@@ -1,0 +1,166 @@
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { cp, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { SourceStatus } from '../contract/manifest.ts';
+import { type Db, sqlString } from './db.ts';
+import type { Effects } from './effects.ts';
+import { TABLE_SCHEMAS, createTableSql, sameTypeFamily } from './sources/schemas.ts';
+import type { SourceAdapter } from './sources/types.ts';
+
+export interface IngestOptions {
+  /** The mirror folder (SOURCES_DIR): one sub-folder per source id. */
+  sourcesDir: string;
+  /** Where snapshots of the last good load of each source are kept (beside the builds). */
+  snapshotsDir: string;
+  /** Fetch each source from its publisher instead of reading the mirror. */
+  download: boolean;
+}
+
+interface Snapshot {
+  sha256: string;
+  retrieved_at: string;
+  data_as_of: string | null;
+  files: { path: string; sha256: string; bytes: number }[];
+  /** Set while loads keep failing, so the manifest can say since when the data is stale. */
+  failing_since?: string | null;
+}
+
+const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
+
+async function hashFiles(adapter: SourceAdapter, dir: string) {
+  const files = [];
+  for (const f of adapter.files) {
+    const body = await readFile(join(dir, f.path)).catch(() => {
+      throw new Error(`missing file ${f.path}`);
+    });
+    files.push({ path: f.path, sha256: sha256(body), bytes: body.length });
+  }
+  return { files, sha256: sha256(files.map((f) => `${f.path}:${f.sha256}`).join('\n')) };
+}
+
+async function readSnapshot(dir: string): Promise<Snapshot | null> {
+  try {
+    return JSON.parse(await readFile(join(dir, 'snapshot.json'), 'utf8')) as Snapshot;
+  } catch {
+    return null;
+  }
+}
+
+/** The adapter's tables must exist with the declared columns; anything else is a broken load. */
+async function verifyTables(db: Db, adapter: SourceAdapter): Promise<void> {
+  for (const table of adapter.tables) {
+    const declared = TABLE_SCHEMAS[table];
+    if (!declared) throw new Error(`table ${table} has no declared schema`);
+    const cols = await db.all<{ column_name: string; data_type: string }>(
+      `SELECT column_name, data_type FROM information_schema.columns WHERE table_name = ?`,
+      [table],
+    );
+    if (cols.length === 0) throw new Error(`load did not create table ${table}`);
+    const actual = new Map(cols.map((c) => [c.column_name, c.data_type]));
+    for (const [col, type] of Object.entries(declared)) {
+      const got = actual.get(col);
+      if (!got) throw new Error(`table ${table} lacks column ${col}`);
+      if (!sameTypeFamily(type, got)) throw new Error(`table ${table}.${col} is ${got}, expected ${type}`);
+    }
+  }
+}
+
+/** Newest observation across the adapter's tables: max(date), else the end of max(year). */
+async function dataAsOf(db: Db, adapter: SourceAdapter): Promise<string | null> {
+  let newest: string | null = null;
+  for (const table of adapter.tables) {
+    const cols = Object.keys(TABLE_SCHEMAS[table] ?? {});
+    const expr = cols.includes('date')
+      ? `strftime(max(date), '%Y-%m-%d')`
+      : cols.includes('year')
+        ? `max(try_cast(regexp_extract(CAST(year AS VARCHAR), '^\\d{4}') AS INTEGER))::VARCHAR || '-12-31'`
+        : null;
+    if (!expr) continue;
+    const row = await db.one<{ d: string | null }>(`SELECT ${expr} AS d FROM ${table}`);
+    if (row?.d && (!newest || row.d > newest)) newest = row.d;
+  }
+  return newest;
+}
+
+async function dropTables(db: Db, adapter: SourceAdapter) {
+  for (const t of adapter.tables) await db.run(`DROP TABLE IF EXISTS ${t}`);
+}
+
+async function loadFromSnapshot(db: Db, adapter: SourceAdapter, dir: string) {
+  for (const t of adapter.tables) {
+    await db.run(`CREATE OR REPLACE TABLE ${t} AS SELECT * FROM read_parquet(${sqlString(join(dir, 'tables', `${t}.parquet`))})`);
+  }
+}
+
+/** Keep the raw files and the clean tables of a good load; swapped in whole, never half-written. */
+async function writeSnapshot(db: Db, adapter: SourceAdapter, inputDir: string, target: string, snap: Snapshot) {
+  const tmp = `${target}.tmp-${process.pid}`;
+  await rm(tmp, { recursive: true, force: true });
+  await mkdir(join(tmp, 'tables'), { recursive: true });
+  for (const f of adapter.files) {
+    await mkdir(join(tmp, 'files', f.path, '..'), { recursive: true });
+    await cp(join(inputDir, f.path), join(tmp, 'files', f.path));
+  }
+  for (const t of adapter.tables) {
+    await db.run(`COPY ${t} TO ${sqlString(join(tmp, 'tables', `${t}.parquet`))} (FORMAT parquet)`);
+  }
+  await writeFile(join(tmp, 'snapshot.json'), JSON.stringify(snap, null, 2));
+  const old = `${target}.old-${process.pid}`;
+  if (existsSync(target)) await rename(target, old);
+  await rename(tmp, target);
+  await rm(old, { recursive: true, force: true });
+}
+
+/**
+ * Bring one source into the database. A source whose files hash the same as the last good
+ * load is read back from its snapshot (not re-parsed); a source that fails to load keeps its
+ * last good snapshot and is reported stale; with no snapshot it is reported unavailable and
+ * its tables are created empty, so the outputs that need it come out empty rather than wrong.
+ */
+export async function ingestSource(db: Db, adapter: SourceAdapter, opts: IngestOptions, fx: Effects): Promise<SourceStatus> {
+  const snapDir = join(opts.snapshotsDir, adapter.id);
+  const snap = await readSnapshot(snapDir);
+  const base = {
+    id: adapter.id,
+    publisher: adapter.publisher,
+    dataset: adapter.dataset,
+    url: adapter.url,
+    license: adapter.licence,
+    redistribution: adapter.redistribution,
+  };
+  const now = fx.now().toISOString();
+  try {
+    let inputDir = join(opts.sourcesDir, adapter.id);
+    if (opts.download) {
+      inputDir = join(opts.snapshotsDir, '.downloads', adapter.id);
+      await rm(inputDir, { recursive: true, force: true });
+      await mkdir(inputDir, { recursive: true });
+      await adapter.download(inputDir, fx.fetch);
+    }
+    const hashed = await hashFiles(adapter, inputDir);
+    if (snap && snap.sha256 === hashed.sha256 && existsSync(join(snapDir, 'tables'))) {
+      await loadFromSnapshot(db, adapter, snapDir);
+      if (snap.failing_since) await writeFile(join(snapDir, 'snapshot.json'), JSON.stringify({ ...snap, failing_since: null }, null, 2));
+      return { ...base, status: 'unchanged', sha256: snap.sha256, retrieved_at: snap.retrieved_at, data_as_of: snap.data_as_of, stale_reason: null, stale_since: null, files: snap.files };
+    }
+    await adapter.load(db, inputDir);
+    await verifyTables(db, adapter);
+    const fresh: Snapshot = { sha256: hashed.sha256, retrieved_at: now, data_as_of: await dataAsOf(db, adapter), files: hashed.files, failing_since: null };
+    await writeSnapshot(db, adapter, inputDir, snapDir, fresh);
+    return { ...base, status: 'fresh', sha256: fresh.sha256, retrieved_at: now, data_as_of: fresh.data_as_of, stale_reason: null, stale_since: null, files: fresh.files };
+  } catch (err) {
+    const reason = err instanceof Error ? err.message.replace(`${adapter.id}: `, '') : String(err);
+    await dropTables(db, adapter);
+    if (snap && existsSync(join(snapDir, 'tables'))) {
+      await loadFromSnapshot(db, adapter, snapDir);
+      const since = snap.failing_since ?? now;
+      await writeFile(join(snapDir, 'snapshot.json'), JSON.stringify({ ...snap, failing_since: since }, null, 2));
+      fx.log.warn(`${adapter.id}: ${reason} — serving the snapshot retrieved ${snap.retrieved_at}`);
+      return { ...base, status: 'stale', sha256: snap.sha256, retrieved_at: snap.retrieved_at, data_as_of: snap.data_as_of, stale_reason: reason, stale_since: since, files: snap.files };
+    }
+    for (const t of adapter.tables) await db.run(createTableSql(t));
+    fx.log.warn(`${adapter.id}: ${reason} — no snapshot to fall back on; its outputs are left out`);
+    return { ...base, status: 'unavailable', sha256: null, retrieved_at: null, data_as_of: null, stale_reason: reason, stale_since: now, files: [] };
+  }
+}

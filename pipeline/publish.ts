@@ -1,0 +1,101 @@
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { z } from 'zod';
+import { BuildManifest } from '../contract/manifest.ts';
+
+export const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** A build that failed validation: lists every file and field that broke the contract. */
+export class BuildValidationError extends Error {
+  constructor(readonly problems: string[]) {
+    const shown = problems.slice(0, 25).join('\n  ');
+    super(`build failed validation (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n  ${shown}${problems.length > 25 ? '\n  …' : ''}`);
+    this.name = 'BuildValidationError';
+  }
+}
+
+/**
+ * Writes one build into a private folder. Every JSON payload is validated against its contract
+ * schema before it is written; a path written twice is an error (two steps claiming one output).
+ */
+export class BuildWriter {
+  readonly files: Record<string, { sha256: string; bytes: number; content_type: string }> = {};
+  readonly problems: string[] = [];
+
+  constructor(readonly dir: string) {}
+
+  async json<S extends z.ZodType>(path: string, schema: S, value: z.input<S>): Promise<void> {
+    const parsed = schema.safeParse(value);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues.slice(0, 5)) {
+        this.problems.push(`${path}: ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+      }
+      return;
+    }
+    await this.raw(path, JSON.stringify(parsed.data), JSON_TYPE);
+  }
+
+  async raw(path: string, body: string | Buffer, contentType: string): Promise<void> {
+    if (path in this.files) throw new Error(`two outputs claim ${path}`);
+    const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+    const target = join(this.dir, path);
+    await mkdir(dirname(target), { recursive: true });
+    await writeFile(target, bytes);
+    this.files[path] = { sha256: createHash('sha256').update(bytes).digest('hex'), bytes: bytes.length, content_type: contentType };
+  }
+}
+
+/** Where builds live: `<out>/builds/<id>/`, the live one behind the `<out>/current` symlink. */
+export function buildPaths(outDir: string) {
+  return {
+    builds: join(outDir, 'builds'),
+    current: join(outDir, 'current'),
+    snapshots: join(outDir, 'snapshots'),
+  };
+}
+
+export async function openBuild(outDir: string, buildId: string): Promise<BuildWriter> {
+  const dir = join(buildPaths(outDir).builds, `.tmp-${buildId}`);
+  await rm(dir, { recursive: true, force: true });
+  await mkdir(dir, { recursive: true });
+  return new BuildWriter(dir);
+}
+
+/** Drop a build that will not be published. */
+export async function discardBuild(writer: BuildWriter): Promise<void> {
+  await rm(writer.dir, { recursive: true, force: true });
+}
+
+/**
+ * Validate, then publish: the manifest is written last, the folder renamed into place and the
+ * `current` symlink replaced by rename(2), which is atomic, so a reader sees the old build or
+ * the new one and never half of either. Keeps the newest `keep` builds.
+ */
+export async function publishBuild(outDir: string, writer: BuildWriter, manifest: Omit<BuildManifest, 'files'>, keep = 3): Promise<string> {
+  if (writer.problems.length > 0) {
+    await discardBuild(writer);
+    throw new BuildValidationError(writer.problems);
+  }
+  const full = BuildManifest.parse({ ...manifest, files: writer.files });
+  await writeFile(join(writer.dir, 'manifest.json'), JSON.stringify(full, null, 2));
+  const paths = buildPaths(outDir);
+  const finalDir = join(paths.builds, manifest.build);
+  await rm(finalDir, { recursive: true, force: true });
+  await rename(writer.dir, finalDir);
+  const tmpLink = `${paths.current}.tmp-${process.pid}`;
+  await rm(tmpLink, { force: true });
+  await symlink(join('builds', manifest.build), tmpLink);
+  await rename(tmpLink, paths.current);
+  await pruneBuilds(outDir, keep);
+  return finalDir;
+}
+
+async function pruneBuilds(outDir: string, keep: number): Promise<void> {
+  const paths = buildPaths(outDir);
+  const current = existsSync(paths.current) ? (await readlink(paths.current)).split('/').pop() : undefined;
+  const names = (await readdir(paths.builds)).filter((n) => !n.startsWith('.')).sort();
+  const old = names.slice(0, Math.max(0, names.length - keep)).filter((n) => n !== current);
+  for (const n of old) await rm(join(paths.builds, n), { recursive: true, force: true });
+}
