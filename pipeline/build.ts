@@ -15,9 +15,9 @@ import { buildPaths, openBuild, publishBuild, discardBuild, type BuildWriter } f
 import { SOURCES } from './sources/registry.ts';
 import type { SourceAdapter } from './sources/types.ts';
 import { coveredCountries, countryStress, energyExposures, russianGasShares } from './steps/countries.ts';
-import { buildPriceTables, latestPrices, priceAnomalies, priceHistory } from './steps/prices.ts';
+import { buildPriceTables, latestPrices, priceAnomalies, priceFrequency, priceHistory } from './steps/prices.ts';
 import { gasStorageReading, usOilReading, type ReserveReading } from './steps/reserves.ts';
-import { HHI_THRESHOLDS, hhi, hhiBand, shareTable, topFlows, type ShareTableData } from './steps/shares.ts';
+import { EI_TRADE_YEAR, HHI_THRESHOLDS, hhi, hhiBand, shareTable, topFlows, type ShareTableData } from './steps/shares.ts';
 import { band, commodityStress, eventPressure } from './steps/stress.ts';
 
 export interface BuildOptions {
@@ -137,7 +137,7 @@ export async function runBuild(opts: BuildOptions, fx: Effects): Promise<BuildRe
     await writer.json('data/reserves.json', ReserveIndexFile, { data: reserveIndex, meta: metaFor(['gie-agsi-gas-storage', 'eia-weekly-petroleum'], maxDate(reserveIndex.map((r) => r.as_of)), { count: reserveIndex.length }) });
 
     // Countries.
-    const profiles = await timed(fx.log, 'country profiles', () => countryProfiles(db, catalogue, sheets, readings, names), (p) => `${p.length} countries`);
+    const profiles = await timed(fx.log, 'country profiles', () => countryProfiles(db, sheets, shares, readings, names), (p) => `${p.length} countries`);
     for (const p of profiles) {
       await writer.json(`v1/countries/${p.iso3}.json`, CountryProfileResponse, { data: p, meta: metaFor(['ei-statistical-review-2024', 'usgs-mcs-2026', 'eurostat-gas-imports-by-partner', 'country-codes', ...(p.reserves.length ? ['gie-agsi-gas-storage'] : [])], p.updated_at, { methodology_version: METHODOLOGY_VERSION }) });
     }
@@ -204,8 +204,10 @@ async function commoditySheet(db: Db, c: Commodity, x: SheetContext): Promise<Co
   const concentration = producers
     ? { hhi: hhi(producers.entries.map((e) => e.share)), year: producers.year, source: producers.source, countries: producers.entries.length }
     : null;
-  // The reserve behind the commodity's buffer score: EU storage for European gas, the US SPR for crude.
-  const reserveKey = c.code === 'gas' ? 'gas/eu' : c.code === 'oil' || c.code === 'wti' ? 'oil/us' : null;
+  // The reserve behind the commodity's buffer score: EU storage for European gas, the US SPR for
+  // crude (both benchmarks); its code names the reserves in /v1/reserves.
+  const reserveCode = c.code === 'gas' ? 'gas' : c.code === 'oil' || c.code === 'wti' ? 'oil' : null;
+  const reserveKey = reserveCode === 'gas' ? 'gas/eu' : reserveCode === 'oil' ? 'oil/us' : null;
   const reading = reserveKey ? x.readings.get(reserveKey) : undefined;
   const topSuppliers = new Set(producers?.entries.slice(0, 3).map((e) => e.iso3) ?? []);
   const stress = commodityStress({
@@ -224,7 +226,7 @@ async function commoditySheet(db: Db, c: Commodity, x: SheetContext): Promise<Co
     events: eventPressure(c.slug, x.content.events, topSuppliers, x.today),
   });
   const history = lp ? await priceHistory(db, c.slug) : [];
-  const dates = [lp?.as_of, reading?.reserve.as_of, producers ? `${producers.year}-12-31` : undefined, stress.events[0]?.date];
+  const dates = [lp?.as_of, reading?.reserve.as_of, producers ? `${producers.year}-12-31` : undefined, maxDate(stress.events.map((e) => e.date))];
   const flows = c.trade ? await topFlows(db, c.trade.sheet, c.trade.flow) : [];
   const critical = c.production?.source === 'usgs-mcs-2026'
     ? ((await db.one<{ c: boolean | null }>(`SELECT bool_or(is_critical) AS c FROM usgs_world WHERE chapter = ?`, [c.production.chapter]))?.c ?? null)
@@ -232,7 +234,7 @@ async function commoditySheet(db: Db, c: Commodity, x: SheetContext): Promise<Co
   return {
     slug: c.slug, code: c.code, group: c.group, name: c.names.en, names: c.names, unit: c.unit,
     price: lp && c.price
-      ? { value: lp.value, currency: c.price.currency, unit: c.price.unit, as_of: lp.as_of, frequency: frequencyOf(c), benchmark: c.price.benchmark, source: c.price.source, change_1y_pct: lp.change_1y_pct }
+      ? { value: lp.value, currency: c.price.currency, unit: c.price.unit, as_of: lp.as_of, frequency: priceFrequency(c.price.source), benchmark: c.price.benchmark, source: c.price.source, change_1y_pct: lp.change_1y_pct }
       : null,
     stress_index: stress.index,
     stress_band: stress.band,
@@ -247,16 +249,14 @@ async function commoditySheet(db: Db, c: Commodity, x: SheetContext): Promise<Co
     concentration: concentration
       ? { hhi: concentration.hhi, band: hhiBand(concentration.hhi), thresholds: HHI_THRESHOLDS, basis: producers!.basis, year: concentration.year, countries: concentration.countries, source: concentration.source }
       : null,
-    flows: flows.map((f) => ({ ...f, year: 2023, source: 'ei-statistical-review-2024' })),
+    flows: flows.map((f) => ({ ...f, year: EI_TRADE_YEAR, source: 'ei-statistical-review-2024' })),
     stress,
-    price_history: lp && c.price ? { frequency: frequencyOf(c), currency: c.price.currency, unit: c.price.unit, points: history } : null,
-    reserves: (c.reserves ?? []).filter((r) => x.readings.has(`${c.code}/${r}`)).map((country) => ({ country, url: `/v1/reserves?commodity=${c.code}&country=${country}` })),
+    price_history: lp && c.price ? { frequency: priceFrequency(c.price.source), currency: c.price.currency, unit: c.price.unit, points: history } : null,
+    reserves: [...x.readings.keys()]
+      .filter((k) => reserveCode !== null && k.startsWith(`${reserveCode}/`))
+      .map((k) => k.split('/')[1] as string)
+      .map((country) => ({ country, url: `/v1/reserves?commodity=${reserveCode}&country=${country}` })),
   };
-}
-
-function frequencyOf(c: Commodity): 'daily' | 'monthly' | 'annual' {
-  const s = c.price?.source;
-  return s === 'eia-oil-prices' || s === 'eia-henry-hub' ? 'daily' : s === 'ei-statistical-review-2024' ? 'annual' : 'monthly';
 }
 
 function commoditySources(c: Commodity, s: CommoditySheet): string[] {
@@ -276,8 +276,8 @@ function toListEntry(s: CommoditySheet): CommodityListEntry {
 
 async function countryProfiles(
   db: Db,
-  catalogue: readonly Commodity[],
   sheets: readonly CommoditySheet[],
+  shares: SheetContext['shares'],
   readings: Map<string, ReserveReading>,
   names: Awaited<ReturnType<typeof countryNames>>,
 ): Promise<CountryProfile[]> {
@@ -286,12 +286,11 @@ async function countryProfiles(
   const russian = await russianGasShares(db);
   const stressBySlug = new Map(sheets.map((s) => [s.slug, s.stress_index]));
   const production = new Map<string, CountryProfile['production']>();
-  for (const s of sheets) {
-    const c = catalogue.find((x) => x.slug === s.slug)!;
-    if (!s.producers || !c.production) continue;
-    s.producers.entries.forEach((e, i) => {
+  // From the full tables: a sheet shows the top 15 producers, a profile every commodity the country produces.
+  for (const [slug, { producers }] of shares) {
+    producers?.entries.forEach((e, i) => {
       const list = production.get(e.iso3) ?? [];
-      list.push({ commodity: s.slug, value: e.value, unit: s.producers!.unit, share: round4(e.share), rank: i + 1, year: s.producers!.year, source: s.producers!.source });
+      list.push({ commodity: slug, value: e.value, unit: producers.unit, share: round4(e.share), rank: i + 1, year: producers.year, source: producers.source });
       production.set(e.iso3, list);
     });
   }
@@ -309,7 +308,7 @@ async function countryProfiles(
       stress: { method: 'mean over consumed energy commodities of import dependence × (0.5 + 0.5 × supplier concentration score) × commodity stress', methodology_version: METHODOLOGY_VERSION, parts: st.parts },
       exposures: exp,
       autonomy: autonomy.get(ref.iso3) ?? [],
-      supplier_concentration: exp.filter((e) => e.supplier_hhi !== null).map((e) => ({ commodity: e.commodity, hhi: e.supplier_hhi as number, year: e.suppliers_year ?? 2023, basis: 'import suppliers (EI trade movements 2023)' })),
+      supplier_concentration: exp.filter((e) => e.supplier_hhi !== null).map((e) => ({ commodity: e.commodity, hhi: e.supplier_hhi as number, year: e.suppliers_year ?? EI_TRADE_YEAR, basis: 'import suppliers (EI trade movements 2023)' })),
       production: (production.get(ref.iso3) ?? []).sort((a, b) => a.rank - b.rank),
       russian_gas_import_share: russian.get(ref.iso3) ?? [],
       reserves,

@@ -63,6 +63,14 @@ async function verifyTables(db: Db, adapter: SourceAdapter): Promise<void> {
       if (!got) throw new Error(`table ${table} lacks column ${col}`);
       if (!sameTypeFamily(type, got)) throw new Error(`table ${table}.${col} is ${got}, expected ${type}`);
     }
+    // NaN and ±Infinity parse as DOUBLE but are no figure a client can use.
+    const doubles = Object.entries(declared).filter(([, t]) => t === 'DOUBLE').map(([c]) => c);
+    if (doubles.length > 0) {
+      const bad = await db.one<{ n: number }>(
+        `SELECT count(*)::INTEGER AS n FROM ${table} WHERE ${doubles.map((c) => `isnan(${c}) OR isinf(${c})`).join(' OR ')}`,
+      );
+      if (bad && bad.n > 0) throw new Error(`table ${table} has ${bad.n} row(s) with NaN or infinite values`);
+    }
   }
 }
 

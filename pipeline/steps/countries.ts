@@ -1,7 +1,7 @@
 import type { CountryProfile } from '../../contract/countries.ts';
 import type { Db } from '../db.ts';
 import { clamp01, round } from './reserves.ts';
-import { hhi } from './shares.ts';
+import { EI_TRADE_YEAR, hhi } from './shares.ts';
 
 /** The energy commodities whose production, consumption and imports EI records per country. */
 export const ENERGY_BALANCES = [
@@ -64,7 +64,7 @@ export async function energyExposures(db: Db): Promise<{ exposures: Map<string, 
       push(exposures, row.iso3, {
         commodity: b.slug, year: row.year, unit: b.unit, production: row.production, production_listed: row.production !== null, consumption: row.consumption,
         import_dependence: dep,
-        suppliers: sup?.entries.slice(0, 8) ?? [], suppliers_year: sup ? 2023 : null, suppliers_unit: sup?.unit ?? null,
+        suppliers: sup?.entries.slice(0, 8) ?? [], suppliers_year: sup ? EI_TRADE_YEAR : null, suppliers_unit: sup?.unit ?? null,
         supplier_hhi: sup ? sup.hhi : null, source: EI_SOURCE,
       });
       if (row.production !== null && row.consumption > 0) {

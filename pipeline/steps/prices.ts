@@ -1,23 +1,30 @@
 import type { Db, SqlParam } from '../db.ts';
 import type { Commodity } from '../catalogue.ts';
 
+export type PriceFrequency = 'daily' | 'monthly' | 'annual';
+
+/** EIA series are daily, World Bank and IMF monthly, EI's mineral prices annual. */
+export function priceFrequency(source: NonNullable<Commodity['price']>['source']): PriceFrequency {
+  return source === 'eia-oil-prices' || source === 'eia-henry-hub' ? 'daily' : source === 'ei-statistical-review-2024' ? 'annual' : 'monthly';
+}
+
 /** Which clean table holds each price source, and how its rows are selected. */
-function selectFor(c: Commodity): { sql: string; params: SqlParam[]; frequency: string } | null {
+function selectFor(c: Commodity): { sql: string; params: SqlParam[] } | null {
   const p = c.price;
   if (!p) return null;
   const scale = p.scale ?? 1;
   switch (p.source) {
     case 'eia-oil-prices':
-      return { sql: `SELECT date, value * ${scale} AS value FROM eia_oil_prices WHERE series = ? AND frequency = 'daily'`, params: [p.series ?? null], frequency: 'daily' };
+      return { sql: `SELECT date, value * ${scale} AS value FROM eia_oil_prices WHERE series = ? AND frequency = 'daily'`, params: [p.series ?? null] };
     case 'eia-henry-hub':
-      return { sql: `SELECT date, value * ${scale} AS value FROM eia_henry_hub WHERE frequency = 'daily'`, params: [], frequency: 'daily' };
+      return { sql: `SELECT date, value * ${scale} AS value FROM eia_henry_hub WHERE frequency = 'daily'`, params: [] };
     case 'worldbank-pink-sheet':
-      return { sql: `SELECT date, value * ${scale} AS value FROM worldbank_prices WHERE series = ?`, params: [p.series ?? null], frequency: 'monthly' };
+      return { sql: `SELECT date, value * ${scale} AS value FROM worldbank_prices WHERE series = ?`, params: [p.series ?? null] };
     case 'imf-commodity-prices':
-      return { sql: `SELECT date, value * ${scale} AS value FROM imf_prices WHERE code = ?`, params: [p.series ?? null], frequency: 'monthly' };
+      return { sql: `SELECT date, value * ${scale} AS value FROM imf_prices WHERE code = ?`, params: [p.series ?? null] };
     case 'ei-statistical-review-2024':
       // Annual averages are dated at the start of their year, like monthly ones at the start of their month.
-      return { sql: `SELECT make_date(year, 1, 1) AS date, value * ${scale} AS value FROM ei_mineral_prices WHERE series = ?`, params: [p.series ?? null], frequency: 'annual' };
+      return { sql: `SELECT make_date(year, 1, 1) AS date, value * ${scale} AS value FROM ei_mineral_prices WHERE series = ?`, params: [p.series ?? null] };
   }
 }
 
@@ -32,7 +39,7 @@ export async function buildPriceTables(db: Db, catalogue: readonly Commodity[]):
     const sel = selectFor(c);
     if (!sel || !c.price) continue;
     await db.run(`INSERT INTO price_obs SELECT ?, date, value FROM (${sel.sql}) WHERE value IS NOT NULL`, [c.slug, ...sel.params]);
-    await db.run(`INSERT INTO price_series VALUES (?, ?, ?, ?, ?, ?)`, [c.slug, c.price.source, sel.frequency, c.price.currency, c.price.unit, c.price.benchmark]);
+    await db.run(`INSERT INTO price_series VALUES (?, ?, ?, ?, ?, ?)`, [c.slug, c.price.source, priceFrequency(c.price.source), c.price.currency, c.price.unit, c.price.benchmark]);
   }
 }
 
@@ -84,7 +91,8 @@ export interface PriceAnomaly {
  * METHOD §price anomaly: z = (ln p − mean ln p over the trailing 60 months) / std. The trailing
  * window is made of monthly means (daily series averaged per month) strictly before the month
  * of the latest observation; annual series use the five preceding years. Needs ≥ 24 months
- * (3 years for annual series). Volatility: std of log returns × √252 (daily) or × √12 (monthly).
+ * (3 years for annual series). Volatility: std of log returns over the last year × √252 (daily
+ * series) or over the last five years × √12 (monthly series); none for annual series.
  */
 export async function priceAnomalies(db: Db): Promise<Map<string, PriceAnomaly>> {
   const rows = await db.all<PriceAnomaly>(`

@@ -9,7 +9,7 @@ export const GAS_TARGET = {
     'Regulation (EU) 2022/1032: storage 90 % full by 1 November (80 % in 2022); since the 2025 amendment the 90 % may be reached any time between 1 October and 1 December',
   url: 'https://eur-lex.europa.eu/eli/reg/2022/1032/oj',
 };
-/** IEA members hold 90 days of net imports; we measure the US SPR against the same yardstick. */
+/** IEA members hold 90 days of net imports; we measure the US SPR (on crude net imports) against the same yardstick. */
 export const OIL_COVER_TARGET_DAYS = 90;
 
 export interface ReserveReading {
@@ -145,7 +145,7 @@ export async function usOilReading(db: Db): Promise<ReserveReading | null> {
     capacity: null,
     coverage_days: coverDays,
     coverage_method:
-      'SPR stock / net crude imports (EIA WCEIMUS2 − WCREXUS2, mean of the last 4 weeks, thousand b/d): the IEA convention of days of net imports',
+      'SPR stock / net crude imports (EIA WCEIMUS2 − WCREXUS2, mean of the last 4 weeks, thousand b/d). Crude only: the IEA counts days of total petroleum net imports, on which basis the US is a net exporter',
     target: null,
     seasonal_norm_pct: null,
     seasonal_norm_years: [],

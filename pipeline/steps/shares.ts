@@ -86,7 +86,10 @@ export interface FlowRow {
   route: string;
 }
 
-/** Largest exporter → importer flows of one EI trade matrix (2023). */
+/** The one year EI's bilateral trade matrices cover in the 2024 edition. */
+export const EI_TRADE_YEAR = 2023;
+
+/** Largest exporter → importer flows of one EI trade matrix. */
 export async function topFlows(db: Db, sheet: string, flow: string, limit = 15): Promise<FlowRow[]> {
   return db.all(
     `SELECT t.exporter, ne.iso3 AS exporter_iso3, t.importer, ni.iso3 AS importer_iso3, t.value, t.unit, t.flow AS route

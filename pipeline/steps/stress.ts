@@ -68,7 +68,9 @@ export function commodityStress(x: StressInputs): CommodityStress {
         volatility_annualised: x.anomaly?.volatility_annualised ?? null, formula: 's = clip(z, 0, 3) / 3',
       },
       as_of: x.anomaly?.as_of ?? null, source: x.priceSource,
-      ...(z === null ? { reason: x.anomaly ? 'fewer than 24 months of trailing history' : 'no public price series in our sources' } : {}),
+      ...(z === null ? { reason: x.anomaly
+        ? 'too short or flat a trailing history (needs 24 months, or 3 years for annual series, with some variation)'
+        : 'no public price series in our sources' } : {}),
     },
     {
       key: 'concentration', name: 'Supplier concentration', weight: WEIGHTS.concentration, effective_weight: 0, available: x.concentration !== null,

@@ -1,0 +1,122 @@
+import { existsSync, readFileSync, readlinkSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { CommodityListResponse, CommoditySheetResponse } from '../contract/commodities.ts';
+import { CountryProfileResponse } from '../contract/countries.ts';
+import { BuildManifest } from '../contract/manifest.ts';
+import { ReserveResponse } from '../contract/reserves.ts';
+import { DATA_DIR, SOURCES_DIR, readCsv, readJson, tempDir, testEffects } from '../test/support.ts';
+import { runBuild, type BuildResult } from './build.ts';
+
+/** The real-data build: every figure pinned here is recomputed straight from the publisher's file. */
+describe('build from the real sources', () => {
+  let out: string;
+  let result: BuildResult;
+  const cur = (p: string) => join(out, 'current', p);
+
+  beforeAll(async () => {
+    out = await tempDir('build');
+    result = await runBuild({ sourcesDir: SOURCES_DIR, dataDir: DATA_DIR, outDir: out, baseUrl: 'https://chokepoint.test' }, testEffects());
+  });
+
+  it('publishes every source fresh and switches current to the new build', () => {
+    expect(result.sources.map((s) => [s.id, s.status])).toEqual(result.sources.map((s) => [s.id, 'fresh']));
+    expect(readlinkSync(join(out, 'current'))).toBe(join('builds', result.build));
+  });
+
+  it("serves Germany's gas storage fill on the newest gas day exactly as GIE AGSI+ publishes it", () => {
+    const rows = readCsv(join(SOURCES_DIR, 'gie-agsi-gas-storage/agsi_de_eu_daily_2020_2026.csv')).filter((r) => r.code === 'DE');
+    const newest = rows.sort((a, b) => a.date!.localeCompare(b.date!)).at(-1)!;
+    const body = ReserveResponse.parse(readJson(cur('v1/reserves/gas/de.json')));
+    expect(body.data.as_of).toBe(newest.date);
+    expect(body.data.fill_pct).toBe(Number(newest.fill_pct));
+    expect(body.data.volume.value).toBeCloseTo(Number(newest.gas_in_storage_twh), 2);
+    expect(body.meta.sources.map((s) => s.id)).toContain('gie-agsi-gas-storage');
+  });
+
+  it("serves Brent's newest daily spot exactly as EIA publishes it", () => {
+    const rows = readCsv(join(SOURCES_DIR, 'eia-oil-prices/brent-daily.csv'));
+    const newest = rows.sort((a, b) => a.Date!.localeCompare(b.Date!)).at(-1)!;
+    const list = CommodityListResponse.parse(readJson(cur('v1/commodities.json')));
+    const oil = list.data.find((c) => c.slug === 'energy.oil')!;
+    expect(oil.price).toMatchObject({ value: Number(newest.Price), as_of: newest.Date, currency: 'USD', unit: 'bbl', frequency: 'daily' });
+  });
+
+  it("names cobalt's top producer and its share exactly as USGS does", () => {
+    const rows = readCsv(join(SOURCES_DIR, 'usgs-mcs-2026/MCS2026_Commodities_Data.csv')).filter(
+      (r) => r['MCS chapter'] === 'COBALT' && r.Year === '2025' && r.Section!.startsWith('World'),
+    );
+    const num = (s: string) => Number(s.replace(/,/g, ''));
+    const producers = rows.filter((r) => r.Statistics_detail === 'Mine production' && !['World total', 'Other countries'].includes(r.Country!));
+    const top = producers.sort((a, b) => num(b.Value!) - num(a.Value!))[0]!;
+    const world = num(rows.find((r) => r.Country === 'World total' && r.Statistics_detail === 'Mine production: rounded')!.Value!);
+    const sheet = CommoditySheetResponse.parse(readJson(cur('v1/commodities/metals.cobalt.json')));
+    expect(top.Country).toBe('Congo (Kinshasa)');
+    expect(sheet.data.producers!.entries[0]).toMatchObject({ iso3: 'COD', value: num(top.Value!) });
+    expect(sheet.data.producers!.entries[0]!.share).toBeCloseTo(num(top.Value!) / world, 10);
+    expect(sheet.data.producers!.year).toBe(2025);
+  });
+
+  it("serves the US SPR's newest week exactly as EIA's WCSSTUS1", () => {
+    const rows = readCsv(join(SOURCES_DIR, 'eia-weekly-petroleum/eia-wpsr-us-weekly.csv')).filter((r) => r.id === 'WCSSTUS1');
+    const newest = rows.sort((a, b) => a.period!.localeCompare(b.period!)).at(-1)!;
+    const body = ReserveResponse.parse(readJson(cur('v1/reserves/oil/us.json')));
+    expect(body.data).toMatchObject({ as_of: newest.period, volume: { value: Number(newest.value), unit: 'thousand barrels' } });
+  });
+
+  it("computes Germany's gas self-sufficiency as EI production over consumption", () => {
+    const rows = readCsv(join(SOURCES_DIR, 'ei-statistical-review-2024/ei_energy_country_year.csv')).filter(
+      (r) => r.country === 'Germany' && r.year === '2023',
+    );
+    const prod = Number(rows.find((r) => r.sheet === 'Gas Production - Bcm')!.value);
+    const cons = Number(rows.find((r) => r.sheet === 'Gas Consumption - Bcm')!.value);
+    const profile = CountryProfileResponse.parse(readJson(cur('v1/countries/DEU.json')));
+    const gas = profile.data.autonomy.find((a) => a.commodity === 'energy.gas')!;
+    expect(gas.ratio).toBeCloseTo(prod / cons, 4);
+    expect(gas).toMatchObject({ production: prod, consumption: cons, year: 2023 });
+  });
+
+  it('lets anyone recompute a stress index from the published components', () => {
+    for (const slug of ['energy.gas', 'energy.oil', 'metals.cobalt', 'metals.gallium']) {
+      const { stress } = CommoditySheetResponse.parse(readJson(cur(`v1/commodities/${slug}.json`))).data;
+      const available = stress.components.filter((c) => c.available);
+      const w = available.reduce((s, c) => s + c.weight, 0);
+      const recomputed = available.reduce((s, c) => s + (100 * c.weight * (c.score ?? 0)) / w, 0);
+      expect(stress.index).toBeCloseTo(recomputed, 0);
+      expect(stress.weights_rescaled).toBe(available.length < 4);
+    }
+  });
+
+  it('writes a manifest whose hashes match the files, with every source provenance', () => {
+    const manifest = BuildManifest.parse(readJson(cur('manifest.json')));
+    expect(manifest.build).toBe(result.build);
+    expect(Object.keys(manifest.files).length).toBe(result.files);
+    for (const [path, f] of Object.entries(manifest.files)) {
+      const bytes = readFileSync(cur(path));
+      expect(createHash('sha256').update(bytes).digest('hex'), path).toBe(f.sha256);
+    }
+    for (const s of manifest.sources) expect(s.sha256 && s.retrieved_at && s.files.length > 0, s.id).toBeTruthy();
+  });
+
+  it('puts the licence, the backlink and the sources in every response', () => {
+    const manifest = BuildManifest.parse(readJson(cur('manifest.json')));
+    const v1 = Object.keys(manifest.files).filter((p) => p.startsWith('v1/'));
+    expect(v1.length).toBeGreaterThan(150);
+    for (const p of v1) {
+      const { meta } = readJson(cur(p));
+      expect(meta.license, p).toBe('CC-BY-4.0');
+      expect(meta.attribution, p).toContain('https://chokepoint.test/');
+      expect(meta.build, p).toBe(result.build);
+      expect(meta.sources.length, p).toBeGreaterThan(0);
+    }
+  });
+
+  it('does not reload a source whose files did not change', async () => {
+    const again = await runBuild({ sourcesDir: SOURCES_DIR, dataDir: DATA_DIR, outDir: out, baseUrl: 'https://chokepoint.test' }, testEffects(new Date('2026-11-22T00:15:00Z')));
+    expect(new Set(again.sources.map((s) => s.status))).toEqual(new Set(['unchanged']));
+    expect(again.build).not.toBe(result.build);
+    expect(existsSync(join(out, 'builds', result.build))).toBe(true);
+    expect(readlinkSync(join(out, 'current'))).toBe(join('builds', again.build));
+  });
+});
