@@ -62,7 +62,12 @@ export const TimeSeriesQuery = z
     country: CountryParam,
     from: CalendarDate.describe('First date of the series (inclusive)').meta({ examples: ['2025-01-01'] }),
     to: CalendarDate.optional().describe('Last date (inclusive); default: today'),
-    metric: z.string().transform(lower).pipe(ReserveMetric).optional().default('fill_pct').describe('fill_pct (default), volume or days_of_cover'),
+    metric: z
+      .string()
+      .transform(lower)
+      .pipe(ReserveMetric)
+      .optional()
+      .describe('fill_pct, volume or days_of_cover; default fill_pct, or volume for a reserve without a fill percentage (the US SPR)'),
     frequency: z.string().transform(lower).pipe(Frequency).optional().describe("daily, weekly or monthly (default: the series' own); each period is its last observation"),
     format: Format,
   })

@@ -1,0 +1,251 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AskResponse, BriefingListResponse, EventListResponse, Problem, ScenarioListResponse, SearchResponse } from '../contract/api.ts';
+import { CommodityListResponse, CommoditySheetResponse } from '../contract/commodities.ts';
+import { CountryProfileResponse } from '../contract/countries.ts';
+import { ReserveResponse, TimeSeriesResponse } from '../contract/reserves.ts';
+import { startTestServer } from '../test/http.ts';
+
+let api: Awaited<ReturnType<typeof startTestServer>>;
+const get = (path: string, init?: RequestInit) => fetch(`${api.url}${path}`, init);
+const problem = async (res: Response) => {
+  expect(res.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
+  const body = Problem.parse(await res.json());
+  expect(body.status).toBe(res.status);
+  return body;
+};
+
+beforeAll(async () => {
+  api = await startTestServer();
+});
+afterAll(() => api.close());
+
+describe('the ten routes answer with the contract', () => {
+  const cases: [string, { parse: (x: unknown) => unknown }][] = [
+    ['/v1/commodities', CommodityListResponse],
+    ['/v1/commodities?group=metals', CommodityListResponse],
+    ['/v1/reserves?commodity=gas&country=de', ReserveResponse],
+    ['/v1/reserves/timeseries?commodity=gas&country=de&from=2026-01-01', TimeSeriesResponse],
+    ['/v1/countries/DEU', CountryProfileResponse],
+    ['/v1/commodities/energy.gas', CommoditySheetResponse],
+    ['/v1/scenarios', ScenarioListResponse],
+    ['/v1/events', EventListResponse],
+    ['/v1/events?since=2020-01-01&limit=500', EventListResponse],
+    ['/v1/briefings', BriefingListResponse],
+    ['/v1/briefings?lang=de&limit=3', BriefingListResponse],
+    ['/v1/search?q=gas%20storage', SearchResponse],
+  ];
+  for (const [path, schema] of cases) {
+    it(`GET ${path}`, async () => {
+      const res = await get(path);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      const body = schema.parse(await res.json()) as { meta: { license: string; build: string } };
+      expect(body.meta.license).toBe('CC-BY-4.0');
+    });
+  }
+
+  it('POST /v1/ask', async () => {
+    const res = await get('/v1/ask', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ q: 'What is the price of cobalt?' }) });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    const body = AskResponse.parse(await res.json());
+    expect(body.data.citations.length).toBeGreaterThan(0);
+  });
+});
+
+describe('HTTP semantics', () => {
+  it('sends caching, licence and safety headers on data routes', async () => {
+    const res = await get('/v1/commodities');
+    expect(res.headers.get('cache-control')).toBe('public, max-age=60, s-maxage=900, stale-while-revalidate=900, stale-if-error=86400');
+    expect(res.headers.get('etag')).toMatch(/^"[0-9a-f]{32}"$/);
+    expect(new Date(res.headers.get('last-modified')!).getTime()).not.toBeNaN();
+    expect(res.headers.get('link')).toBe('<https://creativecommons.org/licenses/by/4.0/>; rel="license", <https://chokepoint.test/>; rel="cite-as"');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect(res.headers.get('access-control-expose-headers')).toContain('RateLimit');
+  });
+
+  it('answers If-None-Match with 304 for static and parameterised responses', async () => {
+    for (const path of ['/v1/commodities/metals.cobalt', '/v1/events?category=policy&since=2020-01-01']) {
+      const first = await get(path);
+      const etag = first.headers.get('etag')!;
+      const again = await get(path, { headers: { 'if-none-match': etag } });
+      expect(again.status, path).toBe(304);
+      expect(again.headers.get('etag')).toBe(etag);
+      expect(await again.text()).toBe('');
+    }
+  });
+
+  it('answers HEAD wherever GET is, without a body', async () => {
+    const res = await get('/v1/reserves?commodity=gas&country=de', { method: 'HEAD' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('etag')).toBeTruthy();
+    expect(await res.text()).toBe('');
+  });
+
+  it('answers CORS preflight', async () => {
+    const res = await get('/v1/ask', { method: 'OPTIONS', headers: { origin: 'https://example.org', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' } });
+    expect(res.status).toBe(204);
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect(res.headers.get('access-control-allow-methods')).toContain('POST');
+  });
+
+  it('answers in CSV on list and time-series routes, by format or Accept', async () => {
+    const a = await get('/v1/commodities?format=csv');
+    expect(a.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(a.headers.get('link')).toContain('rel="license"');
+    const lines = (await a.text()).trim().split('\r\n');
+    expect(lines[0]).toMatch(/^slug,code,group,name,names\.en,/);
+    expect(lines).toHaveLength(37);
+    const b = await get('/v1/reserves/timeseries?commodity=gas&country=de&from=2026-08-01', { headers: { accept: 'text/csv' } });
+    expect(b.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect((await b.text()).split('\r\n')[0]).toBe('commodity,country,metric,unit,date,value');
+  });
+});
+
+describe('identifiers are case-insensitive on input and canonical on output', () => {
+  it('takes slugs, codes and both ISO forms', async () => {
+    const sheet = CommoditySheetResponse.parse(await (await get('/v1/commodities/ENERGY.Gas')).json());
+    expect(sheet.data.slug).toBe('energy.gas');
+    const p2 = CountryProfileResponse.parse(await (await get('/v1/countries/de')).json());
+    const p3 = CountryProfileResponse.parse(await (await get('/v1/countries/DEU')).json());
+    expect(p2.data).toEqual(p3.data);
+    expect(p2.data.iso3).toBe('DEU');
+    const r = ReserveResponse.parse(await (await get('/v1/reserves?commodity=ENERGY.GAS&country=DEU')).json());
+    expect([r.data.commodity, r.data.country]).toEqual(['gas', 'de']);
+    const eu = ReserveResponse.parse(await (await get('/v1/reserves?commodity=gas&country=EU')).json());
+    expect(eu.data.country).toBe('eu');
+  });
+});
+
+describe('bad input gets a clear problem, never a 5xx', () => {
+  it('names an unknown parameter and lists the accepted ones', async () => {
+    const res = await get('/v1/events?sinse=2025-01-01');
+    expect(res.status).toBe(400);
+    const body = await problem(res);
+    expect(body.errors).toEqual([{ param: 'sinse', message: 'unknown parameter; accepted: since, until, category, commodity, country, limit, format' }]);
+    expect(body.instance).toBe('/v1/events');
+  });
+
+  it('names the parameter and the accepted form', async () => {
+    const cases: [string, string, RegExp][] = [
+      ['/v1/events?limit=501', 'limit', /at most 500/],
+      ['/v1/events?limit=ten', 'limit', /whole number/],
+      ['/v1/events?category=war', 'category', /conflict/],
+      ['/v1/events?since=2025-13-01', 'since', /not a calendar date/],
+      ['/v1/events?since=2025-06-01&until=2025-01-01', 'until', /must not be before since/],
+      ['/v1/briefings?lang=it', 'lang', /en, fr, de or es|expected one of/],
+      ['/v1/briefings?limit=51', 'limit', /at most 50/],
+      ['/v1/reserves?commodity=gas', 'country', /required/],
+      ['/v1/reserves/timeseries?commodity=gas&country=de', 'from', /required/],
+      ['/v1/reserves/timeseries?commodity=gas&country=de&from=2025-01-01&to=2024-01-01', 'to', /must not be before from/],
+      ['/v1/reserves/timeseries?commodity=gas&country=de&from=2025-01-01&metric=price', 'metric', /fill_pct|expected one of/],
+      ['/v1/search', 'q', /required/],
+      [`/v1/search?q=${'x'.repeat(201)}`, 'q', /at most 200/],
+      ['/v1/commodities?group=fruit', 'group', /energy/],
+      ['/v1/countries/GERMANY', 'iso', /ISO 3166-1/],
+      ['/v1/commodities/gas', 'slug', /<group>\.<code>/],
+      ['/v1/events?limit=5&limit=6', 'limit', /more than once/],
+    ];
+    for (const [path, param, message] of cases) {
+      const res = await get(path);
+      expect(res.status, path).toBe(400);
+      const body = await problem(res);
+      const err = body.errors!.find((e) => e.param === param);
+      expect(err, `${path} → ${JSON.stringify(body.errors)}`).toBeDefined();
+      expect(err!.message, path).toMatch(message);
+    }
+  });
+
+  it('suggests the nearest identifiers on 404', async () => {
+    const a = await problem(await get('/v1/commodities/metals.cobolt'));
+    expect(a.status).toBe(404);
+    expect(a.suggestions).toContain('metals.cobalt');
+    const b = await problem(await get('/v1/countries/DEX'));
+    expect(b.suggestions).toContain('DEU');
+    const c = await problem(await get('/v1/reserves?commodity=gas&country=us'));
+    expect(c.detail).toMatch(/gas reserves exist for/);
+    expect(c.suggestions).toContain('commodity=gas&country=de');
+    const d = await problem(await get('/v1/nothing-here'));
+    expect(d.status).toBe(404);
+  });
+
+  it('refuses a wrong method with 405 and Allow', async () => {
+    const a = await get('/v1/commodities', { method: 'DELETE' });
+    expect(a.status).toBe(405);
+    expect(a.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+    await problem(a);
+    const b = await get('/v1/ask');
+    expect(b.status).toBe(405);
+    expect(b.headers.get('allow')).toBe('POST, OPTIONS');
+  });
+
+  it('guards /v1/ask: media type, size, JSON and the question', async () => {
+    const post = (body: string, type = 'application/json') => get('/v1/ask', { method: 'POST', headers: { 'content-type': type }, body });
+    expect((await post('q=hello', 'application/x-www-form-urlencoded')).status).toBe(415);
+    const big = await post(JSON.stringify({ q: 'x'.repeat(5000) }));
+    expect(big.status).toBe(413);
+    await problem(big);
+    expect((await problem(await post('{"q": '))).detail).toMatch(/not valid JSON/);
+    expect((await problem(await post('[1,2]'))).detail).toMatch(/JSON object/);
+    expect((await problem(await post('{"q": ""}'))).errors).toEqual([{ param: 'q', message: expect.stringMatching(/must not be empty/) }]);
+    expect((await problem(await post(JSON.stringify({ q: 'x'.repeat(501) })))).errors![0]!.message).toMatch(/at most 500/);
+    expect((await problem(await post('{"q": "oil?", "model": "x"}'))).errors![0]!.param).toBe('model');
+  });
+});
+
+describe('time series', () => {
+  it('slices by from and to and resamples to the last observation of each period', async () => {
+    const daily = TimeSeriesResponse.parse(await (await get('/v1/reserves/timeseries?commodity=gas&country=de&from=2026-07-01&to=2026-07-31')).json());
+    expect(daily.data.frequency).toBe('daily');
+    expect(daily.data.points).toHaveLength(31);
+    expect(daily.data.points[0]!.date).toBe('2026-07-01');
+    const monthly = TimeSeriesResponse.parse(await (await get('/v1/reserves/timeseries?commodity=gas&country=de&from=2026-01-01&to=2026-07-31&frequency=monthly&metric=volume')).json());
+    expect(monthly.data.points.map((p) => p.date)).toEqual(['2026-01-31', '2026-02-28', '2026-03-31', '2026-04-30', '2026-05-31', '2026-06-30', '2026-07-31']);
+    const lastDay = TimeSeriesResponse.parse(await (await get('/v1/reserves/timeseries?commodity=gas&country=de&from=2026-07-31&to=2026-07-31&metric=volume')).json());
+    expect(monthly.data.points.at(-1)).toEqual(lastDay.data.points[0]);
+    expect(monthly.data.unit).toBe('TWh');
+    expect(monthly.meta.as_of).toBe('2026-07-31');
+  });
+
+  it('refuses a frequency finer than the source and a metric the reserve lacks', async () => {
+    const a = await problem(await get('/v1/reserves/timeseries?commodity=oil&country=us&from=2025-01-01&frequency=daily'));
+    const ok = TimeSeriesResponse.parse(await (await get('/v1/reserves/timeseries?commodity=oil&country=us&from=2025-01-01')).json());
+    expect([ok.data.metric, ok.data.frequency, ok.data.unit]).toEqual(['volume', 'weekly', 'thousand barrels']);
+    expect(a.allowed).toEqual(['weekly', 'monthly']);
+    const b = await problem(await get('/v1/reserves/timeseries?commodity=oil&country=us&from=2025-01-01&metric=fill_pct'));
+    expect(b.allowed).toEqual(['volume', 'days_of_cover']);
+  });
+});
+
+describe('events, briefings and scenarios', () => {
+  it('filters events by date, category, commodity and country, newest first', async () => {
+    const all = EventListResponse.parse(await (await get('/v1/events?since=2020-01-01&limit=500')).json()).data;
+    const res = EventListResponse.parse(await (await get('/v1/events?since=2020-01-01&category=POLICY&commodity=cobalt&country=cd&limit=500')).json()).data;
+    expect(res.length).toBe(all.filter((e) => e.category === 'policy' && e.commodities.includes('metals.cobalt') && e.countries.includes('COD')).length);
+    for (let i = 1; i < all.length; i++) expect(all[i - 1]!.date >= all[i]!.date).toBe(true);
+  });
+
+  it('defaults events to the 90 days before the newest one', async () => {
+    const body = EventListResponse.parse(await (await get('/v1/events')).json());
+    const newest = body.data[0]!.date;
+    const floor = new Date(Date.parse(newest) - 90 * 86_400_000).toISOString().slice(0, 10);
+    expect(body.data.every((e) => e.date >= floor)).toBe(true);
+  });
+
+  it('serves briefings in the asked language, newest first, up to limit', async () => {
+    for (const lang of ['en', 'fr', 'de', 'es']) {
+      const body = BriefingListResponse.parse(await (await get(`/v1/briefings?lang=${lang}&limit=2`)).json());
+      expect(body.data.every((b) => b.lang === lang)).toBe(true);
+      expect(body.data.length).toBeLessThanOrEqual(2);
+    }
+  });
+});
+
+describe('health and discovery', () => {
+  it('reports the build, its age and each source', async () => {
+    const body = (await (await get('/healthz')).json()) as { status: string; sources: unknown[] };
+    expect(body).toMatchObject({ status: 'ok', build: expect.any(String) });
+    expect(body.sources).toHaveLength(11);
+  });
+});

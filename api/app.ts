@@ -1,0 +1,111 @@
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { cors } from 'hono/cors';
+import { ASK_MAX_BODY_BYTES, ROUTES } from '../contract/api.ts';
+import type { LoadedBuild } from './build.ts';
+import type { BuildSource } from './build-store.ts';
+import { DATA_CACHE, EXPOSED_HEADERS, linkHeader, sendFile } from './http.ts';
+import { ApiError, problemResponse } from './problem.ts';
+import { ask } from './routes/ask.ts';
+import { getCommodity, listCommodities } from './routes/commodities.ts';
+import { listBriefings, listEvents, listScenarios } from './routes/content.ts';
+import { getCountry } from './routes/countries.ts';
+import { getReserve, getTimeseries } from './routes/reserves.ts';
+import { search } from './routes/search.ts';
+
+export interface AppOptions {
+  source: BuildSource;
+  /** Used for the Link header until a build (which carries its own base URL) is loaded. */
+  baseUrl: string;
+  limits?: { data: MiddlewareHandler; ask: MiddlewareHandler } | null;
+  log?: (msg: string) => void;
+}
+
+type Handler = (c: Context, b: LoadedBuild) => Response | Promise<Response>;
+
+/** Files of the build served as they are, outside /v1/: the contract, discovery files, feeds. */
+const STATIC_PREFIXES = ['openapi.json', 'llms.txt', '.well-known/', 'feeds/'];
+
+/**
+ * The Chokepoint API as one Hono app: runs on @hono/node-server and on any runtime with fetch
+ * (the build source decides where the bytes come from).
+ */
+export function createApp(opts: AppOptions): Hono {
+  const app = new Hono();
+  const log = opts.log ?? (() => {});
+  const pass: MiddlewareHandler = async (_c, next) => next();
+  const limits = { data: opts.limits?.data ?? pass, ask: opts.limits?.ask ?? pass };
+
+  app.onError((err, c) => {
+    if (err instanceof ApiError) return problemResponse(c, err);
+    log(`error on ${c.req.method} ${c.req.path}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    return problemResponse(c, new ApiError(500, 'an unexpected error occurred; it has been logged'));
+  });
+  app.notFound((c) => {
+    throw new ApiError(404, `no resource at ${c.req.path}; the routes are listed at /openapi.json`, { suggestions: ROUTES.map((r) => `${r.method.toUpperCase()} ${r.path}`) });
+  });
+
+  app.use('*', async (c, next) => {
+    await next();
+    const b = opts.source.current();
+    c.res.headers.set('x-content-type-options', 'nosniff');
+    c.res.headers.set('link', linkHeader(b?.manifest.base_url ?? opts.baseUrl));
+  });
+  app.use('*', cors({ origin: '*', allowMethods: ['GET', 'HEAD', 'POST', 'OPTIONS'], allowHeaders: ['content-type', 'if-none-match', 'accept'], exposeHeaders: EXPOSED_HEADERS, maxAge: 86400 }));
+
+  const withBuild = (h: Handler) => (c: Context) => {
+    const b = opts.source.current();
+    if (!b) throw new ApiError(503, 'no build has been published yet; try again shortly', {}, { 'retry-after': '30' });
+    return h(c, b);
+  };
+
+  const handlers: Record<string, Handler> = { listCommodities, getReserve, getReserveTimeseries: getTimeseries, getCountry, getCommodity, listScenarios, listEvents, listBriefings, search, ask };
+  for (const r of ROUTES) {
+    const path = r.path.replace(/\{(\w+)\}/g, ':$1');
+    const handler = withBuild(handlers[r.operationId]!);
+    if (r.method === 'get') app.get(path, limits.data, handler);
+    else {
+      app.post(
+        path,
+        bodyLimit({ maxSize: ASK_MAX_BODY_BYTES, onError: () => { throw new ApiError(413, `the body may be at most ${ASK_MAX_BODY_BYTES} bytes`); } }),
+        limits.ask,
+        handler,
+      );
+    }
+    const allow = r.method === 'get' ? 'GET, HEAD, OPTIONS' : 'POST, OPTIONS';
+    app.all(path, (c) => {
+      throw new ApiError(405, `${c.req.method} is not allowed on ${r.path}; use ${allow.split(',')[0]}`, { allowed: allow.split(', ') }, { allow });
+    });
+  }
+
+  app.get('/healthz', (c) => {
+    const b = opts.source.current();
+    if (!b) return c.json({ status: 'unavailable', detail: 'no build published yet' }, 503, { 'cache-control': 'no-store' });
+    return c.json(
+      {
+        status: b.manifest.sources.some((s) => s.status === 'stale' || s.status === 'unavailable') ? 'degraded' : 'ok',
+        build: b.id,
+        generated_at: b.manifest.generated_at,
+        age_seconds: Math.round((Date.now() - b.generatedAt.getTime()) / 1000),
+        sources: b.manifest.sources.map((s) => ({ id: s.id, status: s.status, data_as_of: s.data_as_of, retrieved_at: s.retrieved_at, stale_since: s.stale_since, stale_reason: s.stale_reason })),
+        omitted: b.manifest.omitted,
+      },
+      200,
+      { 'cache-control': 'no-store' },
+    );
+  });
+
+  app.get('/*', (c, next) => {
+    const path = c.req.path.slice(1);
+    if (!STATIC_PREFIXES.some((p) => path === p || (p.endsWith('/') && path.startsWith(p)))) return next();
+    const b = opts.source.current();
+    const file = b?.files.get(path);
+    if (!b || !file) return next();
+    const res = sendFile(c, file, b.lastModified);
+    if (path === '.well-known/api-catalog') res.headers.append('link', '</.well-known/api-catalog>; rel="api-catalog"');
+    res.headers.set('cache-control', DATA_CACHE);
+    return res;
+  });
+
+  return app;
+}

@@ -1,0 +1,81 @@
+import { existsSync, watch, type FSWatcher } from 'node:fs';
+import { readFile, readlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { type LoadedBuild, loadBuild } from './build.ts';
+
+/** Where the app finds the build to serve; the node store below reloads it when the pipeline switches. */
+export interface BuildSource {
+  current(): LoadedBuild | null;
+}
+
+/**
+ * Serves `<distDir>/current` and follows it: when the pipeline swaps the symlink, the new build
+ * is loaded completely beside the old one and then swapped in with one assignment. A request
+ * takes its build once, at the start, so requests in flight finish on the build they began on.
+ */
+export class NodeBuildStore implements BuildSource {
+  private build: LoadedBuild | null = null;
+  private target: string | null = null;
+  private watcher: FSWatcher | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private reloading: Promise<void> | null = null;
+
+  constructor(
+    readonly distDir: string,
+    private readonly log: (msg: string) => void = () => {},
+  ) {}
+
+  current(): LoadedBuild | null {
+    return this.build;
+  }
+
+  /** Load the current build if it changed; a build that fails to load leaves the old one serving. */
+  async refresh(): Promise<void> {
+    if (this.reloading) return this.reloading;
+    this.reloading = (async () => {
+      const link = join(this.distDir, 'current');
+      const target = existsSync(link) ? await readlink(link).catch(() => null) : null;
+      if (!target || target === this.target) return;
+      try {
+        const dir = join(this.distDir, target);
+        const loaded = await loadBuild((p) => readFile(join(dir, p)));
+        this.build = loaded;
+        this.target = target;
+        this.log(`serving build ${loaded.id}`);
+      } catch (err) {
+        this.log(`could not load ${target}, still serving ${this.build?.id ?? 'nothing'}: ${(err as Error).message}`);
+        this.target = target;
+      }
+    })().finally(() => {
+      this.reloading = null;
+    });
+    return this.reloading;
+  }
+
+  /** Watch the dist folder (and poll, as watches can miss a rename) for new builds. */
+  async start(pollMs = 2000): Promise<this> {
+    await this.refresh();
+    try {
+      this.watcher = watch(this.distDir, () => void this.refresh());
+      this.watcher.on('error', () => {});
+    } catch {
+      // dist/ may not exist yet: polling covers it.
+    }
+    this.timer = setInterval(() => void this.refresh(), pollMs);
+    this.timer.unref();
+    return this;
+  }
+
+  stop(): void {
+    this.watcher?.close();
+    if (this.timer) clearInterval(this.timer);
+  }
+}
+
+/** A fixed build, for tests and edge deployments that load once. */
+export class StaticBuildSource implements BuildSource {
+  constructor(private readonly build: LoadedBuild | null) {}
+  current() {
+    return this.build;
+  }
+}

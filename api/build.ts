@@ -1,0 +1,111 @@
+import type { CommodityListEntry } from '../contract/commodities.ts';
+import type { Briefing, Event, Scenario } from '../contract/content.ts';
+import type { BuildManifest } from '../contract/manifest.ts';
+import type { Meta } from '../contract/common.ts';
+import type { ReserveSeries } from '../contract/reserves.ts';
+
+/** One published file, with everything a response needs precomputed. */
+export interface StaticFile {
+  body: Uint8Array;
+  etag: string;
+  contentType: string;
+}
+
+export interface CountryEntry {
+  iso3: string;
+  iso2: string;
+  name: string;
+}
+
+/** A build held in memory: the bytes of every file and the indexes the parameterised routes query. */
+export interface LoadedBuild {
+  id: string;
+  manifest: BuildManifest;
+  generatedAt: Date;
+  lastModified: string;
+  files: ReadonlyMap<string, StaticFile>;
+  commodities: CommodityListEntry[];
+  commodityMeta: Meta;
+  /** slug and code → slug. */
+  commodityAliases: ReadonlyMap<string, string>;
+  countries: ReadonlyMap<string, CountryEntry>;
+  /** lower-case alpha-2 and alpha-3 → entry. */
+  countryAliases: ReadonlyMap<string, CountryEntry>;
+  reserves: ReadonlyMap<string, { series: ReserveSeries; meta: Meta }>;
+  events: Event[];
+  eventsMeta: Meta;
+  scenarios: Scenario[];
+  scenariosMeta: Meta;
+  briefings: ReadonlyMap<string, { items: Briefing[]; meta: Meta }>;
+}
+
+type Reader = (path: string) => Promise<Uint8Array>;
+
+const decoder = new TextDecoder();
+const json = <T>(bytes: Uint8Array): T => JSON.parse(decoder.decode(bytes)) as T;
+
+/**
+ * Read a published build through `read` (the filesystem on Node, a fetch from the static store
+ * on an edge runtime). Every file is loaded up front, so a request never waits on I/O and never
+ * sees a half-loaded build.
+ */
+export async function loadBuild(read: Reader): Promise<LoadedBuild> {
+  const manifest = json<BuildManifest>(await read('manifest.json'));
+  const files = new Map<string, StaticFile>();
+  await Promise.all(
+    Object.entries(manifest.files).map(async ([path, f]) => {
+      files.set(path, { body: await read(path), etag: `"${f.sha256.slice(0, 32)}"`, contentType: f.content_type });
+    }),
+  );
+  const file = <T>(path: string): T => {
+    const f = files.get(path);
+    if (!f) throw new Error(`build ${manifest.build} lacks ${path}`);
+    return json<T>(f.body);
+  };
+  const list = file<{ data: CommodityListEntry[]; meta: Meta }>('v1/commodities.json');
+  const commodityAliases = new Map<string, string>();
+  for (const c of list.data) {
+    commodityAliases.set(c.slug, c.slug);
+    commodityAliases.set(c.code, c.slug);
+  }
+  const countryIndex = file<{ data: CountryEntry[] }>('data/countries.json').data;
+  const countries = new Map(countryIndex.map((c) => [c.iso3, { iso3: c.iso3, iso2: c.iso2, name: c.name }]));
+  const countryAliases = new Map<string, CountryEntry>();
+  for (const c of countries.values()) {
+    countryAliases.set(c.iso3.toLowerCase(), c);
+    countryAliases.set(c.iso2.toLowerCase(), c);
+  }
+  const reserves = new Map<string, { series: ReserveSeries; meta: Meta }>();
+  for (const path of files.keys()) {
+    const m = /^data\/reserves\/([a-z0-9]+)\/([a-z]{2})\.json$/.exec(path);
+    if (!m) continue;
+    const { data, meta } = file<{ data: ReserveSeries; meta: Meta }>(path);
+    reserves.set(`${m[1]}/${m[2]}`, { series: data, meta });
+  }
+  const events = file<{ data: Event[]; meta: Meta }>('data/events.json');
+  const scenarios = file<{ data: Scenario[]; meta: Meta }>('v1/scenarios.json');
+  const briefings = new Map<string, { items: Briefing[]; meta: Meta }>();
+  for (const lang of ['en', 'fr', 'de', 'es']) {
+    const b = file<{ data: Briefing[]; meta: Meta }>(`data/briefings/${lang}.json`);
+    briefings.set(lang, { items: b.data, meta: b.meta });
+  }
+  const generatedAt = new Date(manifest.generated_at);
+  return {
+    id: manifest.build,
+    manifest,
+    generatedAt,
+    lastModified: generatedAt.toUTCString(),
+    files,
+    commodities: list.data,
+    commodityMeta: list.meta,
+    commodityAliases,
+    countries,
+    countryAliases,
+    reserves,
+    events: events.data,
+    eventsMeta: events.meta,
+    scenarios: scenarios.data,
+    scenariosMeta: scenarios.meta,
+    briefings,
+  };
+}

@@ -1,0 +1,44 @@
+import { serve, type ServerType } from '@hono/node-server';
+import { createApp } from './app.ts';
+import { NodeBuildStore } from './build-store.ts';
+import { type ApiEnv, readApiEnv } from './env.ts';
+
+export interface RunningServer {
+  server: ServerType;
+  port: number;
+  store: NodeBuildStore;
+  close(): Promise<void>;
+}
+
+const log = (m: string) => console.log(`[api] ${m}`);
+
+/** Serve the current build (and every build the pipeline switches in after it) on one port. */
+export async function startServer(env: ApiEnv, quiet = false): Promise<RunningServer> {
+  const say = quiet ? () => {} : log;
+  const store = await new NodeBuildStore(env.DIST_DIR, say).start();
+  if (!store.current()) say(`no build in ${env.DIST_DIR} yet: answering 503 until the pipeline publishes one`);
+  const app = createApp({ source: store, baseUrl: env.PUBLIC_BASE_URL, limits: null, log: (m) => console.error(`[api] ${m}`) });
+  return new Promise((resolveStart) => {
+    const server = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) => {
+      say(`listening on http://${env.HOST}:${info.port}`);
+      resolveStart({
+        server,
+        port: info.port,
+        store,
+        close: () =>
+          new Promise<void>((r) => {
+            store.stop();
+            server.close(() => r());
+          }),
+      });
+    });
+  });
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const env = readApiEnv();
+  const running = await startServer(env);
+  const stop = () => void running.close().then(() => process.exit(0));
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
