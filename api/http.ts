@@ -72,7 +72,13 @@ export function toCsv(rows: readonly Record<string, unknown>[]): string {
   const flat = rows.map((r) => flatten(r));
   const columns: string[] = [];
   const seen = new Set<string>();
-  for (const r of flat) for (const k of Object.keys(r)) if (!seen.has(k)) (seen.add(k), columns.push(k));
+  for (const r of flat) {
+    for (const k of Object.keys(r)) {
+      if (seen.has(k)) continue;
+      seen.add(k);
+      columns.push(k);
+    }
+  }
   const cell = (v: unknown) => {
     const s = v === null || v === undefined ? '' : String(v);
     return /[",\n\r]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;

@@ -107,7 +107,9 @@ export async function runBuild(opts: BuildOptions, fx: Effects): Promise<BuildRe
       const e = t?.entries.find((x) => x.iso3 === iso3);
       return t && e ? { share_pct: e.share * 100, year: t.year } : undefined;
     };
-    const content = await timed(fx.log, 'editorial content', () => readContent(db, opts.dataDir, catalogue, names, shareOf), (c) => `${c.events.length} events, ${c.scenarios.length} scenarios, ${c.briefings.length} briefings`);
+    const content = await timed(fx.log, 'editorial content', () => readContent(db, opts.dataDir, catalogue, names, shareOf, new Set(statuses.filter((s) => s.status === 'unavailable').map((s) => s.id))), (c) => `${c.events.length} events, ${c.scenarios.length} scenarios, ${c.briefings.length} briefings`);
+
+    for (const s of content.skipped) omitted.push({ output: `briefing ${s.file}`, reason: s.reason });
 
     // Commodity stress, then the sheets and the list.
     const sheets: CommoditySheet[] = [];

@@ -62,6 +62,11 @@ describe('a source that breaks', () => {
     expect(existsSync(join(fresh, 'current/v1/reserves/gas/de.json'))).toBe(true);
     const manifest = BuildManifest.parse(readJson(join(fresh, 'current/manifest.json')));
     expect(manifest.omitted.map((o) => o.output)).toContain('v1/reserves/oil/us.json');
+    // Briefings that quote the SPR are left out too, in every language, and the others stay.
+    const spr = manifest.omitted.filter((o) => o.output.includes('us-spr'));
+    expect(spr.map((o) => o.output.split('/')[2]).sort()).toEqual(['de', 'en', 'es', 'fr']);
+    expect(spr[0]!.reason).toMatch(/eia-weekly-petroleum, unavailable/);
+    expect(readJson(join(fresh, 'current/data/briefings/en.json')).data.length).toBe(9);
     const oil = readJson(join(fresh, 'current/v1/commodities/energy.oil.json')).data;
     expect(oil.stress.components.find((c: { key: string }) => c.key === 'reserves').available).toBe(false);
   });

@@ -1,0 +1,74 @@
+import { cp, mkdir, readlink, symlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { inject } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readApiEnv } from './env.ts';
+import { startServer, type RunningServer } from './server.ts';
+import { DATA_DIR, SOURCES_DIR, tempDir, testEffects } from '../test/support.ts';
+import { runBuild } from '../pipeline/build.ts';
+
+/** A dist folder of our own whose `current` we can switch, as the pipeline does. */
+async function distWithBuild(): Promise<{ dist: string; build: string }> {
+  const shared = inject('distDir');
+  const dist = await tempDir('dist-reload');
+  const build = (await readlink(join(shared, 'current'))).split('/').pop()!;
+  await mkdir(join(dist, 'builds'), { recursive: true });
+  await cp(join(shared, 'builds', build), join(dist, 'builds', build), { recursive: true });
+  return { dist, build };
+}
+
+describe('with no build published yet', () => {
+  let api: RunningServer;
+  beforeAll(async () => {
+    api = await startServer(readApiEnv({ DIST_DIR: await tempDir('empty'), PORT: '0', HOST: '127.0.0.1' }), true);
+  });
+  afterAll(() => api.close());
+
+  it('answers 503 with a problem and Retry-After, and healthz says so', async () => {
+    const res = await fetch(`http://127.0.0.1:${api.port}/v1/commodities`);
+    expect(res.status).toBe(503);
+    expect(res.headers.get('retry-after')).toBe('30');
+    expect(await res.json()).toMatchObject({ status: 503, type: '/problems/no-build' });
+    expect((await fetch(`http://127.0.0.1:${api.port}/healthz`)).status).toBe(503);
+  });
+});
+
+describe('hot reload', () => {
+  let api: RunningServer;
+  let dist: string;
+  let build: string;
+  beforeAll(async () => {
+    ({ dist, build } = await distWithBuild());
+    await symlink(join('builds', build), join(dist, 'current'));
+    api = await startServer(readApiEnv({ DIST_DIR: dist, PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_DATA: '0' }), true);
+  });
+  afterAll(() => api.close());
+
+  it('takes up a new build without a restart, and every response comes from one build', async () => {
+    const url = `http://127.0.0.1:${api.port}`;
+    const buildOf = async () => ((await (await fetch(`${url}/healthz`)).json()) as { build: string }).build;
+    expect(await buildOf()).toBe(build);
+    // Traffic while the switch happens: every answer is a 200 whose meta names one of the two builds.
+    let stop = false;
+    const seen = new Set<string>();
+    const errors: number[] = [];
+    const load = (async () => {
+      while (!stop) {
+        const res = await fetch(`${url}/v1/events?since=2020-01-01`);
+        if (res.status !== 200) errors.push(res.status);
+        seen.add(((await res.json()) as { meta: { build: string } }).meta.build);
+      }
+    })();
+    const next = await runBuild(
+      { sourcesDir: SOURCES_DIR, dataDir: DATA_DIR, outDir: dist, baseUrl: 'https://chokepoint.test' },
+      testEffects(new Date('2026-11-22T00:15:00Z')),
+    );
+    await api.store.refresh();
+    expect(await buildOf()).toBe(next.build);
+    await new Promise((r) => setTimeout(r, 200));
+    stop = true;
+    await load;
+    expect(errors).toEqual([]);
+    expect([...seen].sort()).toEqual([build, next.build].sort());
+  });
+});

@@ -1,0 +1,142 @@
+/**
+ * The published editorial records: events, scenarios and briefings, as the API serves them
+ * (snake_case; each field described, since the OpenAPI document is generated from these schemas).
+ * The files under data/ are read and checked by pipeline/content/load.ts, which produces these.
+ */
+import { z } from 'zod';
+
+export const EVENT_CATEGORIES = ['conflict', 'sanction', 'catastrophe', 'policy', 'infrastructure'] as const;
+export const SCENARIO_STATUSES = ['monitoring', 'elevated', 'active', 'resolved', 'dismissed'] as const;
+export const BRIEFING_LANGS = ['en', 'fr', 'de', 'es'] as const;
+/** The languages a scenario is translated into, besides its English title and summary. */
+export const TRANSLATION_LANGS = ['fr', 'de', 'es'] as const;
+
+export type EventCategory = (typeof EVENT_CATEGORIES)[number];
+export type ScenarioStatus = (typeof SCENARIO_STATUSES)[number];
+export type BriefingLang = (typeof BRIEFING_LANGS)[number];
+
+/**
+ * The scenario state machine (SPEC §3): monitoring ⇄ elevated → active → resolved;
+ * monitoring → active (sudden onset); monitoring/elevated → dismissed. resolved and dismissed
+ * are terminal.
+ */
+export const SCENARIO_TRANSITIONS: Readonly<Record<ScenarioStatus, readonly ScenarioStatus[]>> = {
+  monitoring: ['elevated', 'active', 'dismissed'],
+  elevated: ['monitoring', 'active', 'dismissed'],
+  active: ['resolved'],
+  resolved: [],
+  dismissed: [],
+};
+
+/** True when a scenario may move from `from` to `to`. */
+export function isAllowedTransition(from: ScenarioStatus, to: ScenarioStatus): boolean {
+  return SCENARIO_TRANSITIONS[from].includes(to);
+}
+
+const IsoDate = z.iso.date();
+const CommoditySlug = z
+  .string()
+  .regex(/^[a-z]+\.[a-z0-9]+$/)
+  .describe("Commodity slug, '<group>.<code>' in lower case, e.g. 'metals.cobalt'.");
+const Iso3 = z
+  .string()
+  .regex(/^[A-Z]{3}$/)
+  .describe("ISO 3166-1 alpha-3 country code in upper case, e.g. 'COD'.");
+
+export const EventSchema = z
+  .object({
+    id: z
+      .string()
+      .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/)
+      .describe("Stable identifier in kebab-case, starting with the event's date, e.g. '2022-09-26-nord-stream-damage'."),
+    date: IsoDate.describe('Day the event happened or took effect (YYYY-MM-DD).'),
+    category: z
+      .enum(EVENT_CATEGORIES)
+      .describe('Exactly one category: conflict, sanction, catastrophe, policy or infrastructure.'),
+    title: z.string().min(1).describe('Short headline, in English.'),
+    summary: z.string().min(1).describe('Two or three sentences on what happened and why it matters for supply, in English.'),
+    commodities: z.array(CommoditySlug).describe('Commodities whose supply the event affects.'),
+    countries: z.array(Iso3).describe('Countries most concerned (producers, transit or importing countries).'),
+    source_url: z
+      .url({ protocol: /^https$/ })
+      .describe('Address of a public report of the event, preferably from the official body concerned.'),
+    source_name: z.string().min(1).describe('Publisher of the report at source_url.'),
+  })
+  .describe('A tagged geopolitical or physical event that bears on commodity supply.');
+
+const ScenarioTranslation = z
+  .object({
+    title: z.string().min(1).describe('Title in this language.'),
+    summary: z.string().min(1).describe('Summary in this language.'),
+  })
+  .describe('Title and summary of the scenario in one language.');
+
+export const StatusChangeSchema = z
+  .object({
+    status: z.enum(SCENARIO_STATUSES).describe('Status the scenario took on that day.'),
+    date: IsoDate.describe('Day of the change (YYYY-MM-DD).'),
+    note: z.string().min(1).describe('Why the status changed, in English.'),
+  })
+  .describe('One entry of a scenario status history; the first entry is the initial status.');
+
+export const ScenarioSchema = z
+  .object({
+    id: z
+      .string()
+      .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/)
+      .describe("Stable identifier in kebab-case, e.g. 'hormuz-closure'."),
+    title: z.string().min(1).describe('Title, in English.'),
+    summary: z.string().min(1).describe('What would happen and what it would do to supply, in English.'),
+    translations: z
+      .object({ fr: ScenarioTranslation, de: ScenarioTranslation, es: ScenarioTranslation })
+      .describe('Title and summary in French, German and Spanish.'),
+    commodities: z.array(CommoditySlug).describe('Commodities whose supply the scenario would affect.'),
+    countries: z.array(Iso3).describe('Countries most concerned.'),
+    probability: z
+      .number()
+      .min(0)
+      .max(1)
+      .describe('Editorial estimate that the scenario materialises (or persists) over the next 12 months, 0–1.'),
+    severity: z
+      .number()
+      .int()
+      .min(1)
+      .max(5)
+      .describe('Editorial estimate of the impact on supply if it happens, 1 (minor) to 5 (extreme).'),
+    status: z
+      .enum(SCENARIO_STATUSES)
+      .describe(
+        'Current status: monitoring, elevated, active, resolved or dismissed (resolved and dismissed are final).',
+      ),
+    status_history: z
+      .array(StatusChangeSchema)
+      .min(1)
+      .describe('Every status change in date order; the last entry is the current status.'),
+    updated_at: IsoDate.describe('Day the scenario was last reviewed (YYYY-MM-DD).'),
+  })
+  .describe('A forward-looking crisis scenario with its probability, severity and status.');
+
+export const BriefingSchema = z
+  .object({
+    id: z
+      .string()
+      .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/)
+      .describe("Identifier, unique across languages, e.g. '2026-08-20-eu-gas-storage-en'."),
+    lang: z.enum(BRIEFING_LANGS).describe('Language of this version: en, fr, de or es.'),
+    translation_key: z
+      .string()
+      .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/)
+      .describe('Shared by the language versions of one briefing.'),
+    title: z.string().min(1).describe('Title.'),
+    summary: z.string().min(1).describe('One- or two-sentence summary (figures resolved).'),
+    body: z.string().min(1).describe('Body in Markdown; every figure has been resolved from the published data.'),
+    published_at: IsoDate.describe('Publication day (YYYY-MM-DD); no figure in the briefing is dated after it.'),
+    commodities: z.array(CommoditySlug).describe('Commodities the briefing covers.'),
+    countries: z.array(Iso3).describe('Countries the briefing covers.'),
+  })
+  .describe('An editorial briefing in one language.');
+
+export type Event = z.infer<typeof EventSchema>;
+export type Scenario = z.infer<typeof ScenarioSchema>;
+export type StatusChange = z.infer<typeof StatusChangeSchema>;
+export type Briefing = z.infer<typeof BriefingSchema>;

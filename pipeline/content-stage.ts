@@ -1,0 +1,165 @@
+import { z } from 'zod';
+import { envelope } from '../contract/common.ts';
+import { BRIEFING_LANGS, BriefingSchema, EventSchema, ScenarioSchema, type Briefing, type Event, type Scenario } from '../contract/content.ts';
+import type { MetaFor } from './build.ts';
+import type { Commodity } from './catalogue.ts';
+import { loadContent } from './content/load.ts';
+import type { FigureLookup } from './content/figures.ts';
+import type { Db } from './db.ts';
+import type { CountryNames } from './names.ts';
+import type { BuildWriter } from './publish.ts';
+
+export interface ContentBundle {
+  events: Event[];
+  scenarios: Scenario[];
+  briefings: Briefing[];
+  /** Briefings left out because a source their figures need is unavailable in this build. */
+  skipped: { file: string; reason: string }[];
+}
+
+const DIRECTIVE = /\{\{\s*([a-z_]+)\s+([^}]*?)\s*\}\}/g;
+
+/** The source a figure directive reads, so a briefing can be left out when that source is missing. */
+export function directiveSource(name: string, args: readonly string[], catalogue: readonly Commodity[]): string | undefined {
+  const commodity = () => catalogue.find((c) => c.slug === args[0]?.toLowerCase());
+  switch (name) {
+    case 'price':
+    case 'price_change':
+      return commodity()?.price?.source;
+    case 'share':
+      return commodity()?.production?.source;
+    case 'storage':
+    case 'storage_twh':
+      return 'gie-agsi-gas-storage';
+    case 'spr':
+      return 'eia-weekly-petroleum';
+    default:
+      return undefined;
+  }
+}
+
+/** Default window of /v1/events: the 90 days before the newest event (SPEC §3). */
+export const EVENTS_DEFAULT_DAYS = 90;
+export const BRIEFINGS_DEFAULT_LIMIT = 10;
+
+export const EventListResponse = envelope(z.array(EventSchema));
+export const ScenarioListResponse = envelope(z.array(ScenarioSchema));
+export const BriefingListResponse = envelope(z.array(BriefingSchema));
+
+/** Sorted arrays of (date, value) for the synchronous lookups the figure resolver asks for. */
+class Series {
+  constructor(readonly dates: string[], readonly rows: Record<string, unknown>[]) {}
+  /** Index of the newest row on or before `date`, or −1. */
+  onOrBefore(date: string): number {
+    let lo = 0;
+    let hi = this.dates.length - 1;
+    let best = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if ((this.dates[mid] as string) <= date) {
+        best = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    return best;
+  }
+}
+
+async function seriesBy(db: Db, sql: string, key: string): Promise<Map<string, Series>> {
+  const rows = await db.all<Record<string, unknown> & { date: string }>(sql);
+  const groups = new Map<string, Record<string, unknown>[]>();
+  for (const r of rows) {
+    const k = String(r[key]);
+    const g = groups.get(k) ?? [];
+    g.push(r);
+    groups.set(k, g);
+  }
+  return new Map([...groups].map(([k, g]) => [k, new Series(g.map((r) => r.date as string), g)]));
+}
+
+/** Figures for briefings, read from the same tables the published outputs come from. */
+export async function figureLookup(db: Db): Promise<FigureLookup> {
+  const prices = await seriesBy(
+    db,
+    `SELECT o.slug, strftime(o.date, '%Y-%m-%d') AS date, o.value, s.currency, s.unit FROM price_obs o JOIN price_series s USING (slug) ORDER BY o.slug, o.date`,
+    'slug',
+  );
+  const storage = await seriesBy(
+    db,
+    `SELECT country, strftime(date, '%Y-%m-%d') AS date, fill_pct, gas_in_storage_twh FROM agsi_storage ORDER BY country, date`,
+    'country',
+  );
+  const spr = await seriesBy(
+    db,
+    `SELECT series_id, strftime(date, '%Y-%m-%d') AS date, value FROM eia_petroleum_weekly WHERE series_id = 'WCSSTUS1' ORDER BY date`,
+    'series_id',
+  );
+  return {
+    price(slug, date) {
+      const s = prices.get(slug);
+      const i = s?.onOrBefore(date) ?? -1;
+      const r = i >= 0 ? s!.rows[i]! : undefined;
+      if (!r || r.unit === null) return undefined;
+      return { value: r.value as number, currency: r.currency as string, unit: r.unit as string, date: r.date as string };
+    },
+    storage(country, date) {
+      const s = storage.get(country);
+      const i = s?.onOrBefore(date) ?? -1;
+      const r = i >= 0 ? s!.rows[i]! : undefined;
+      if (!r || r.gas_in_storage_twh === null) return undefined;
+      return { fill_pct: r.fill_pct as number, gas_in_storage_twh: r.gas_in_storage_twh as number, date: r.date as string };
+    },
+    producerShare: () => undefined,
+    spr(date) {
+      const s = spr.get('WCSSTUS1');
+      const i = s?.onOrBefore(date) ?? -1;
+      const r = i >= 0 ? s!.rows[i]! : undefined;
+      return r ? { value_kb: r.value as number, date: r.date as string } : undefined;
+    },
+  };
+}
+
+/** Load and validate data/events, data/scenarios and data/briefings, resolving briefing figures from the data. */
+export async function readContent(
+  db: Db,
+  dataDir: string,
+  catalogue: readonly Commodity[],
+  names: CountryNames,
+  shares: (slug: string, iso3: string) => { share_pct: number; year: number } | undefined,
+  unavailable: ReadonlySet<string>,
+): Promise<ContentBundle> {
+  const figures = await figureLookup(db);
+  return loadContent({
+    dataDir,
+    commodities: new Set(catalogue.map((c) => c.slug)),
+    countries: names.iso3s,
+    figures: { ...figures, producerShare: shares },
+    skipBriefing: ({ text }) => {
+      const missing = new Set<string>();
+      for (const [, name, args] of text.matchAll(DIRECTIVE)) {
+        const source = directiveSource(name!, args!.split(/\s+/), catalogue);
+        if (source && unavailable.has(source)) missing.add(source);
+      }
+      return missing.size ? `its figures need ${[...missing].join(', ')}, unavailable in this build` : undefined;
+    },
+  });
+}
+
+/** Events, scenarios and briefings as static responses: the default views and the full sets the API filters. */
+export async function publishContent(writer: BuildWriter, content: ContentBundle, metaFor: MetaFor): Promise<void> {
+  const ed = ['chokepoint-editorial'];
+  const newestEvent = content.events[0]?.date ?? null;
+  const since = newestEvent ? new Date(Date.parse(newestEvent) - EVENTS_DEFAULT_DAYS * 86_400_000).toISOString().slice(0, 10) : null;
+  const recent = since ? content.events.filter((e) => e.date >= since) : [];
+  await writer.json('v1/events.json', EventListResponse, { data: recent, meta: metaFor(ed, newestEvent, { count: recent.length }) });
+  await writer.json('data/events.json', EventListResponse, { data: content.events, meta: metaFor(ed, newestEvent, { count: content.events.length }) });
+  const scenariosAsOf = content.scenarios.map((s) => s.updated_at).sort().at(-1) ?? null;
+  await writer.json('v1/scenarios.json', ScenarioListResponse, { data: content.scenarios, meta: metaFor(ed, scenariosAsOf, { count: content.scenarios.length }) });
+  for (const lang of BRIEFING_LANGS) {
+    const all = content.briefings.filter((b) => b.lang === lang);
+    const asOf = all[0]?.published_at ?? null;
+    const top = all.slice(0, BRIEFINGS_DEFAULT_LIMIT);
+    await writer.json(`v1/briefings/${lang}.json`, BriefingListResponse, { data: top, meta: metaFor(ed, asOf, { count: top.length }) });
+    await writer.json(`data/briefings/${lang}.json`, BriefingListResponse, { data: all, meta: metaFor(ed, asOf, { count: all.length }) });
+  }
+}
