@@ -112,6 +112,21 @@ describe('build from the real sources', () => {
     }
   });
 
+  it('writes the weekly data digest in every language, its figures taken from the data', () => {
+    const rows = readCsv(join(SOURCES_DIR, 'gie-agsi-gas-storage/agsi_de_eu_daily_2020_2026.csv')).filter((r) => r.scope === 'EU');
+    const byDate = new Map(rows.map((r) => [r.date, Number(r.fill_pct)]));
+    const newest = [...byDate.keys()].sort().at(-1)!;
+    const weekBefore = new Date(Date.parse(newest) - 7 * 86_400_000).toISOString().slice(0, 10);
+    for (const lang of ['en', 'fr', 'de', 'es']) {
+      const digest = readJson(cur(`v1/briefings/${lang}.json`)).data[0];
+      expect(digest).toMatchObject({ id: `weekly-digest-2026-w47-${lang}`, published_at: '2026-11-22', lang });
+    }
+    const en = readJson(cur('v1/briefings/en.json')).data[0].body as string;
+    const fmt = (v: number) => v.toFixed(1);
+    expect(en).toContain(`- EU: ${fmt(byDate.get(newest)!)} % full on ${newest}, against ${fmt(byDate.get(weekBefore)!)} % on ${weekBefore}.`);
+    expect(en).toMatch(/## Prices\n\n- \*\*/);
+  });
+
   it('does not reload a source whose files did not change', async () => {
     const again = await runBuild({ sourcesDir: SOURCES_DIR, dataDir: DATA_DIR, outDir: out, baseUrl: 'https://chokepoint.test' }, testEffects(new Date('2026-11-22T00:15:00Z')));
     expect(new Set(again.sources.map((s) => s.status))).toEqual(new Set(['unchanged']));

@@ -19,6 +19,8 @@ import { buildPriceTables, latestPrices, priceAnomalies, priceFrequency, priceHi
 import { gasStorageReading, usOilReading, type ReserveReading } from './steps/reserves.ts';
 import { EI_TRADE_YEAR, HHI_THRESHOLDS, hhi, hhiBand, shareTable, topFlows, type ShareTableData } from './steps/shares.ts';
 import { band, commodityStress, eventPressure } from './steps/stress.ts';
+import { weeklyDigest } from './steps/digest.ts';
+import { readFile } from 'node:fs/promises';
 
 export interface BuildOptions {
   sourcesDir: string;
@@ -127,6 +129,14 @@ export async function runBuild(opts: BuildOptions, fx: Effects): Promise<BuildRe
       data: list,
       meta: metaFor(unique(sheets.flatMap((s) => commoditySources(catalogue.find((c) => c.slug === s.slug)!, s))), maxDate(sheets.flatMap((s) => [s.price?.as_of, ...s.stress.components.filter((k) => k.key !== 'events').map((k) => k.as_of)])), { count: list.length, methodology_version: METHODOLOGY_VERSION }),
     });
+
+    // The weekly digest, from what changed; stress movers are named against the live build.
+    const previous = await readFile(join(paths.current, 'v1/commodities.json'), 'utf8').then(
+      (t) => new Map((JSON.parse(t) as { data: CommodityListEntry[] }).data.map((c) => [c.slug, c.stress_index])),
+      () => new Map<string, number | null>(),
+    );
+    const digest = await timed(fx.log, 'weekly digest', () => weeklyDigest(db, { today, sheets, events: content.events, previousStress: previous }));
+    content.briefings = [...digest, ...content.briefings.filter((b) => !digest.some((d) => d.id === b.id))];
 
     // Reserves: the current reading and the full series the API slices.
     const reserveIndex = [];

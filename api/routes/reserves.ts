@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { ReserveQuery, TimeSeriesQuery } from '../../contract/api.ts';
 import type { Point } from '../../contract/common.ts';
+import { isoWeekId } from '../../contract/dates.ts';
 import type { Frequency, TimeSeries } from '../../contract/reserves.ts';
 import type { LoadedBuild } from '../build.ts';
 import { queryObject, sendCsv, sendFile, sendJson, toCsv, wantsCsv } from '../http.ts';
@@ -26,20 +27,10 @@ function lowerBound(points: readonly Point[], date: string): number {
   return lo;
 }
 
-/** ISO week key (Monday-based) of a YYYY-MM-DD date. */
-function isoWeek(date: string): string {
-  const d = new Date(`${date}T00:00:00Z`);
-  const day = (d.getUTCDay() + 6) % 7;
-  d.setUTCDate(d.getUTCDate() - day + 3);
-  const firstThursday = new Date(Date.UTC(d.getUTCFullYear(), 0, 4));
-  const week = 1 + Math.round((d.getTime() - firstThursday.getTime()) / 604_800_000 - ((firstThursday.getUTCDay() + 6) % 7 - 3) / 7);
-  return `${d.getUTCFullYear()}-W${week}`;
-}
-
 /** The last observation of each period: a level (stock, fill) is read at the end of its period. */
 export function resample(points: readonly Point[], frequency: Frequency): Point[] {
   if (frequency === 'daily') return [...points];
-  const keyOf = frequency === 'weekly' ? isoWeek : (d: string) => d.slice(0, 7);
+  const keyOf = frequency === 'weekly' ? isoWeekId : (d: string) => d.slice(0, 7);
   const out: Point[] = [];
   for (const p of points) {
     const last = out.at(-1);

@@ -84,3 +84,12 @@ describe('--every', () => {
     expect(() => parseInterval('0m')).toThrow(/greater than zero/);
   });
 });
+
+describe('ISO weeks', () => {
+  it('follow ISO 8601 across year ends', async () => {
+    const { isoWeekId } = await import('../../contract/dates.ts');
+    expect(['2026-11-22', '2026-11-23', '2025-12-29', '2026-01-01', '2027-01-03', '2020-12-31', '2021-01-03'].map(isoWeekId)).toEqual([
+      '2026-w47', '2026-w48', '2026-w01', '2026-w01', '2026-w53', '2020-w53', '2020-w53',
+    ]);
+  });
+});
