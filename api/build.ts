@@ -3,6 +3,8 @@ import type { Briefing, Event, Scenario } from '../contract/content.ts';
 import type { BuildManifest } from '../contract/manifest.ts';
 import type { Meta } from '../contract/common.ts';
 import type { ReserveSeries } from '../contract/reserves.ts';
+import { commonHeaders } from './http.ts';
+import { ResponseMemo } from './memo.ts';
 
 /** One published file, with everything a response needs precomputed. */
 export interface StaticFile {
@@ -23,6 +25,10 @@ export interface LoadedBuild {
   manifest: BuildManifest;
   generatedAt: Date;
   lastModified: string;
+  /** Headers every response from this build carries (licence and backlink, CORS, nosniff). */
+  headers: Record<string, string>;
+  /** Serialised parameterised answers of this build (dropped with it). */
+  memo: ResponseMemo;
   files: ReadonlyMap<string, StaticFile>;
   commodities: CommodityListEntry[];
   commodityMeta: Meta;
@@ -95,6 +101,8 @@ export async function loadBuild(read: Reader): Promise<LoadedBuild> {
     manifest,
     generatedAt,
     lastModified: generatedAt.toUTCString(),
+    headers: commonHeaders(manifest.base_url),
+    memo: new ResponseMemo(),
     files,
     commodities: list.data,
     commodityMeta: list.meta,

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { LICENSE_URL } from '../contract/common.ts';
-import type { StaticFile } from './build.ts';
+import type { LoadedBuild, StaticFile } from './build.ts';
 import { ApiError } from './problem.ts';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
@@ -13,12 +13,30 @@ export const linkHeader = (baseUrl: string) => `<${LICENSE_URL}>; rel="license",
 
 const encoder = new TextEncoder();
 
-/** Strong ETag of bytes computed per request (parameterised responses): SHA-256, truncated. */
-export async function etagOf(body: Uint8Array): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', body));
-  let hex = '';
-  for (let i = 0; i < 16; i++) hex += (digest[i] as number).toString(16).padStart(2, '0');
-  return `"${hex}"`;
+/**
+ * Strong ETag of bytes computed per request (parameterised responses): FNV-1a over the bytes,
+ * 64 bits as two 32-bit lanes. Synchronous and portable (no node:crypto, no async WebCrypto on
+ * the hot path); a static file's ETag is its SHA-256 from the manifest.
+ */
+export function etagOf(body: Uint8Array): string {
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ body.length;
+  for (let i = 0; i < body.length; i++) {
+    const x = body[i] as number;
+    a = Math.imul(a ^ x, 0x01000193);
+    b = Math.imul(b ^ x, 0x0100019d);
+  }
+  return `"${(a >>> 0).toString(16).padStart(8, '0')}${(b >>> 0).toString(16).padStart(8, '0')}-${body.length.toString(16)}"`;
+}
+
+/** Headers every response carries: licence and backlink, nosniff, open CORS. */
+export function commonHeaders(baseUrl: string): Record<string, string> {
+  return {
+    'x-content-type-options': 'nosniff',
+    link: linkHeader(baseUrl),
+    'access-control-allow-origin': '*',
+    'access-control-expose-headers': EXPOSED_HEADERS.join(', '),
+  };
 }
 
 function matches(ifNoneMatch: string | undefined, etag: string): boolean {
@@ -33,31 +51,48 @@ export interface CacheInfo {
   cacheControl?: string;
 }
 
-/** Bytes as they are, with validators; 304 when the client already has them. */
-export function sendBytes(c: Context, body: Uint8Array, contentType: string, cache: CacheInfo): Response {
+/** Rate-limit headers the limiter computed for this request, added when the response is built. */
+export const LIMIT_HEADERS = 'limitHeaders';
+
+/**
+ * Bytes as they are, every header set at construction (a header added to a finished response
+ * would make the Node adapter copy the body through a stream), 304 when the client has them.
+ */
+export function sendBytes(c: Context, b: Pick<LoadedBuild, 'headers'>, body: Uint8Array, contentType: string, cache: CacheInfo, extra?: Record<string, string>): Response {
   const headers: Record<string, string> = {
+    ...b.headers,
+    ...(c.get(LIMIT_HEADERS) as Record<string, string> | undefined),
     'content-type': contentType,
     etag: cache.etag,
     'last-modified': cache.lastModified,
     'cache-control': cache.cacheControl ?? DATA_CACHE,
+    ...extra,
   };
   if (matches(c.req.header('if-none-match'), cache.etag)) return new Response(null, { status: 304, headers });
   return new Response(body as ConstructorParameters<typeof Response>[0], { status: 200, headers });
 }
 
-export function sendFile(c: Context, file: StaticFile, lastModified: string): Response {
-  return sendBytes(c, file.body, file.contentType, { etag: file.etag, lastModified });
+export function sendFile(c: Context, b: LoadedBuild, file: StaticFile, extra?: Record<string, string>): Response {
+  return sendBytes(c, b, file.body, file.contentType, { etag: file.etag, lastModified: b.lastModified }, extra);
 }
 
-/** A response built for this request: serialised once, hashed for its ETag. */
-export async function sendJson(c: Context, value: unknown, lastModified: string, cacheControl?: string): Promise<Response> {
-  const body = encoder.encode(JSON.stringify(value));
-  return sendBytes(c, body, JSON_TYPE, { etag: await etagOf(body), lastModified, ...(cacheControl ? { cacheControl } : {}) });
+/** Context key under which a memoised route names its answer (see `memoised` in app.ts). */
+export const MEMO_KEY = 'memoKey';
+
+function sendComputed(c: Context, b: LoadedBuild, body: Uint8Array, contentType: string, cacheControl?: string): Response {
+  const etag = etagOf(body);
+  const key = c.get(MEMO_KEY) as string | undefined;
+  if (key) b.memo.set(key, { body, etag, contentType, ...(cacheControl ? { cacheControl } : {}) });
+  return sendBytes(c, b, body, contentType, { etag, lastModified: b.lastModified, ...(cacheControl ? { cacheControl } : {}) });
 }
 
-export async function sendCsv(c: Context, csv: string, lastModified: string): Promise<Response> {
-  const body = encoder.encode(csv);
-  return sendBytes(c, body, CSV_TYPE, { etag: await etagOf(body), lastModified });
+/** A response built for this request: serialised once, hashed for its ETag, memoised per build. */
+export function sendJson(c: Context, b: LoadedBuild, value: unknown, cacheControl?: string): Response {
+  return sendComputed(c, b, encoder.encode(JSON.stringify(value)), JSON_TYPE, cacheControl);
+}
+
+export function sendCsv(c: Context, b: LoadedBuild, csv: string): Response {
+  return sendComputed(c, b, encoder.encode(csv), CSV_TYPE);
 }
 
 /** CSV when asked by `format=csv` or `Accept: text/csv` (and JSON is not preferred). */

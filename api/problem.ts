@@ -51,10 +51,16 @@ export function problemBody(status: keyof typeof PROBLEM_TYPES, detail: string, 
   return JSON.stringify({ type, title: TITLES[status], status, detail, instance, ...extras });
 }
 
-export function problemResponse(c: Context, err: ApiError): Response {
+export function problemResponse(c: Context, err: ApiError, common: Record<string, string> = {}): Response {
   const body = problemBody(err.status, err.detail, c.req.path, err.extras);
   return new Response(body, {
     status: err.status,
-    headers: { 'content-type': `${PROBLEM_TYPE}; charset=utf-8`, 'cache-control': 'no-store', ...err.headers },
+    headers: {
+      ...common,
+      ...(c.get('limitHeaders') as Record<string, string> | undefined),
+      'content-type': `${PROBLEM_TYPE}; charset=utf-8`,
+      'cache-control': 'no-store',
+      ...err.headers,
+    },
   });
 }

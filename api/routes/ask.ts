@@ -36,7 +36,7 @@ export async function ask(c: Context, b: LoadedBuild): Promise<Response> {
   const meta = { ...b.commodityMeta, count: undefined };
   delete meta.count;
   if (!hit) {
-    return sendJson(c, { data: { answer: 'The published data cannot answer this question: it names no commodity we track.', lang: 'en', citations: [], confidence: 0, mode: 'grounded' }, meta }, b.lastModified, 'no-store');
+    return sendJson(c, b, { data: { answer: 'The published data cannot answer this question: it names no commodity we track.', lang: 'en', citations: [], confidence: 0, mode: 'grounded' }, meta }, 'no-store');
   }
   const parts: string[] = [];
   const citations = [];
@@ -50,6 +50,6 @@ export async function ask(c: Context, b: LoadedBuild): Promise<Response> {
     parts.push(`Its ${quote}.`);
     citations.push({ id: hit.slug, type: 'commodity', title: hit.name, url: hit.url, quote });
   }
-  return sendJson(c, { data: { answer: parts.join(' '), lang: 'en', citations, confidence: 0.6, mode: 'grounded' }, meta }, b.lastModified, 'no-store');
+  return sendJson(c, b, { data: { answer: parts.join(' '), lang: 'en', citations, confidence: 0.6, mode: 'grounded' }, meta }, 'no-store');
 }
 

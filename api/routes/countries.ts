@@ -8,5 +8,5 @@ import { resolveCountry } from '../resolve.ts';
 export function getCountry(c: Context, b: LoadedBuild): Response {
   const { iso } = parseParams(CountryPath, { iso: c.req.param('iso') });
   const country = resolveCountry(b, iso, 'iso');
-  return sendFile(c, b.files.get(`v1/countries/${country.iso3}.json`)!, b.lastModified);
+  return sendFile(c, b, b.files.get(`v1/countries/${country.iso3}.json`)!);
 }

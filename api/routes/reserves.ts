@@ -12,7 +12,7 @@ import { resolveReserve } from '../resolve.ts';
 export function getReserve(c: Context, b: LoadedBuild): Response {
   const q = parseParams(ReserveQuery, queryObject(c));
   const key = resolveReserve(b, q.commodity, q.country);
-  return sendFile(c, b.files.get(`v1/reserves/${key}.json`)!, b.lastModified);
+  return sendFile(c, b, b.files.get(`v1/reserves/${key}.json`)!);
 }
 
 /** First index whose date is ≥ `date` in a date-sorted series. */
@@ -68,7 +68,7 @@ export async function getTimeseries(c: Context, b: LoadedBuild): Promise<Respons
     aggregation: frequency === series.native_frequency ? 'none (native frequency)' : `last observation of each ${frequency === 'weekly' ? 'ISO week' : 'month'}`,
     points,
   };
-  if (wantsCsv(c, q.format)) return sendCsv(c, toCsv(points.map((p) => ({ commodity, country, metric: metricName, unit: metric.unit, ...p }))), b.lastModified);
+  if (wantsCsv(c, q.format)) return sendCsv(c, b, toCsv(points.map((p) => ({ commodity, country, metric: metricName, unit: metric.unit, ...p }))));
   const notes = points.length === 0 ? [`no observation between ${q.from} and ${to}; the series covers ${metric.points[0]?.date} to ${metric.points.at(-1)?.date}`] : undefined;
-  return sendJson(c, { data, meta: { ...meta, as_of: points.at(-1)?.date ?? null, count: points.length, ...(notes ? { notes: [...(meta.notes ?? []), ...notes] } : {}) } }, b.lastModified);
+  return sendJson(c, b, { data, meta: { ...meta, as_of: points.at(-1)?.date ?? null, count: points.length, ...(notes ? { notes: [...(meta.notes ?? []), ...notes] } : {}) } });
 }

@@ -59,5 +59,5 @@ export async function search(c: Context, b: LoadedBuild): Promise<Response> {
     .slice(0, q.limit)
     .map(({ d, score }) => ({ type: d.type, id: d.id, lang: d.lang, title: d.title, snippet: snippet(d.text, terms), score: Math.round(score * 1000) / 1000, url: d.url }));
   const meta = { ...b.scenariosMeta, as_of: null, count: hits.length };
-  return sendJson(c, { data: hits, meta }, b.lastModified);
+  return sendJson(c, b, { data: hits, meta });
 }

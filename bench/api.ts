@@ -1,0 +1,109 @@
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const repo = resolve(import.meta.dirname, '..');
+const tsx = join(repo, 'node_modules/.bin/tsx');
+
+export interface WrkResult { rps: number; p50: number; p99: number; non2xx: number; status: string }
+
+/** wrk with a latency distribution; `script` may count status codes. */
+export function wrk(url: string, connections: number, seconds: number): WrkResult {
+  const lua = join(mkdtempSync(join(tmpdir(), 'wrk-')), 'status.lua');
+  writeFileSync(lua, `local c = {}\nresponse = function(s) c[s] = (c[s] or 0) + 1 end\n`);
+  const out = execFileSync('wrk', ['-t2', `-c${connections}`, `-d${seconds}s`, '--latency', url], { encoding: 'utf8' });
+  const num = (re: RegExp) => Number(out.match(re)?.[1] ?? NaN);
+  const ms = (re: RegExp) => {
+    const m = out.match(re);
+    if (!m) return NaN;
+    const v = Number(m[1]);
+    return m[2] === 'us' ? v / 1000 : m[2] === 's' ? v * 1000 : v;
+  };
+  return {
+    rps: num(/Requests\/sec:\s+([\d.]+)/),
+    p50: ms(/50%\s+([\d.]+)(us|ms|s)/),
+    p99: ms(/99%\s+([\d.]+)(us|ms|s)/),
+    non2xx: num(/Non-2xx or 3xx responses:\s+(\d+)/) || 0,
+    status: out.includes('Socket errors') ? (out.match(/Socket errors:.*/)?.[0] ?? '') : '',
+  };
+}
+
+async function waitFor(url: string, timeoutMs = 15_000): Promise<number> {
+  const started = performance.now();
+  while (performance.now() - started < timeoutMs) {
+    try {
+      const res = await fetch(url);
+      if (res.ok) return performance.now() - started;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}
+
+function rssMb(child: ChildProcess): number {
+  const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+  return Math.round(Number(status.match(/VmRSS:\s+(\d+)/)?.[1]) / 1024);
+}
+
+/** Start a process with node directly (tsx's loader, no npm wrapper), so its pid is the server's. */
+function startNode(script: string, env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', script], { cwd: repo, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
+export async function benchApi(distDir: string) {
+  const current = join(distDir, 'current');
+  const port = 18787;
+  const rawPort = 18788;
+  const paths = {
+    static: '/v1/commodities/metals.cobalt',
+    param: '/v1/events?since=2025-01-01&category=policy',
+    series: '/v1/reserves/timeseries?commodity=gas&country=de&from=2026-01-01&frequency=weekly',
+  };
+  // The raw server answers the same bytes: the static file, and what our API answers for the query.
+  const started = performance.now();
+  const api = startNode('api/server.ts', { PORT: String(port), HOST: '127.0.0.1', DIST_DIR: distDir, RATE_LIMIT_DATA: '0', RATE_LIMIT_ASK: '0' });
+  const startMs = await waitFor(`http://127.0.0.1:${port}/healthz`);
+  void started;
+  const tmp = mkdtempSync(join(tmpdir(), 'raw-'));
+  const rawFiles: Record<string, string> = { [paths.static]: join(current, 'v1/commodities/metals.cobalt.json') };
+  for (const key of ['param', 'series'] as const) {
+    const f = join(tmp, `${key}.json`);
+    writeFileSync(f, Buffer.from(await (await fetch(`http://127.0.0.1:${port}${paths[key]}`)).arrayBuffer()));
+    rawFiles[paths[key]] = f;
+  }
+  const raw = startNode('bench/raw-server.ts', { PORT: String(rawPort), RAW_FILES: JSON.stringify(rawFiles) });
+  await waitFor(`http://127.0.0.1:${rawPort}${paths.static}`);
+  try {
+    const rows: { case: string; ours: WrkResult; raw: WrkResult }[] = [];
+    for (const [name, path] of Object.entries(paths)) {
+      wrk(`http://127.0.0.1:${port}${path}`, 50, 3); // warm-up
+      const ours = wrk(`http://127.0.0.1:${port}${path}`, 50, 10);
+      const base = wrk(`http://127.0.0.1:${rawPort}${path}`, 50, 10);
+      rows.push({ case: name, ours, raw: base });
+    }
+    return { rows, startMs: Math.round(startMs), rssMb: rssMb(api) };
+  } finally {
+    api.kill();
+    raw.kill();
+  }
+}
+
+/** A 429 must cost no more than a 200: the same route with a limit of 1 (all but one request refused). */
+export async function benchRateLimited(distDir: string) {
+  const port = 18789;
+  const run = async (limit: string) => {
+    const api = startNode('api/server.ts', { PORT: String(port), HOST: '127.0.0.1', DIST_DIR: distDir, RATE_LIMIT_DATA: limit });
+    await waitFor(`http://127.0.0.1:${port}/healthz`);
+    try {
+      wrk(`http://127.0.0.1:${port}/v1/commodities/metals.cobalt`, 50, 2);
+      return wrk(`http://127.0.0.1:${port}/v1/commodities/metals.cobalt`, 50, 10);
+    } finally {
+      api.kill();
+      await new Promise((r) => setTimeout(r, 300));
+    }
+  };
+  return { ok: await run('100000000'), limited: await run('1') };
+}
