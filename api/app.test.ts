@@ -243,6 +243,30 @@ describe('events, briefings and scenarios', () => {
 });
 
 describe('health and discovery', () => {
+  it('serves the discovery files, the contract, the feeds and the guides', async () => {
+    const expectations: [string, string][] = [
+      ['/openapi.json', 'application/json; charset=utf-8'],
+      ['/.well-known/api-catalog', 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"'],
+      ['/.well-known/mcp/server-card', 'application/json; charset=utf-8'],
+      ['/.well-known/mcp.json', 'application/json; charset=utf-8'],
+      ['/.well-known/security.txt', 'text/plain; charset=utf-8'],
+      ['/llms.txt', 'text/markdown; charset=utf-8'],
+      ['/feeds/briefings-fr.atom', 'application/atom+xml; charset=utf-8'],
+      ['/feeds/events.atom', 'application/atom+xml; charset=utf-8'],
+      ['/docs/api', 'text/markdown; charset=utf-8'],
+      ['/docs/security', 'text/markdown; charset=utf-8'],
+    ];
+    for (const [path, type] of expectations) {
+      const res = await get(path);
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get('content-type'), path).toBe(type);
+    }
+    const card = await (await get('/.well-known/mcp.json')).text();
+    expect(await (await get('/.well-known/mcp/server-card')).text()).toBe(card);
+    const head = await get('/.well-known/api-catalog', { method: 'HEAD' });
+    expect(head.headers.get('link')).toContain('</.well-known/api-catalog>; rel="api-catalog"');
+  });
+
   it('reports the build, its age and each source', async () => {
     const body = (await (await get('/healthz')).json()) as { status: string; sources: unknown[] };
     expect(body).toMatchObject({ status: 'ok', build: expect.any(String) });

@@ -22,8 +22,18 @@ export interface AppOptions {
 
 type Handler = (c: Context, b: LoadedBuild) => Response | Promise<Response>;
 
+/** Whether an Accept header admits JSON (or CSV where the route has it); q=0 excludes a type. */
+export function acceptable(accept: string, csv: boolean): boolean {
+  return accept.split(',').some((part) => {
+    const [type = '', ...params] = part.trim().toLowerCase().split(';');
+    if (params.some((p) => /^\s*q\s*=\s*0(\.0*)?\s*$/.test(p))) return false;
+    const t = type.trim();
+    return t === '*/*' || t === 'application/*' || t === 'application/json' || t === 'application/problem+json' || (csv && (t === 'text/*' || t === 'text/csv'));
+  });
+}
+
 /** Files of the build served as they are, outside /v1/: the contract, discovery files, feeds. */
-const STATIC_PREFIXES = ['openapi.json', 'llms.txt', '.well-known/', 'feeds/'];
+const STATIC_PREFIXES = ['openapi.json', 'llms.txt', '.well-known/', 'feeds/', 'docs/'];
 
 /**
  * The Chokepoint API as one Hono app: runs on @hono/node-server and on any runtime with fetch
@@ -60,7 +70,13 @@ export function createApp(opts: AppOptions): Hono {
     }),
   );
 
-  const withBuild = (h: Handler) => (c: Context) => {
+  const withBuild = (h: Handler, csv = false) => (c: Context) => {
+    const accept = c.req.header('accept');
+    if (accept && !acceptable(accept, csv)) {
+      throw new ApiError(406, `this route answers ${csv ? 'application/json or text/csv' : 'application/json'}; the Accept header allows neither`, {
+        allowed: csv ? ['application/json', 'text/csv'] : ['application/json'],
+      });
+    }
     const b = opts.source.current();
     if (!b) throw new ApiError(503, 'no build has been published yet; try again shortly', {}, { 'retry-after': '30' });
     return h(c, b);
@@ -84,7 +100,7 @@ export function createApp(opts: AppOptions): Hono {
   const handlers: Record<string, Handler> = { listCommodities, getReserve, getReserveTimeseries: getTimeseries, getCountry, getCommodity, listScenarios, listEvents, listBriefings, search, ask };
   for (const r of ROUTES) {
     const path = r.path.replace(/\{(\w+)\}/g, ':$1');
-    const handler = withBuild(r.method === 'get' ? memoised(handlers[r.operationId]!) : handlers[r.operationId]!);
+    const handler = withBuild(r.method === 'get' ? memoised(handlers[r.operationId]!) : handlers[r.operationId]!, r.csv);
     if (r.method === 'get') app.get(path, limits.data, handler);
     else {
       app.post(

@@ -13,6 +13,9 @@ import { Frequency, ReserveMetric, ReserveResponse, TimeSeriesResponse } from '.
  */
 
 const lower = (s: string) => s.trim().toLowerCase();
+/** Lone UTF-16 surrogates: text that is not valid Unicode (JSON can carry them as escapes). */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const validText = (s: string) => !LONE_SURROGATE.test(s);
 
 /** A real calendar date as YYYY-MM-DD (2026-02-30 is refused). */
 export const CalendarDate = z
@@ -117,14 +120,14 @@ export const BriefingsQuery = z.strictObject({
 });
 
 export const SearchQuery = z.strictObject({
-  q: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters').describe('What to search for, in any of en, fr, de, es').meta({ examples: ['cobalt export ban'] }),
+  q: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters').refine(validText, 'is not valid Unicode text').describe('What to search for, in any of en, fr, de, es').meta({ examples: ['cobalt export ban'] }),
   limit: intParam(1, 50, 10),
   type: z.string().transform(lower).pipe(z.enum(['briefing', 'scenario'])).optional().describe('Only briefings or only scenarios'),
   lang: LangParam.optional().describe('Only documents in this language'),
 });
 
 export const AskBody = z.strictObject({
-  q: z.string().trim().min(1, 'must not be empty').max(500, 'must be at most 500 characters').describe('A question about the data, in en, fr, de or es').meta({ examples: ["How full is Germany's gas storage?"] }),
+  q: z.string().trim().min(1, 'must not be empty').max(500, 'must be at most 500 characters').refine(validText, 'is not valid Unicode text').describe('A question about the data, in en, fr, de or es').meta({ examples: ["How full is Germany's gas storage?"] }),
 });
 export const ASK_MAX_BODY_BYTES = 4096;
 

@@ -20,6 +20,7 @@ import { gasStorageReading, usOilReading, type ReserveReading } from './steps/re
 import { EI_TRADE_YEAR, HHI_THRESHOLDS, hhi, hhiBand, shareTable, topFlows, type ShareTableData } from './steps/shares.ts';
 import { band, commodityStress, eventPressure } from './steps/stress.ts';
 import { weeklyDigest } from './steps/digest.ts';
+import { publishDiscovery } from './discovery/stage.ts';
 import { readFile } from 'node:fs/promises';
 
 export interface BuildOptions {
@@ -40,6 +41,8 @@ export interface BuildResult {
 }
 
 export const EDITORIAL_SOURCE = 'chokepoint-editorial';
+/** docs/<page>.md published at /docs/<page>. */
+export const DOC_PAGES = ['api', 'methodology', 'security', 'content'] as const;
 
 /** One full build: ingest every source, compute the indicators, write and validate every output, publish. */
 export async function runBuild(opts: BuildOptions, fx: Effects): Promise<BuildResult> {
@@ -159,6 +162,12 @@ export async function runBuild(opts: BuildOptions, fx: Effects): Promise<BuildRe
     });
 
     await timed(fx.log, 'editorial outputs', () => publishContent(writer!, content, metaFor));
+    const { version } = JSON.parse(await readFile(repoPath('package.json'), 'utf8')) as { version: string };
+    await timed(fx.log, 'contract and discovery files', async () => {
+      await publishDiscovery(writer!, { baseUrl: opts.baseUrl, version, buildId, now: generatedAt, briefings: content.briefings, events: content.events });
+      // The human guides the discovery files link to, as Markdown (the site renders them as pages).
+      for (const page of DOC_PAGES) await writer!.raw(`docs/${page}`, await readFile(repoPath('docs', `${page}.md`)), 'text/markdown; charset=utf-8');
+    });
 
     const durationMs = Math.round(performance.now() - started);
     const dir = await timed(fx.log, 'validate and publish', () =>

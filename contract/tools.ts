@@ -1,0 +1,230 @@
+import { z } from 'zod';
+import { CountryPath, CommodityParam, CommodityPath, EventsQuery, ListCommoditiesQuery, ReserveQuery, ScenariosQuery, SearchHit, SearchQuery, TimeSeriesQuery } from './api.ts';
+import { CommodityListEntry, CommoditySheet, Price } from './commodities.ts';
+import { CommodityCode, CommodityGroup, CommoditySlug, Lang, LICENSE } from './common.ts';
+import { EVENT_CATEGORIES, EventSchema, SCENARIO_STATUSES, ScenarioSchema } from './content.ts';
+import { CountryProfile } from './countries.ts';
+import { Frequency, Reserve, ReserveMetric, TimeSeries } from './reserves.ts';
+
+/**
+ * The MCP tool registry (SPEC §6): ten read-only tools over the same data as the HTTP routes.
+ * Argument names are the HTTP parameter names; input schemas are derived from the request
+ * schemas in contract/api.ts (minus `format`, and with `limit` taking a JSON number), output
+ * schemas from the response data schemas. The MCP server registers these as they are (the MCP
+ * SDK 1.x takes zod objects), and the server card and /llms.txt are generated from them.
+ *
+ * Tool results are plain objects (MCP structured content must be an object): a single record for
+ * the get_* tools, `{ <items>: [...], count }` for the list and search tools.
+ */
+
+export interface ToolAnnotations {
+  readonly readOnlyHint: true;
+  readonly openWorldHint: false;
+}
+
+export interface ToolSpec<N extends string = string, I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
+  readonly name: N;
+  readonly title: string;
+  /** For a language model: what the tool returns and when to use it. */
+  readonly description: string;
+  readonly inputSchema: I;
+  readonly outputSchema: O;
+  readonly annotations: ToolAnnotations;
+  /** Path of the HTTP route in ROUTES the tool mirrors, if any (search_briefings is /v1/search with type=briefing). */
+  readonly route?: string;
+}
+
+const READ_ONLY: ToolAnnotations = { readOnlyHint: true, openWorldHint: false };
+
+function tool<N extends string, I extends z.ZodObject, O extends z.ZodObject>(spec: Omit<ToolSpec<N, I, O>, 'annotations'>): ToolSpec<N, I, O> {
+  return { ...spec, annotations: READ_ONLY };
+}
+
+/** `limit` as a tool argument: a JSON number (a numeric string is accepted too), same bounds and default as the HTTP parameter. */
+const toolLimit = (max: number, def: number) =>
+  z.coerce.number().int().min(1, 'must be at least 1').max(max, `must be at most ${max}`).optional().default(def).describe(`How many results, 1–${max} (default ${def})`);
+
+/**
+ * An HTTP enum parameter (text, lower-cased, then checked) as a tool argument: the enum itself,
+ * so its JSON Schema lists the accepted values; same description as the HTTP parameter.
+ */
+const canonical = <E extends z.ZodEnum>(values: E, http: z.ZodType) => values.optional().describe(http.description ?? '');
+
+// The HTTP query schemas minus `format` (tools always answer JSON). `.omit()` is refused on objects
+// with refinements, so the shapes are copied and the cross-field checks restated.
+const { format: _tsFormat, ...timeSeriesShape } = TimeSeriesQuery.shape;
+const { format: _evFormat, limit: _evLimit, ...eventsShape } = EventsQuery.shape;
+const { format: _lcFormat, ...listCommoditiesShape } = ListCommoditiesQuery.shape;
+const { format: _scFormat, ...scenariosShape } = ScenariosQuery.shape;
+const { type: _srType, limit: _srLimit, ...searchShape } = SearchQuery.shape;
+
+export const GetReserveInput = ReserveQuery;
+
+export const GetReserveTimeseriesInput = z
+  .strictObject({ ...timeSeriesShape, metric: canonical(ReserveMetric, timeSeriesShape.metric), frequency: canonical(Frequency, timeSeriesShape.frequency) })
+  .superRefine((q, ctx) => {
+  if (q.to && q.to < q.from) ctx.addIssue({ code: 'custom', path: ['to'], message: `must not be before from (${q.from})` });
+});
+
+export const ListEventsInput = z.strictObject({ ...eventsShape, category: canonical(z.enum(EVENT_CATEGORIES), eventsShape.category), limit: toolLimit(500, 50) }).superRefine((q, ctx) => {
+  if (q.since && q.until && q.until < q.since) ctx.addIssue({ code: 'custom', path: ['until'], message: `must not be before since (${q.since})` });
+});
+
+export const ListCommoditiesInput = z.strictObject({ ...listCommoditiesShape, group: canonical(CommodityGroup, listCommoditiesShape.group) });
+export const ListScenariosInput = z.strictObject({ ...scenariosShape, status: canonical(z.enum(SCENARIO_STATUSES), scenariosShape.status) });
+export const SearchBriefingsInput = z.strictObject({ ...searchShape, lang: canonical(Lang, searchShape.lang), limit: toolLimit(50, 10) });
+export const GetCountryProfileInput = CountryPath;
+export const GetCommodityInput = CommodityPath;
+export const GetPriceInput = z.strictObject({
+  commodity: CommodityParam.describe('Commodity code (`oil`, `gas`, `copper`) or slug (`energy.oil`), case-insensitive'),
+});
+export const CompareCountriesInput = z.strictObject({
+  countries: z
+    .array(CountryPath.shape.iso)
+    .min(2, 'give at least 2 countries')
+    .max(10, 'give at most 10 countries')
+    .describe('2 to 10 countries, ISO 3166-1 alpha-3 (`DEU`, `FRA`); alpha-2 is accepted too')
+    .meta({ examples: [['DEU', 'FRA', 'ITA']] }),
+});
+
+/** get_price: the latest price with the commodity it belongs to. */
+export const PriceResult = Price.extend({ slug: CommoditySlug, code: CommodityCode, name: z.string().describe('Commodity name, in English') }).describe(
+  'Latest price of one commodity: value, currency, unit, date (as_of), benchmark and 1-year change',
+);
+
+/** compare_countries: one row per country, the comparable parts of each profile. */
+export const CountryComparison = CountryProfile.pick({
+  iso3: true,
+  iso2: true,
+  name: true,
+  stress_index: true,
+  stress_band: true,
+  exposures: true,
+  autonomy: true,
+  supplier_concentration: true,
+  reserves: true,
+  updated_at: true,
+  url: true,
+}).describe('The comparable parts of one country profile');
+
+const count = z.number().int().nonnegative().describe('Number of items returned');
+
+export const CompareCountriesResult = z.strictObject({ countries: z.array(CountryComparison).describe('In the order requested') });
+export const ListCommoditiesResult = z.strictObject({ commodities: z.array(CommodityListEntry), count });
+export const ListScenariosResult = z.strictObject({ scenarios: z.array(ScenarioSchema), count });
+export const ListEventsResult = z.strictObject({ events: z.array(EventSchema).describe('Newest first'), count });
+export const SearchBriefingsResult = z.strictObject({ results: z.array(SearchHit).describe('Best match first; every hit is a briefing'), count });
+
+const DATA_NOTE = `Data is ${LICENSE}: cite Chokepoint with a link when you reuse it.`;
+
+export const TOOLS = [
+  tool({
+    name: 'get_reserve',
+    title: 'Current strategic reserve',
+    description:
+      'Current strategic reserve of one commodity in one country: fill percentage, stored volume, capacity, days of cover, the legal or seasonal target that applies, the seasonal norm and the date of the reading. ' +
+      'Use it for "how full is X\'s gas storage" or "how large is the US oil reserve" questions. Reserves exist for gas (EU countries and `eu`) and oil (`us`). ' +
+      `For the history of a reserve use get_reserve_timeseries. ${DATA_NOTE}`,
+    inputSchema: GetReserveInput,
+    outputSchema: Reserve,
+    route: '/v1/reserves',
+  }),
+  tool({
+    name: 'get_price',
+    title: 'Latest commodity price',
+    description:
+      'Latest price of one commodity: value, currency, unit, observation date (as_of), the benchmark series (e.g. Brent for oil), its frequency and the change over one year. ' +
+      'Use it for "what does X cost now" questions. Fails for a commodity without a public price series. For the full price history use get_commodity. ' +
+      DATA_NOTE,
+    inputSchema: GetPriceInput,
+    outputSchema: PriceResult,
+    route: '/v1/commodities',
+  }),
+  tool({
+    name: 'compare_countries',
+    title: 'Compare countries',
+    description:
+      'Side-by-side comparison of 2 to 10 countries: stress index and band, import dependence and main suppliers per commodity, self-sufficiency (autonomy), supplier concentration (HHI) and reserves held. ' +
+      `Use it to rank or contrast countries' exposure to supply shocks. For one country in full use get_country_profile. ${DATA_NOTE}`,
+    inputSchema: CompareCountriesInput,
+    outputSchema: CompareCountriesResult,
+  }),
+  tool({
+    name: 'list_scenarios',
+    title: 'Crisis scenarios',
+    description:
+      'Forward-looking crisis scenarios (e.g. a closure of the Strait of Hormuz) with probability (0–1), severity (1–5), status (monitoring, elevated, active, resolved, dismissed), status history, commodities and countries concerned. ' +
+      `Filter by status or commodity. Use it for "what could disrupt supply of X" questions. ${DATA_NOTE}`,
+    inputSchema: ListScenariosInput,
+    outputSchema: ListScenariosResult,
+    route: '/v1/scenarios',
+  }),
+  tool({
+    name: 'search_briefings',
+    title: 'Search briefings',
+    description:
+      'Keyword and semantic search over the editorial briefings in English, French, German and Spanish; returns the best-matching briefings with a snippet, a score and the API address of each. ' +
+      `Use it to find analysis or context on a topic, an event or a commodity. ${DATA_NOTE}`,
+    inputSchema: SearchBriefingsInput,
+    outputSchema: SearchBriefingsResult,
+    route: '/v1/search',
+  }),
+  tool({
+    name: 'get_country_profile',
+    title: 'Country profile',
+    description:
+      "Full profile of one country: supply stress index with each commodity's contribution, exposures (import dependence and main suppliers per commodity), autonomy (self-sufficiency), supplier concentration (HHI), share of world production, reserves held. " +
+      `Use it for "how exposed is X" questions. ${DATA_NOTE}`,
+    inputSchema: GetCountryProfileInput,
+    outputSchema: CountryProfile,
+    route: '/v1/countries/{iso}',
+  }),
+  tool({
+    name: 'list_commodities',
+    title: 'Tracked commodities',
+    description:
+      'Every tracked commodity (energy, metals, agri) with its slug, code, latest price, stress index (0–100) and band, and last update. ' +
+      `Use it first to learn which commodities exist and their codes and slugs; filter by group. ${DATA_NOTE}`,
+    inputSchema: ListCommoditiesInput,
+    outputSchema: ListCommoditiesResult,
+    route: '/v1/commodities',
+  }),
+  tool({
+    name: 'get_commodity',
+    title: 'Commodity sheet',
+    description:
+      'Full sheet of one commodity: producers and consumers by country with shares, known reserves in the ground, supplier concentration (HHI), largest trade flows, price history, and the stress index with every component (raw value, score, weight, inputs). ' +
+      `Use it to explain why a commodity is under stress or who supplies it. ${DATA_NOTE}`,
+    inputSchema: GetCommodityInput,
+    outputSchema: CommoditySheet,
+    route: '/v1/commodities/{slug}',
+  }),
+  tool({
+    name: 'get_reserve_timeseries',
+    title: 'Reserve time series',
+    description:
+      'Time series of one reserve metric (fill_pct, volume or days_of_cover) for one commodity and country between two dates, optionally resampled to weekly or monthly (last observation of each period). ' +
+      `Use it for trends and comparisons with earlier years. ${DATA_NOTE}`,
+    inputSchema: GetReserveTimeseriesInput,
+    outputSchema: TimeSeries,
+    route: '/v1/reserves/timeseries',
+  }),
+  tool({
+    name: 'list_events',
+    title: 'Geopolitical events',
+    description:
+      'Tagged events that bear on supply (conflict, sanction, catastrophe, policy, infrastructure), newest first, each with date, summary, commodities, countries and a public source. ' +
+      `Without since, the 90 days before the newest event. Filter by dates, category, commodity or country. ${DATA_NOTE}`,
+    inputSchema: ListEventsInput,
+    outputSchema: ListEventsResult,
+    route: '/v1/events',
+  }),
+] as const;
+
+export type Tool = (typeof TOOLS)[number];
+export type ToolName = Tool['name'];
+
+/** The tool of that name, or undefined. */
+export function toolByName(name: string): Tool | undefined {
+  return TOOLS.find((t) => t.name === name);
+}

@@ -1,0 +1,455 @@
+import { z } from 'zod';
+import { PROBLEM_TYPES } from '../../api/problem.ts';
+import { ASK_MAX_BODY_BYTES, AskBody, Answer, Citation, Problem, ROUTES, SearchHit, type RouteSpec } from '../../contract/api.ts';
+import { CommodityListEntry, CommoditySheet, Concentration, Flow, Names, Price, ShareTable } from '../../contract/commodities.ts';
+import { LICENSE, LICENSE_URL, Meta, METHODOLOGY_VERSION, SourceRef } from '../../contract/common.ts';
+import { BriefingSchema, EventSchema, ScenarioSchema, StatusChangeSchema } from '../../contract/content.ts';
+import { Autonomy, CountryProfile, Exposure } from '../../contract/countries.ts';
+import { Reserve, TimeSeries } from '../../contract/reserves.ts';
+import { CommodityStress, EventContribution, StressComponent } from '../../contract/stress.ts';
+import { TOOLS } from '../../contract/tools.ts';
+import { docOf, jsonSchemaOf, parameterSchema, shapeOf, type JsonSchema } from './json-schema.ts';
+
+export interface OpenApiOptions {
+  /** Public base URL of the service, without a trailing slash (https://chokepoint.example). */
+  baseUrl: string;
+  /** Version of the API description (the package version). */
+  version: string;
+  buildId: string;
+}
+
+export const RATE_LIMITS = { data: { quota: 60, window: 60 }, ask: { quota: 10, window: 60 } } as const;
+export const DATA_CACHE_CONTROL = 'public, max-age=60, s-maxage=900, stale-while-revalidate=900, stale-if-error=86400';
+export const LANGS_ALL = ['en', 'fr', 'de', 'es'] as const;
+
+/** The attribution rule, worded once for every discovery file. */
+export function attributionRule(baseUrl: string): string {
+  return `Chokepoint's data and indicators are licensed ${LICENSE} (${LICENSE_URL}). Reuse requires attribution — "Source: Chokepoint (${baseUrl}/)" — with a link back to ${baseUrl}/. Each upstream source keeps its publisher's terms, named per payload in meta.sources.`;
+}
+
+/** Shared schemas, by component name. The route responses are added as `<OperationId>Response`. */
+const COMPONENTS: ReadonlyArray<readonly [string, z.ZodType]> = [
+  ['Meta', Meta],
+  ['SourceRef', SourceRef],
+  ['Problem', Problem],
+  ['Names', Names],
+  ['Price', Price],
+  ['CommodityListEntry', CommodityListEntry],
+  ['CommoditySheet', CommoditySheet],
+  ['ShareTable', ShareTable],
+  ['Flow', Flow],
+  ['Concentration', Concentration],
+  ['CommodityStress', CommodityStress],
+  ['StressComponent', StressComponent],
+  ['EventContribution', EventContribution],
+  ['Reserve', Reserve],
+  ['TimeSeries', TimeSeries],
+  ['CountryProfile', CountryProfile],
+  ['Exposure', Exposure],
+  ['Autonomy', Autonomy],
+  ['Scenario', ScenarioSchema],
+  ['StatusChange', StatusChangeSchema],
+  ['Event', EventSchema],
+  ['Briefing', BriefingSchema],
+  ['SearchHit', SearchHit],
+  ['Citation', Citation],
+  ['Answer', Answer],
+];
+
+const pascal = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+export const responseComponentName = (r: RouteSpec) => `${pascal(r.operationId)}Response`;
+const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
+
+/** Every shared schema and route response as JSON Schema, cross-referenced through #/components/schemas. */
+function componentSchemas(): Record<string, JsonSchema> {
+  const registry = z.registry<{ id: string }>();
+  for (const [id, schema] of COMPONENTS) registry.add(schema, { id });
+  for (const r of ROUTES) registry.add(r.response, { id: responseComponentName(r) });
+  const { schemas } = z.toJSONSchema(registry, { target: 'draft-2020-12', uri: (id) => `#/components/schemas/${id}` }) as { schemas: Record<string, JsonSchema> };
+  const out: Record<string, JsonSchema> = {};
+  for (const [id, s] of Object.entries(schemas)) {
+    const { $schema: _s, $id: _i, ...rest } = s;
+    out[id] = rest;
+  }
+  out.AskRequest = jsonSchemaOf(AskBody, 'input');
+  out.Health = HEALTH_SCHEMA;
+  return out;
+}
+
+const HEALTH_SCHEMA: JsonSchema = {
+  type: 'object',
+  description: 'Health of the service and freshness of the published build',
+  properties: {
+    status: { type: 'string', enum: ['ok', 'degraded', 'unavailable'], description: 'degraded: some source is stale or unavailable; unavailable: no build published yet (503)' },
+    build: { type: 'string' },
+    generated_at: { type: 'string', format: 'date-time' },
+    age_seconds: { type: 'integer' },
+    detail: { type: 'string' },
+    sources: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          id: { type: 'string' },
+          status: { type: 'string', enum: ['fresh', 'unchanged', 'stale', 'unavailable'] },
+          data_as_of: { type: ['string', 'null'] },
+          retrieved_at: { type: ['string', 'null'] },
+          stale_since: { type: ['string', 'null'] },
+          stale_reason: { type: ['string', 'null'] },
+        },
+      },
+    },
+    omitted: { type: 'array', items: { type: 'object', properties: { output: { type: 'string' }, reason: { type: 'string' } } } },
+  },
+  required: ['status'],
+};
+
+/** Example values for parameters the route examples do not show. */
+const FALLBACK_EXAMPLES: Record<string, string> = {
+  commodity: 'gas',
+  country: 'de',
+  group: 'metals',
+  to: '2026-03-31',
+  since: '2025-01-01',
+  until: '2025-12-31',
+  metric: 'fill_pct',
+  frequency: 'weekly',
+  status: 'elevated',
+  category: 'policy',
+  format: 'csv',
+  lang: 'en',
+  type: 'briefing',
+  q: 'cobalt export ban',
+};
+
+function exampleFor(r: RouteSpec, name: string, field: z.ZodType, schema: JsonSchema): unknown {
+  const fromRoute = new URL(r.example, 'https://x.invalid').searchParams.get(name);
+  if (fromRoute !== null) return fromRoute;
+  const doc = docOf(field);
+  if (doc.example !== undefined) return doc.example;
+  if (FALLBACK_EXAMPLES[name] !== undefined) return FALLBACK_EXAMPLES[name];
+  if (schema.default !== undefined) return schema.default;
+  if (Array.isArray(schema.enum)) return schema.enum[0];
+  return undefined;
+}
+
+function parameters(r: RouteSpec): JsonSchema[] {
+  const out: JsonSchema[] = [];
+  const add = (where: 'query' | 'path', shape: Record<string, z.ZodType>) => {
+    for (const [name, field] of Object.entries(shape)) {
+      const schema = parameterSchema(field);
+      const required = where === 'path' || !field.safeParse(undefined).success;
+      const description = docOf(field).description ?? name;
+      const example = exampleFor(r, name, field, schema);
+      out.push({ name, in: where, required, description, schema, ...(example !== undefined ? { example } : {}) });
+    }
+  };
+  add('path', shapeOf(r.params));
+  add('query', shapeOf(r.query));
+  return out;
+}
+
+const IDENTIFIER_PARAMS = new Set(['commodity', 'country', 'iso', 'slug']);
+const canBeUnknown = (r: RouteSpec) => [...Object.keys(shapeOf(r.query)), ...Object.keys(shapeOf(r.params))].some((n) => IDENTIFIER_PARAMS.has(n));
+
+function operation(r: RouteSpec, baseUrl: string): JsonSchema {
+  const policy = RATE_LIMITS[r.policy];
+  const rateHeaders = { RateLimit: ref('headers', 'RateLimit'), 'RateLimit-Policy': ref('headers', 'RateLimit-Policy') };
+  const okHeaders =
+    r.method === 'get'
+      ? { ETag: ref('headers', 'ETag'), 'Last-Modified': ref('headers', 'Last-Modified'), 'Cache-Control': ref('headers', 'Cache-Control'), Link: ref('headers', 'Link'), ...rateHeaders }
+      : { 'Cache-Control': ref('headers', 'Cache-Control-No-Store'), Link: ref('headers', 'Link'), ...rateHeaders };
+  const content: JsonSchema = { 'application/json': { schema: ref('schemas', responseComponentName(r)) } };
+  if (r.csv) {
+    content['text/csv'] = {
+      schema: { type: 'string', description: 'The items of `data` as CSV (RFC 4180, UTF-8, header row); nested fields as dotted columns, arrays joined with "; "' },
+    };
+  }
+  const responses: JsonSchema = {
+    200: { description: r.summary, headers: okHeaders, content },
+  };
+  if (r.method === 'get') responses[304] = ref('responses', 'NotModified');
+  responses[400] = ref('responses', 'BadRequest');
+  if (canBeUnknown(r)) responses[404] = ref('responses', 'NotFound');
+  responses[405] = ref('responses', 'MethodNotAllowed');
+  if (r.method === 'get') responses[406] = ref('responses', 'NotAcceptable');
+  if (r.body) {
+    responses[413] = ref('responses', 'PayloadTooLarge');
+    responses[415] = ref('responses', 'UnsupportedMediaType');
+  }
+  responses[429] = ref('responses', 'TooManyRequests');
+  responses[503] = ref('responses', 'ServiceUnavailable');
+
+  const exampleUrl = `${baseUrl}${r.example}`;
+  const exampleLine =
+    r.method === 'get'
+      ? `Example: \`GET ${exampleUrl}\``
+      : `Example: \`curl -X POST ${exampleUrl} -H 'content-type: application/json' -d '{"q":"How full is gas storage in Germany?"}'\``;
+  const notes = [
+    r.description,
+    '',
+    exampleLine,
+    '',
+    `Rate limit: policy "${r.policy}", ${policy.quota} requests per ${policy.window} s per client IP.${r.csv ? ' Also answers in CSV (`Accept: text/csv` or `format=csv`).' : ''}`,
+  ];
+  const op: JsonSchema = {
+    operationId: r.operationId,
+    summary: r.summary,
+    description: notes.join('\n'),
+    tags: [r.tag],
+    parameters: [...parameters(r), ...(r.method === 'get' ? [ref('parameters', 'IfNoneMatch')] : [])],
+    responses,
+    'x-rate-limit-policy': r.policy,
+    'x-example-url': exampleUrl,
+  };
+  if (r.body) {
+    op.requestBody = {
+      required: true,
+      description: `JSON object \`{ "q": "…" }\`: q is 1–500 characters. \`content-type: application/json\` is required (otherwise 415); the body may be at most ${ASK_MAX_BODY_BYTES} bytes (4 KiB; otherwise 413).`,
+      content: {
+        'application/json': {
+          schema: ref('schemas', 'AskRequest'),
+          example: { q: "How full is Germany's gas storage?" },
+        },
+      },
+    };
+  }
+  return op;
+}
+
+function problemResponse(status: keyof typeof PROBLEM_TYPES, description: string, detail: string, extra: JsonSchema = {}, headers: JsonSchema = {}): JsonSchema {
+  const type = PROBLEM_TYPES[status];
+  return {
+    description,
+    headers: { 'Cache-Control': ref('headers', 'Cache-Control-No-Store'), ...headers },
+    content: {
+      'application/problem+json': {
+        schema: ref('schemas', 'Problem'),
+        example: { type, title: description, status, detail, instance: '/v1/reserves', ...extra },
+      },
+    },
+  };
+}
+
+function components(): JsonSchema {
+  const str = { type: 'string' };
+  return {
+    schemas: componentSchemas(),
+    parameters: {
+      IfNoneMatch: {
+        name: 'If-None-Match',
+        in: 'header',
+        required: false,
+        description: 'ETag of a copy you already hold; the answer is 304 Not Modified with no body while it is current.',
+        schema: str,
+        example: '"3f2a9c0d1e7b4a5f8c6d2e1f0a9b8c7d"',
+      },
+    },
+    headers: {
+      ETag: { description: 'Strong validator: a hash of the body. Send it back in If-None-Match.', schema: str },
+      'Last-Modified': { description: 'When the build that produced the response was generated (HTTP date).', schema: str },
+      'Cache-Control': { description: `\`${DATA_CACHE_CONTROL}\` on data routes.`, schema: str, example: DATA_CACHE_CONTROL },
+      'Cache-Control-No-Store': { description: '`no-store` on /v1/ask, /mcp, /healthz and error responses.', schema: str, example: 'no-store' },
+      Link: {
+        description: `The licence and the backlink reusers must give: \`<${LICENSE_URL}>; rel="license", <{base}/>; rel="cite-as"\`.`,
+        schema: str,
+      },
+      RateLimit: {
+        description: 'IETF RateLimit header fields draft: remaining requests (r) and seconds until the window resets (t) for the policy, e.g. `"data";r=57;t=42`.',
+        schema: str,
+        example: '"data";r=57;t=42',
+      },
+      'RateLimit-Policy': {
+        description: 'The quota (q) per window (w, seconds): `"data";q=60;w=60` on data routes, `"ask";q=10;w=60` on /v1/ask.',
+        schema: str,
+        example: '"data";q=60;w=60',
+      },
+      'Retry-After': { description: 'Seconds to wait before retrying (429, 503).', schema: { type: 'integer' }, example: 30 },
+      Allow: { description: 'The methods the path accepts (405).', schema: str, example: 'GET, HEAD, OPTIONS' },
+    },
+    responses: {
+      NotModified: {
+        description: 'Not modified: the ETag in If-None-Match is current. No body.',
+        headers: { ETag: ref('headers', 'ETag'), 'Last-Modified': ref('headers', 'Last-Modified'), 'Cache-Control': ref('headers', 'Cache-Control') },
+      },
+      BadRequest: problemResponse(400, 'Invalid request', "metric: expected one of fill_pct, volume, days_of_cover", {
+        errors: [{ param: 'metric', message: 'expected one of fill_pct, volume, days_of_cover' }],
+      }),
+      NotFound: problemResponse(404, 'Not found', "unknown commodity 'gass'; did you mean gas?", { suggestions: ['gas'] }),
+      MethodNotAllowed: problemResponse(405, 'Method not allowed', 'DELETE is not allowed on /v1/reserves; use GET', { allowed: ['GET', 'HEAD', 'OPTIONS'] }, { Allow: ref('headers', 'Allow') }),
+      NotAcceptable: problemResponse(406, 'Not acceptable', 'this route answers application/json (and text/csv for lists and series)'),
+      PayloadTooLarge: problemResponse(413, 'Request body too large', `the body may be at most ${ASK_MAX_BODY_BYTES} bytes`),
+      UnsupportedMediaType: problemResponse(415, 'Unsupported media type', 'send the question as JSON with content-type: application/json (got text/plain)'),
+      TooManyRequests: problemResponse(
+        429,
+        'Too many requests',
+        'the "data" quota of 60 requests per 60 s is used up; retry after 42 s',
+        { policy: 'data' },
+        { 'Retry-After': ref('headers', 'Retry-After'), RateLimit: ref('headers', 'RateLimit'), 'RateLimit-Policy': ref('headers', 'RateLimit-Policy') },
+      ),
+      ServiceUnavailable: problemResponse(503, 'Service unavailable', 'no build has been published yet; try again shortly', {}, { 'Retry-After': ref('headers', 'Retry-After') }),
+    },
+  };
+}
+
+function infoDescription(baseUrl: string, buildId: string): string {
+  return [
+    'Open data on supply stress for raw materials and energy: tracked commodities, strategic reserves, country profiles, crisis scenarios, tagged geopolitical events and editorial briefings, plus search, a question endpoint and an MCP server for AI agents.',
+    '',
+    'Public, anonymous and read-only: no key, token or SDK. JSON in UTF-8, snake_case; every data response is `{ "data": …, "meta": { as_of, generated_at, build, license, attribution, sources, count } }`. The data is rebuilt every 15 minutes.',
+    '',
+    `**Licence.** ${attributionRule(baseUrl)} Every response carries \`Link: <${LICENSE_URL}>; rel="license", <${baseUrl}/>; rel="cite-as"\`.`,
+    '',
+    `**Rate limits** per client IP: data routes and MCP tool calls ${RATE_LIMITS.data.quota}/minute (policy \`data\`), POST /v1/ask ${RATE_LIMITS.ask.quota}/minute (policy \`ask\`), announced in \`RateLimit\` and \`RateLimit-Policy\` headers; 429 comes with \`Retry-After\`.`,
+    '',
+    `**Caching.** Data routes send \`Cache-Control: ${DATA_CACHE_CONTROL}\`, a strong \`ETag\` and \`Last-Modified\`; \`If-None-Match\` gives 304. /v1/ask and /mcp are \`no-store\`.`,
+    '',
+    '**Errors** are RFC 9457 problem details (`application/problem+json`) with `type`, `title`, `status`, `detail`, `instance`, and `errors: [{ param, message }]` for invalid parameters or `suggestions` for unknown identifiers. Unknown query parameters are refused (400).',
+    '',
+    '**CORS** is open (`Access-Control-Allow-Origin: *`, no credentials); exposed headers: RateLimit, RateLimit-Policy, Retry-After, ETag, Link, Deprecation, Sunset, Last-Modified.',
+    '',
+    '**Versioning.** The major version is in the path (`/v1/`). Within v1 changes are additive only: new fields, parameters, routes and enum values may appear, so clients must ignore fields they do not know. A breaking change comes only in a new version; the old one is announced for retirement with `Deprecation` and `Sunset` headers (RFC 9745, RFC 8594) and in the changelog, with at least six months between the announcement and the sunset date.',
+    '',
+    `**Discovery.** [/.well-known/api-catalog](${baseUrl}/.well-known/api-catalog) (RFC 9727), [/.well-known/mcp/server-card](${baseUrl}/.well-known/mcp/server-card), [/.well-known/security.txt](${baseUrl}/.well-known/security.txt), [/llms.txt](${baseUrl}/llms.txt), Atom feeds under /feeds/.`,
+    '',
+    `Methodology version ${METHODOLOGY_VERSION}; build ${buildId}.`,
+  ].join('\n');
+}
+
+const TAGS: JsonSchema[] = [
+  { name: 'Commodities', description: 'Tracked commodities: price, stress index, producers, consumers, flows' },
+  { name: 'Reserves', description: 'Strategic reserves: gas storage, strategic petroleum reserve' },
+  { name: 'Countries', description: 'Country profiles: exposure, autonomy, supplier concentration' },
+  { name: 'Scenarios', description: 'Forward-looking crisis scenarios' },
+  { name: 'Events', description: 'Tagged geopolitical and physical events' },
+  { name: 'Briefings', description: 'Editorial briefings in en, fr, de, es' },
+  { name: 'Search', description: 'Hybrid search over briefings and scenarios' },
+  { name: 'Ask', description: 'Questions answered from the data, every figure cited' },
+  { name: 'MCP', description: 'Model Context Protocol server for AI agents' },
+  { name: 'Discovery', description: 'The contract, discovery files, feeds and health' },
+];
+
+function staticFile(summary: string, description: string, contentType: string, schema: JsonSchema = { type: 'string' }): JsonSchema {
+  return {
+    get: {
+      tags: ['Discovery'],
+      summary,
+      description,
+      responses: {
+        200: {
+          description: summary,
+          headers: { ETag: ref('headers', 'ETag'), 'Last-Modified': ref('headers', 'Last-Modified'), 'Cache-Control': ref('headers', 'Cache-Control') },
+          content: { [contentType]: { schema } },
+        },
+        304: ref('responses', 'NotModified'),
+        503: ref('responses', 'ServiceUnavailable'),
+      },
+    },
+  };
+}
+
+function extraPaths(baseUrl: string): Record<string, JsonSchema> {
+  const mcpDescription = [
+    'Model Context Protocol endpoint for AI agents. Not a REST resource: it speaks JSON-RPC 2.0 over two transports on this one path —',
+    'Streamable HTTP (POST JSON-RPC messages here; answers are `application/json` or a `text/event-stream`; the session id travels in `Mcp-Session-Id`), and',
+    'the HTTP+SSE transport (GET opens an event stream whose first `endpoint` event names the URL to POST messages to).',
+    '',
+    `Tools (${TOOLS.length}): ${TOOLS.map((t) => `\`${t.name}\``).join(', ')}. Their input and output schemas are in the server card at ${baseUrl}/.well-known/mcp/server-card.`,
+    '',
+    'Tool calls count against the `data` rate limit (60/minute per client IP). Responses are `no-store`. Sessions are capped and expire when idle. The endpoint checks `Host` and `Origin`.',
+  ].join('\n');
+  const sse = { 'text/event-stream': { schema: { type: 'string' } } };
+  const jsonRpc = { type: 'object', description: 'A JSON-RPC 2.0 message (or batch) of the Model Context Protocol', properties: { jsonrpc: { const: '2.0' }, id: {}, method: { type: 'string' }, params: { type: 'object' } } };
+  return {
+    '/healthz': {
+      get: {
+        tags: ['Discovery'],
+        operationId: 'healthz',
+        summary: 'Health and freshness',
+        description: 'Status of the service, the build it serves, its age and the state of every source. Not rate limited; `no-store`.',
+        responses: {
+          200: { description: 'A build is being served (status ok or degraded)', content: { 'application/json': { schema: ref('schemas', 'Health') } } },
+          503: { description: 'No build published yet', content: { 'application/json': { schema: ref('schemas', 'Health') } } },
+        },
+      },
+    },
+    '/openapi.json': staticFile('This OpenAPI 3.1 document', 'Generated at build time from the same zod schemas the API validates with.', 'application/json', { type: 'object' }),
+    '/.well-known/api-catalog': {
+      ...staticFile('API catalog (RFC 9727)', 'RFC 9264 linkset: service-desc (this document), service-doc (docs, /llms.txt), service-meta (licence), status (/healthz).', 'application/linkset+json', { type: 'object' }),
+      head: {
+        tags: ['Discovery'],
+        summary: 'API catalog link',
+        description: 'Answers with `Link: </.well-known/api-catalog>; rel="api-catalog"`.',
+        responses: { 200: { description: 'The catalog exists', headers: { Link: { description: '`</.well-known/api-catalog>; rel="api-catalog"`', schema: { type: 'string' } } } } },
+      },
+    },
+    '/.well-known/mcp/server-card': staticFile('MCP server card', 'Name, version, remote endpoint and transports, capabilities, the tools with their JSON Schemas, licence.', 'application/json', { type: 'object' }),
+    '/.well-known/mcp.json': staticFile('MCP server card (alias)', 'The same bytes as /.well-known/mcp/server-card.', 'application/json', { type: 'object' }),
+    '/.well-known/security.txt': staticFile('security.txt (RFC 9116)', 'How to report a vulnerability.', 'text/plain'),
+    '/llms.txt': staticFile('Guide for language models', 'Markdown guide to the API, the MCP tools, limits and licence (llms.txt proposal).', 'text/markdown'),
+    '/feeds/briefings-{lang}.atom': {
+      ...staticFile('Briefings feed', 'Atom 1.0 feed of the briefings in one language, newest first.', 'application/atom+xml'),
+      parameters: [{ name: 'lang', in: 'path', required: true, description: 'Language: en, fr, de or es', schema: { type: 'string', enum: [...LANGS_ALL] }, example: 'en' }],
+    },
+    '/feeds/events.atom': staticFile('Events feed', 'Atom 1.0 feed of the tagged events, newest first, each linking to its public source.', 'application/atom+xml'),
+    '/mcp': {
+      get: {
+        tags: ['MCP'],
+        operationId: 'mcpStream',
+        summary: 'MCP event stream (SSE transport, or server-to-client stream of Streamable HTTP)',
+        description: mcpDescription,
+        responses: {
+          200: { description: 'An event stream', content: sse },
+          400: ref('responses', 'BadRequest'),
+          429: ref('responses', 'TooManyRequests'),
+          503: ref('responses', 'ServiceUnavailable'),
+        },
+      },
+      post: {
+        tags: ['MCP'],
+        operationId: 'mcpMessage',
+        summary: 'MCP JSON-RPC message (Streamable HTTP, or the message endpoint of the SSE transport)',
+        description: mcpDescription,
+        requestBody: { required: true, content: { 'application/json': { schema: jsonRpc } } },
+        responses: {
+          200: { description: 'A JSON-RPC response, or an event stream of them', content: { 'application/json': { schema: jsonRpc }, ...sse } },
+          202: { description: 'Accepted (a notification or response from the client)' },
+          400: ref('responses', 'BadRequest'),
+          404: { description: 'Unknown or expired session: initialise a new one' },
+          413: ref('responses', 'PayloadTooLarge'),
+          415: ref('responses', 'UnsupportedMediaType'),
+          429: ref('responses', 'TooManyRequests'),
+          503: ref('responses', 'ServiceUnavailable'),
+        },
+      },
+    },
+  };
+}
+
+/** The OpenAPI 3.1.0 document of the service, generated from ROUTES, the zod contract and TOOLS. */
+export function buildOpenApi({ baseUrl, version, buildId }: OpenApiOptions): Record<string, unknown> {
+  const paths: Record<string, JsonSchema> = {};
+  for (const r of ROUTES) {
+    const item = (paths[r.path] ??= {});
+    item[r.method] = operation(r, baseUrl);
+  }
+  Object.assign(paths, extraPaths(baseUrl));
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Chokepoint',
+      summary: 'Open data on supply stress for raw materials and energy',
+      version,
+      description: infoDescription(baseUrl, buildId),
+      contact: { name: 'Chokepoint', url: `${baseUrl}/docs/api` },
+      license: { name: LICENSE, identifier: LICENSE },
+      'x-build': buildId,
+      'x-methodology-version': METHODOLOGY_VERSION,
+    },
+    servers: [{ url: baseUrl, description: 'Production' }],
+    tags: TAGS,
+    externalDocs: { description: 'API guide', url: `${baseUrl}/docs/api` },
+    paths,
+    components: components(),
+  };
+}

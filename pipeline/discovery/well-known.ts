@@ -1,0 +1,147 @@
+import { LICENSE, LICENSE_URL } from '../../contract/common.ts';
+import { TOOLS } from '../../contract/tools.ts';
+import { jsonSchemaOf, type JsonSchema } from './json-schema.ts';
+import { attributionRule, RATE_LIMITS } from './openapi.ts';
+
+/** Media type of the API catalog: a linkset with the RFC 9727 profile (RFC 9264 §5, RFC 9727 §4.2). */
+export const API_CATALOG_PROFILE = 'https://www.rfc-editor.org/info/rfc9727';
+export const API_CATALOG_TYPE = `application/linkset+json; profile="${API_CATALOG_PROFILE}"`;
+export const OPENAPI_LINK_TYPE = 'application/vnd.oai.openapi+json;version=3.1';
+
+/** A link target object of an RFC 9264 JSON linkset. */
+export interface LinkTarget {
+  href: string;
+  type?: string;
+  title?: string;
+  hreflang?: string[];
+}
+export type LinkContext = { anchor: string } & Record<string, string | LinkTarget[]>;
+export interface Linkset {
+  linkset: LinkContext[];
+}
+
+/**
+ * `/.well-known/api-catalog` (RFC 9727): an RFC 9264 linkset whose context is the v1 API, with
+ * its description (OpenAPI), documentation (human guide, /llms.txt), metadata (licence, terms)
+ * and status (/healthz); a second context describes the MCP server by its server card.
+ */
+export function apiCatalog(baseUrl: string): Linkset {
+  return {
+    linkset: [
+      {
+        anchor: `${baseUrl}/v1/`,
+        'service-desc': [{ href: `${baseUrl}/openapi.json`, type: OPENAPI_LINK_TYPE, title: 'OpenAPI 3.1 description of Chokepoint v1' }],
+        'service-doc': [
+          { href: `${baseUrl}/docs/api`, type: 'text/html', title: 'API guide' },
+          { href: `${baseUrl}/llms.txt`, type: 'text/markdown', title: 'Guide for language models' },
+        ],
+        'service-meta': [{ href: LICENSE_URL, type: 'text/html', title: `Licence: ${LICENSE}, attribution with a backlink required` }],
+        status: [{ href: `${baseUrl}/healthz`, type: 'application/json', title: 'Health and freshness of the published data' }],
+        license: [{ href: LICENSE_URL, type: 'text/html', title: LICENSE }],
+      },
+      {
+        anchor: `${baseUrl}/mcp`,
+        'service-desc': [{ href: `${baseUrl}/.well-known/mcp/server-card`, type: 'application/json', title: 'MCP server card' }],
+        'service-doc': [{ href: `${baseUrl}/llms.txt`, type: 'text/markdown', title: 'Guide for language models (MCP tools included)' }],
+        status: [{ href: `${baseUrl}/healthz`, type: 'application/json' }],
+      },
+    ],
+  };
+}
+
+export interface ServerCardOptions {
+  baseUrl: string;
+  version: string;
+  /** MCP protocol versions the remote endpoint supports. */
+  protocolVersions?: readonly string[];
+  /** Server capabilities as in the MCP initialize result; default: tools, resources and prompts, none changing at runtime. */
+  capabilities?: Record<string, Record<string, unknown>>;
+}
+
+export const MCP_PROTOCOL_VERSIONS = ['2024-11-05', '2025-03-26', '2025-06-18'] as const;
+export const SERVER_CARD_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json';
+
+/** Reverse-DNS server name with one slash, as the MCP registry and server cards want it: chokepoint.example → example.chokepoint/chokepoint. */
+export function serverName(baseUrl: string): string {
+  const host = new URL(baseUrl).hostname;
+  const reversed = /^[\d.]+$/.test(host) || !host.includes('.') ? host : host.split('.').reverse().join('.');
+  return `${reversed}/chokepoint`;
+}
+
+/** The tools as an MCP `tools/list` would show them: JSON Schemas of the zod input and output schemas. */
+export function toolDescriptors(): Array<{ name: string; title: string; description: string; inputSchema: JsonSchema; outputSchema: JsonSchema; annotations: Record<string, unknown> }> {
+  return TOOLS.map((t) => ({
+    name: t.name,
+    title: t.title,
+    description: t.description,
+    inputSchema: jsonSchemaOf(t.inputSchema, 'input'),
+    outputSchema: jsonSchemaOf(t.outputSchema, 'output'),
+    annotations: { title: t.title, ...t.annotations },
+  }));
+}
+
+/**
+ * The MCP server card (`/.well-known/mcp/server-card`, same bytes at `/.well-known/mcp.json`),
+ * following the shape of the server card proposal (SEP-1649, continued as SEP-2127, still a draft):
+ * `$schema`, `name`, `version`, `description`, `title`, `websiteUrl`, `remotes` (transport type
+ * and URL), `capabilities`, `tools`; licence and documentation links go in `_meta`.
+ */
+export function serverCard({ baseUrl, version, protocolVersions = MCP_PROTOCOL_VERSIONS, capabilities }: ServerCardOptions): Record<string, unknown> {
+  const endpoint = `${baseUrl}/mcp`;
+  const remote = (type: string) => ({ type, url: endpoint, supportedProtocolVersions: [...protocolVersions], authentication: { required: false, schemes: [] as string[] } });
+  return {
+    $schema: SERVER_CARD_SCHEMA,
+    name: serverName(baseUrl),
+    version,
+    title: 'Chokepoint',
+    description:
+      'Open data on supply stress for raw materials and energy: strategic reserves, prices, country exposure, crisis scenarios, geopolitical events and briefings. Read-only and anonymous; ' +
+      `tool calls count against the data rate limit (${RATE_LIMITS.data.quota} per minute per client IP). Data ${LICENSE}, attribution with a link back required.`,
+    websiteUrl: `${baseUrl}/`,
+    remotes: [remote('streamable-http'), remote('sse')],
+    capabilities: capabilities ?? { tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false } },
+    tools: toolDescriptors(),
+    _meta: {
+      license: LICENSE,
+      licenseUrl: LICENSE_URL,
+      attribution: attributionRule(baseUrl),
+      documentation: [
+        { href: `${baseUrl}/docs/api`, type: 'text/html', title: 'API guide' },
+        { href: `${baseUrl}/llms.txt`, type: 'text/markdown', title: 'Guide for language models' },
+        { href: `${baseUrl}/openapi.json`, type: 'application/json', title: 'OpenAPI 3.1 description of the HTTP API' },
+      ],
+      rateLimit: { policy: 'data', quota: RATE_LIMITS.data.quota, windowSeconds: RATE_LIMITS.data.window },
+    },
+  };
+}
+
+export interface SecurityTxtOptions {
+  baseUrl: string;
+  /** The build time; Expires is 180 days later. */
+  now: Date;
+  /** Contact URIs (mailto:, https:, tel:); default: env SECURITY_CONTACT (comma-separated), else mailto:security@chokepoint.example. A bare e-mail address gets mailto:. */
+  contact?: string | readonly string[];
+}
+
+export const SECURITY_TXT_DAYS = 180;
+export const DEFAULT_SECURITY_CONTACT = 'mailto:security@chokepoint.example';
+
+const asContactUri = (c: string) => (/^[a-z][a-z0-9+.-]*:/i.test(c) ? c : c.includes('@') ? `mailto:${c}` : `https://${c}`);
+
+/** `/.well-known/security.txt` (RFC 9116), regenerated at each build so Expires stays in the future. */
+export function securityTxt({ baseUrl, now, contact }: SecurityTxtOptions): string {
+  const given = contact ?? (process.env.SECURITY_CONTACT ? process.env.SECURITY_CONTACT.split(',') : [DEFAULT_SECURITY_CONTACT]);
+  const contacts = (typeof given === 'string' ? [given] : [...given]).map((c) => c.trim()).filter(Boolean).map(asContactUri);
+  if (contacts.length === 0) contacts.push(DEFAULT_SECURITY_CONTACT);
+  const expires = new Date(now.getTime() + SECURITY_TXT_DAYS * 86_400_000);
+  const lines = [
+    '# Chokepoint: how to report a security vulnerability.',
+    '# Please do not test against the service with load or destructive tools; it is read-only and rate limited.',
+    ...contacts.map((c) => `Contact: ${c}`),
+    `Expires: ${expires.toISOString()}`,
+    `Canonical: ${baseUrl}/.well-known/security.txt`,
+    `Policy: ${baseUrl}/docs/security`,
+    'Preferred-Languages: en, fr, de, es',
+  ];
+  return `${lines.join('\n')}\n`;
+}
