@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 const repo = resolve(import.meta.dirname, '..');
-const tsx = join(repo, 'node_modules/.bin/tsx');
 
 export interface WrkResult { rps: number; p50: number; p99: number; non2xx: number; status: string }
 
@@ -63,10 +62,8 @@ export async function benchApi(distDir: string) {
     series: '/v1/reserves/timeseries?commodity=gas&country=de&from=2026-01-01&frequency=weekly',
   };
   // The raw server answers the same bytes: the static file, and what our API answers for the query.
-  const started = performance.now();
   const api = startNode('api/server.ts', { PORT: String(port), HOST: '127.0.0.1', DIST_DIR: distDir, RATE_LIMIT_DATA: '0', RATE_LIMIT_ASK: '0' });
   const startMs = await waitFor(`http://127.0.0.1:${port}/healthz`);
-  void started;
   const tmp = mkdtempSync(join(tmpdir(), 'raw-'));
   const rawFiles: Record<string, string> = { [paths.static]: join(current, 'v1/commodities/metals.cobalt.json') };
   for (const key of ['param', 'series'] as const) {
