@@ -1,12 +1,15 @@
 import { serve, type ServerType } from '@hono/node-server';
 import { createApp } from './app.ts';
 import { NodeBuildStore } from './build-store.ts';
+import { describeTrustProxy, parseTrustProxy } from './client-ip.ts';
 import { type ApiEnv, readApiEnv } from './env.ts';
+import { createRateLimits, type RateLimits } from './rate-limit.ts';
 
 export interface RunningServer {
   server: ServerType;
   port: number;
   store: NodeBuildStore;
+  limits: RateLimits;
   close(): Promise<void>;
 }
 
@@ -17,7 +20,10 @@ export async function startServer(env: ApiEnv, quiet = false): Promise<RunningSe
   const say = quiet ? () => {} : log;
   const store = await new NodeBuildStore(env.DIST_DIR, say).start();
   if (!store.current()) say(`no build in ${env.DIST_DIR} yet: answering 503 until the pipeline publishes one`);
-  const app = createApp({ source: store, baseUrl: env.PUBLIC_BASE_URL, limits: null, log: (m) => console.error(`[api] ${m}`) });
+  const trust = parseTrustProxy(env.TRUST_PROXY);
+  const limits = await createRateLimits({ data: env.RATE_LIMIT_DATA, ask: env.RATE_LIMIT_ASK, redisUrl: env.REDIS_URL, trust, log: (m) => console.error(`[api] ${m}`) });
+  say(`client IP: ${describeTrustProxy(trust)}; limits ${env.RATE_LIMIT_DATA}/min data, ${env.RATE_LIMIT_ASK}/min ask${env.REDIS_URL ? ', counters in Redis' : ''}`);
+  const app = createApp({ source: store, baseUrl: env.PUBLIC_BASE_URL, limits, log: (m) => console.error(`[api] ${m}`) });
   return new Promise((resolveStart) => {
     const server = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) => {
       say(`listening on http://${env.HOST}:${info.port}`);
@@ -25,11 +31,12 @@ export async function startServer(env: ApiEnv, quiet = false): Promise<RunningSe
         server,
         port: info.port,
         store,
-        close: () =>
-          new Promise<void>((r) => {
-            store.stop();
-            server.close(() => r());
-          }),
+        limits,
+        close: async () => {
+          store.stop();
+          await new Promise<void>((r) => server.close(() => r()));
+          await limits.close();
+        },
       });
     });
   });

@@ -4,6 +4,7 @@ import type { LoadedBuild } from '../build.ts';
 import { sendJson } from '../http.ts';
 import { parseParams } from '../params.ts';
 import { ApiError } from '../problem.ts';
+import { answerQuestion } from '../queries/ask.ts';
 
 /** Body checks of POST /v1/ask: the media type, JSON syntax, then the contract. */
 export async function readAskBody(c: Context): Promise<{ q: string }> {
@@ -24,32 +25,9 @@ export async function readAskBody(c: Context): Promise<{ q: string }> {
   return parseParams(AskBody, body, 'field');
 }
 
-/**
- * A small grounded answerer: finds a commodity named in the question and answers with its
- * latest price and stress reading, each cited. Issue 5 brings the full answerer (countries,
- * reserves, dates, four languages, the model path); its contract is this one.
- */
+/** POST /v1/ask: validated body in, the answerer's answer out, never cached. */
 export async function ask(c: Context, b: LoadedBuild): Promise<Response> {
   const { q } = await readAskBody(c);
-  const text = q.toLowerCase();
-  const hit = b.commodities.find((x) => new RegExp(`\\b(${x.code}|${x.name.toLowerCase().replace(/[()]/g, '').split(' ')[0]})\\b`, 'u').test(text));
-  const meta = { ...b.commodityMeta, count: undefined };
-  delete meta.count;
-  if (!hit) {
-    return sendJson(c, b, { data: { answer: 'The published data cannot answer this question: it names no commodity we track.', lang: 'en', citations: [], confidence: 0, mode: 'grounded' }, meta }, 'no-store');
-  }
-  const parts: string[] = [];
-  const citations = [];
-  if (hit.price) {
-    const quote = `${hit.price.value} ${hit.price.currency}${hit.price.unit ? `/${hit.price.unit}` : ''} on ${hit.price.as_of}`;
-    parts.push(`${hit.name}: latest price ${quote} (${hit.price.benchmark}).`);
-    citations.push({ id: hit.slug, type: 'commodity', title: hit.name, url: hit.url, quote });
-  }
-  if (hit.stress_index !== null) {
-    const quote = `stress index ${hit.stress_index} (${hit.stress_band})`;
-    parts.push(`Its ${quote}.`);
-    citations.push({ id: hit.slug, type: 'commodity', title: hit.name, url: hit.url, quote });
-  }
-  return sendJson(c, b, { data: { answer: parts.join(' '), lang: 'en', citations, confidence: 0.6, mode: 'grounded' }, meta }, 'no-store');
+  const { count: _count, ...meta } = b.commodityMeta;
+  return sendJson(c, b, { data: await answerQuestion(b, q), meta }, 'no-store');
 }
-

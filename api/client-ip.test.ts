@@ -1,0 +1,122 @@
+import { request as httpRequest } from 'node:http';
+import { serve, type ServerType } from '@hono/node-server';
+import { Hono } from 'hono';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clientIp, normalizeIp, parseTrustProxy, type TrustProxy } from './client-ip.ts';
+import { rateKey } from './rate-limit.ts';
+
+/** clientIp against a fake node-server environment: the socket peer is `peer`. */
+async function ipOf(trust: TrustProxy, peer: string | undefined, headers: Record<string, string> = {}): Promise<string> {
+  const app = new Hono();
+  app.get('/', (c) => c.text(clientIp(c, trust)));
+  const res = await app.request('/', { headers }, { incoming: { socket: { remoteAddress: peer } } });
+  return res.text();
+}
+
+describe('parseTrustProxy', () => {
+  it('reads the documented forms', () => {
+    expect(parseTrustProxy(undefined)).toEqual({ kind: 'none' });
+    expect(parseTrustProxy('')).toEqual({ kind: 'none' });
+    expect(parseTrustProxy('false')).toEqual({ kind: 'none' });
+    expect(parseTrustProxy('0')).toEqual({ kind: 'none' });
+    expect(parseTrustProxy('2')).toEqual({ kind: 'hops', hops: 2 });
+    expect(parseTrustProxy('header:CF-Connecting-IP')).toEqual({ kind: 'header', name: 'cf-connecting-ip' });
+    const list = parseTrustProxy('127.0.0.1, 10.0.0.0/8, fd00::/8, loopback');
+    expect(list.kind).toBe('list');
+  });
+
+  it.each(['true', 'yes', '10.0.0.0/33', '::/129', '300.1.1.1', 'header:', 'header:bad name', '1.2.3.4/x', ',', '-1', '99'])('refuses %j with a clear error', (v) => {
+    expect(() => parseTrustProxy(v)).toThrow(/invalid TRUST_PROXY/);
+  });
+});
+
+describe('normalizeIp', () => {
+  it('accepts only syntactically valid addresses, in canonical form', () => {
+    expect(normalizeIp('::ffff:127.0.0.2')).toBe('127.0.0.2');
+    expect(normalizeIp('::FFFF:7f00:2')).toBe('127.0.0.2');
+    expect(normalizeIp(' 2001:DB8:0:0:0:0:0:1 ')).toBe('2001:db8::1');
+    expect(normalizeIp('fe80::1%eth0')).toBe('fe80::1');
+    expect(normalizeIp('203.0.113.9')).toBe('203.0.113.9');
+    for (const bad of ['', 'unknown', '1.2.3', '1.2.3.4:80', '1.2.3.4, 5.6.7.8', '<script>', 'x'.repeat(100), '999.1.1.1']) expect(normalizeIp(bad)).toBeNull();
+  });
+
+  it('buckets IPv6 by /64 and IPv4 by address', () => {
+    expect(rateKey('2001:db8:1:2:aaaa:bbbb:cccc:dddd')).toBe('2001:db8:1:2::/64');
+    expect(rateKey('2001:db8:1:2::1')).toBe('2001:db8:1:2::/64');
+    expect(rateKey('203.0.113.9')).toBe('203.0.113.9');
+  });
+});
+
+describe('clientIp', () => {
+  it('uses the socket address only by default, whatever X-Forwarded-For says', async () => {
+    const none = parseTrustProxy(undefined);
+    expect(await ipOf(none, '198.51.100.7', { 'x-forwarded-for': '1.1.1.1' })).toBe('198.51.100.7');
+    expect(await ipOf(none, '::ffff:198.51.100.7', { 'x-real-ip': '1.1.1.1' })).toBe('198.51.100.7');
+    expect(await ipOf(none, undefined)).toBe('unknown');
+  });
+
+  it('counts N hops from the right for a number', async () => {
+    const one = parseTrustProxy('1');
+    const two = parseTrustProxy('2');
+    expect(await ipOf(one, '10.0.0.1', { 'x-forwarded-for': '6.6.6.6, 203.0.113.5' })).toBe('203.0.113.5');
+    expect(await ipOf(two, '10.0.0.1', { 'x-forwarded-for': '6.6.6.6, 203.0.113.5, 10.0.0.2' })).toBe('203.0.113.5');
+    // a chain shorter than N: the leftmost address there is
+    expect(await ipOf(two, '10.0.0.1', { 'x-forwarded-for': '203.0.113.5' })).toBe('203.0.113.5');
+    expect(await ipOf(one, '10.0.0.1')).toBe('10.0.0.1');
+    // an invalid entry stops the walk at the nearest valid hop
+    expect(await ipOf(one, '10.0.0.1', { 'x-forwarded-for': 'not-an-ip' })).toBe('10.0.0.1');
+    expect(await ipOf(two, '10.0.0.1', { 'x-forwarded-for': '203.0.113.5, bogus' })).toBe('10.0.0.1');
+  });
+
+  it('walks a list of trusted proxies only when the socket peer is one of them', async () => {
+    const list = parseTrustProxy('127.0.0.1,10.0.0.0/8,fd00::/8');
+    expect(await ipOf(list, '10.1.2.3', { 'x-forwarded-for': '6.6.6.6, 203.0.113.5, 10.9.9.9' })).toBe('203.0.113.5');
+    expect(await ipOf(list, 'fd00::1', { 'x-forwarded-for': '2001:db8::5' })).toBe('2001:db8::5');
+    expect(await ipOf(list, '::ffff:127.0.0.1', { 'x-forwarded-for': '203.0.113.5' })).toBe('203.0.113.5');
+    // an untrusted peer: its own address, the header ignored
+    expect(await ipOf(list, '198.51.100.7', { 'x-forwarded-for': '203.0.113.5' })).toBe('198.51.100.7');
+    // all trusted: the leftmost
+    expect(await ipOf(list, '10.0.0.1', { 'x-forwarded-for': '10.0.0.3, 10.0.0.2' })).toBe('10.0.0.3');
+    // garbage stops the walk at the last trusted hop
+    expect(await ipOf(list, '10.0.0.1', { 'x-forwarded-for': '203.0.113.5, garbage' })).toBe('10.0.0.1');
+  });
+
+  it('reads the named header when it holds a valid IP', async () => {
+    const h = parseTrustProxy('header:CF-Connecting-IP');
+    expect(await ipOf(h, '10.0.0.1', { 'cf-connecting-ip': '203.0.113.5' })).toBe('203.0.113.5');
+    expect(await ipOf(h, '10.0.0.1', { 'cf-connecting-ip': '2001:DB8::5' })).toBe('2001:db8::5');
+    expect(await ipOf(h, '10.0.0.1', { 'cf-connecting-ip': 'garbage' })).toBe('10.0.0.1');
+    expect(await ipOf(h, '10.0.0.1', { 'x-forwarded-for': '203.0.113.5' })).toBe('10.0.0.1');
+  });
+});
+
+describe('on a real socket', () => {
+  let server: ServerType;
+  let port = 0;
+  beforeAll(async () => {
+    const app = new Hono();
+    app.get('/', (c) => c.text(clientIp(c, { kind: 'none' })));
+    await new Promise<void>((r) => {
+      // '::' is dual-stack: IPv4 peers arrive as ::ffff:a.b.c.d
+      server = serve({ fetch: app.fetch, port: 0, hostname: '::' }, (info) => {
+        port = info.port;
+        r();
+      });
+    });
+  });
+  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+  it('normalises an IPv4-mapped peer to IPv4', async () => {
+    const body = await new Promise<string>((resolve, reject) => {
+      const req = httpRequest({ host: '127.0.0.1', port, path: '/', localAddress: '127.0.0.2', agent: false, headers: { 'x-forwarded-for': '1.1.1.1' } }, (res) => {
+        let b = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => (b += d));
+        res.on('end', () => resolve(b));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(body).toBe('127.0.0.2');
+  });
+});
