@@ -7,11 +7,15 @@ const repo = resolve(import.meta.dirname, '..');
 
 export interface WrkResult { rps: number; p50: number; p99: number; non2xx: number; status: string }
 
-/** wrk with a latency distribution; `script` may count status codes. */
-export function wrk(url: string, connections: number, seconds: number): WrkResult {
-  const lua = join(mkdtempSync(join(tmpdir(), 'wrk-')), 'status.lua');
-  writeFileSync(lua, `local c = {}\nresponse = function(s) c[s] = (c[s] or 0) + 1 end\n`);
-  const out = execFileSync('wrk', ['-t2', `-c${connections}`, `-d${seconds}s`, '--latency', url], { encoding: 'utf8' });
+/** wrk with a latency distribution; `lua` is an optional wrk script (e.g. to vary the query). */
+export function wrk(url: string, connections: number, seconds: number, lua?: string): WrkResult {
+  const args = ['-t2', `-c${connections}`, `-d${seconds}s`, '--latency'];
+  if (lua) {
+    const file = join(mkdtempSync(join(tmpdir(), 'wrk-')), 'script.lua');
+    writeFileSync(file, lua);
+    args.push('-s', file);
+  }
+  const out = execFileSync('wrk', [...args, url], { encoding: 'utf8' });
   const num = (re: RegExp) => Number(out.match(re)?.[1] ?? NaN);
   const ms = (re: RegExp) => {
     const m = out.match(re);
@@ -27,6 +31,16 @@ export function wrk(url: string, connections: number, seconds: number): WrkResul
     status: out.includes('Socket errors') ? (out.match(/Socket errors:.*/)?.[0] ?? '') : '',
   };
 }
+
+/** A different `since` (one of ~2,000 days) and limit on each request. */
+const VARIED_EVENTS = `
+counter = 0
+request = function()
+  counter = counter + 1
+  local day = os.time({ year = 2020, month = 1, day = 1 }) + (counter % 2000) * 86400
+  return wrk.format("GET", "/v1/events?since=" .. os.date("!%Y-%m-%d", day) .. "&limit=" .. (counter % 50 + 1))
+end
+`;
 
 async function waitFor(url: string, timeoutMs = 15_000): Promise<number> {
   const started = performance.now();
@@ -81,7 +95,9 @@ export async function benchApi(distDir: string) {
       const base = wrk(`http://127.0.0.1:${rawPort}${path}`, 50, 10);
       rows.push({ case: name, ours, raw: base });
     }
-    return { rows, startMs: Math.round(startMs), rssMb: rssMb(api) };
+    // Every request a different query: no memo hit, the full parse–filter–serialise–hash path.
+    const varied = wrk(`http://127.0.0.1:${port}/v1/events`, 50, 10, VARIED_EVENTS);
+    return { rows, varied, startMs: Math.round(startMs), rssMb: rssMb(api) };
   } finally {
     api.kill();
     raw.kill();
