@@ -66,7 +66,9 @@ describe('a source that breaks', () => {
     const spr = manifest.omitted.filter((o) => o.output.includes('us-spr'));
     expect(spr.map((o) => o.output.split('/')[2]).sort()).toEqual(['de', 'en', 'es', 'fr']);
     expect(spr[0]!.reason).toMatch(/eia-weekly-petroleum, unavailable/);
-    expect(readJson(join(fresh, 'current/data/briefings/en.json')).data.length).toBe(9);
+    const en = readJson(join(fresh, 'current/data/briefings/en.json')).data as { id: string }[];
+    expect(en.filter((b) => !b.id.startsWith('weekly-digest-')).length).toBe(9);
+    expect(en.some((b) => b.id.includes('us-spr'))).toBe(false);
     const oil = readJson(join(fresh, 'current/v1/commodities/energy.oil.json')).data;
     expect(oil.stress.components.find((c: { key: string }) => c.key === 'reserves').available).toBe(false);
   });
