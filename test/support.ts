@@ -18,39 +18,7 @@ export function testEffects(now = FROZEN_NOW): Effects & { lines: string[] } {
   return { now: () => now, log, fetch: () => Promise.reject(new Error('no network in tests')), lines };
 }
 
-/** A plain CSV reader for tests, independent of the pipeline's own parsing (quotes, doubled quotes). */
-export function readCsv(file: string): Record<string, string>[] {
-  const text = readFileSync(file, 'utf8').replace(/\r\n/g, '\n');
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  const endCell = () => {
-    row.push(cell);
-    cell = '';
-  };
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else cell += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') endCell();
-    else if (ch === '\n') {
-      endCell();
-      rows.push(row);
-      row = [];
-    } else cell += ch;
-  }
-  if (cell || row.length) {
-    endCell();
-    rows.push(row);
-  }
-  const [header, ...body] = rows;
-  return body.filter((r) => r.length > 1).map((r) => Object.fromEntries(header!.map((h, i) => [h, r[i] ?? ''])));
-}
+/** The tests' CSV reader, independent of the pipeline's own parsing. */
+export { readCsv } from './mirror-lookup.ts';
 
 export const readJson = <T = any>(file: string): T => JSON.parse(readFileSync(file, 'utf8')) as T; // eslint-disable-line @typescript-eslint/no-explicit-any

@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { BRIEFING_LANGS, EVENT_CATEGORIES } from '../../contract/content.ts';
 import { TEST_SLUGS } from './fixtures.ts';
 import { ContentError, loadContent, type Content } from './load.ts';
-import { mirrorLookup, readCsv, sourcesDir } from './mirror-lookup.ts';
+import { mirrorLookup, readCsv, sourcesDir } from '../../test/mirror-lookup.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const dataDir = path.join(repoRoot, 'data');

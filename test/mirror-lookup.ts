@@ -7,7 +7,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { FigureLookup, PriceObservation, ProducerShare, SprObservation, StorageObservation } from './figures.ts';
+import type { FigureLookup, PriceObservation, ProducerShare, SprObservation, StorageObservation } from '../pipeline/content/figures.ts';
 
 /** Minimal RFC 4180 CSV reader (quoted fields, doubled quotes); first row is the header. */
 export function readCsv(file: string): Array<Record<string, string>> {
