@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CountryPath, CommodityParam, CommodityPath, EventsQuery, ListCommoditiesQuery, ReserveQuery, ScenariosQuery, SearchHit, SearchQuery, TimeSeriesQuery } from './api.ts';
 import { CommodityListEntry, CommoditySheet, Price } from './commodities.ts';
-import { CommodityCode, CommodityGroup, CommoditySlug, Lang, LICENSE } from './common.ts';
+import { CommodityCode, CommodityGroup, CommoditySlug, DateString, Lang, LICENSE } from './common.ts';
 import { EVENT_CATEGORIES, EventSchema, SCENARIO_STATUSES, ScenarioSchema } from './content.ts';
 import { CountryProfile } from './countries.ts';
 import { Frequency, Reserve, ReserveMetric, TimeSeries } from './reserves.ts';
@@ -14,7 +14,8 @@ import { Frequency, Reserve, ReserveMetric, TimeSeries } from './reserves.ts';
  * SDK 1.x takes zod objects), and the server card and /llms.txt are generated from them.
  *
  * Tool results are plain objects (MCP structured content must be an object): a single record for
- * the get_* tools, `{ <items>: [...], count }` for the list and search tools.
+ * the get_* tools, `{ <items>: [...], count }` for the list and search tools; every one carries
+ * `as_of`, `license` and `attribution` (ToolResultMeta).
  */
 
 export interface ToolAnnotations {
@@ -109,11 +110,34 @@ export const CountryComparison = CountryProfile.pick({
 
 const count = z.number().int().nonnegative().describe('Number of items returned');
 
-export const CompareCountriesResult = z.strictObject({ countries: z.array(CountryComparison).describe('In the order requested') });
-export const ListCommoditiesResult = z.strictObject({ commodities: z.array(CommodityListEntry), count });
-export const ListScenariosResult = z.strictObject({ scenarios: z.array(ScenarioSchema), count });
-export const ListEventsResult = z.strictObject({ events: z.array(EventSchema).describe('Newest first'), count });
-export const SearchBriefingsResult = z.strictObject({ results: z.array(SearchHit).describe('Best match first; every hit is a briefing'), count });
+/**
+ * What every tool result carries beside its data: the date of the newest observation behind it,
+ * the licence and the attribution a reuser must give, and notes (caveats, and how a long result
+ * was shortened). A record that has its own `as_of` (a reserve, a price) keeps it.
+ */
+export const ToolResultMeta = {
+  as_of: DateString.nullable().describe('Date of the newest observation behind the result (null when it has none)'),
+  license: z.literal(LICENSE).describe('Licence of the data'),
+  attribution: z.string().describe('Attribution text with the backlink, required on reuse'),
+  notes: z.array(z.string()).optional().describe('Caveats that apply to the result, and how a long result was shortened'),
+};
+
+function withResultMeta<O extends z.ZodObject>(o: O) {
+  const { as_of, ...rest } = ToolResultMeta;
+  const extended = 'as_of' in o.shape ? o.extend(rest) : o.extend({ as_of, ...rest });
+  return o.description ? extended.describe(o.description) : extended;
+}
+
+export const GetReserveResult = withResultMeta(Reserve);
+export const GetPriceResult = withResultMeta(PriceResult);
+export const GetCountryProfileResult = withResultMeta(CountryProfile);
+export const GetCommodityResult = withResultMeta(CommoditySheet);
+export const GetReserveTimeseriesResult = withResultMeta(TimeSeries);
+export const CompareCountriesResult = withResultMeta(z.strictObject({ countries: z.array(CountryComparison).describe('In the order requested') }));
+export const ListCommoditiesResult = withResultMeta(z.strictObject({ commodities: z.array(CommodityListEntry), count }));
+export const ListScenariosResult = withResultMeta(z.strictObject({ scenarios: z.array(ScenarioSchema), count }));
+export const ListEventsResult = withResultMeta(z.strictObject({ events: z.array(EventSchema).describe('Newest first'), count }));
+export const SearchBriefingsResult = withResultMeta(z.strictObject({ results: z.array(SearchHit).describe('Best match first; every hit is a briefing'), count }));
 
 const DATA_NOTE = `Data is ${LICENSE}: cite Chokepoint with a link when you reuse it.`;
 
@@ -126,7 +150,7 @@ export const TOOLS = [
       'Use it for "how full is X\'s gas storage" or "how large is the US oil reserve" questions. Reserves exist for gas (EU countries and `eu`) and oil (`us`). ' +
       `For the history of a reserve use get_reserve_timeseries. ${DATA_NOTE}`,
     inputSchema: GetReserveInput,
-    outputSchema: Reserve,
+    outputSchema: GetReserveResult,
     route: '/v1/reserves',
   }),
   tool({
@@ -137,7 +161,7 @@ export const TOOLS = [
       'Use it for "what does X cost now" questions. Fails for a commodity without a public price series. For the full price history use get_commodity. ' +
       DATA_NOTE,
     inputSchema: GetPriceInput,
-    outputSchema: PriceResult,
+    outputSchema: GetPriceResult,
     route: '/v1/commodities',
   }),
   tool({
@@ -176,7 +200,7 @@ export const TOOLS = [
       "Full profile of one country: supply stress index with each commodity's contribution, exposures (import dependence and main suppliers per commodity), autonomy (self-sufficiency), supplier concentration (HHI), share of world production, reserves held. " +
       `Use it for "how exposed is X" questions. ${DATA_NOTE}`,
     inputSchema: GetCountryProfileInput,
-    outputSchema: CountryProfile,
+    outputSchema: GetCountryProfileResult,
     route: '/v1/countries/{iso}',
   }),
   tool({
@@ -193,20 +217,20 @@ export const TOOLS = [
     name: 'get_commodity',
     title: 'Commodity sheet',
     description:
-      'Full sheet of one commodity: producers and consumers by country with shares, known reserves in the ground, supplier concentration (HHI), largest trade flows, price history, and the stress index with every component (raw value, score, weight, inputs). ' +
+      'Full sheet of one commodity: producers and consumers by country with shares, known reserves in the ground, supplier concentration (HHI), largest trade flows, price history (a daily series is shortened to the last observation of each month), and the stress index with every component (raw value, score, weight, inputs). ' +
       `Use it to explain why a commodity is under stress or who supplies it. ${DATA_NOTE}`,
     inputSchema: GetCommodityInput,
-    outputSchema: CommoditySheet,
+    outputSchema: GetCommodityResult,
     route: '/v1/commodities/{slug}',
   }),
   tool({
     name: 'get_reserve_timeseries',
     title: 'Reserve time series',
     description:
-      'Time series of one reserve metric (fill_pct, volume or days_of_cover) for one commodity and country between two dates, optionally resampled to weekly or monthly (last observation of each period). ' +
+      'Time series of one reserve metric (fill_pct, volume or days_of_cover) for one commodity and country between two dates, optionally resampled to weekly or monthly (last observation of each period). Without a frequency, a series longer than 400 points is resampled to weekly, then monthly, and a note says so. ' +
       `Use it for trends and comparisons with earlier years. ${DATA_NOTE}`,
     inputSchema: GetReserveTimeseriesInput,
-    outputSchema: TimeSeries,
+    outputSchema: GetReserveTimeseriesResult,
     route: '/v1/reserves/timeseries',
   }),
   tool({

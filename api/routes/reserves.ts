@@ -1,74 +1,21 @@
 import type { Context } from 'hono';
 import { ReserveQuery, TimeSeriesQuery } from '../../contract/api.ts';
-import type { Point } from '../../contract/common.ts';
-import { isoWeekId } from '../../contract/dates.ts';
-import type { Frequency, TimeSeries } from '../../contract/reserves.ts';
 import type { LoadedBuild } from '../build.ts';
-import { queryObject, sendCsv, sendFile, sendJson, toCsv, wantsCsv } from '../http.ts';
+import { queryObject, sendCsv, toCsv, wantsCsv } from '../http.ts';
 import { parseParams } from '../params.ts';
-import { ApiError } from '../problem.ts';
-import { resolveReserve } from '../resolve.ts';
+import * as query from '../queries/reserves.ts';
+import { send } from './send.ts';
 
 export function getReserve(c: Context, b: LoadedBuild): Response {
-  const q = parseParams(ReserveQuery, queryObject(c));
-  const key = resolveReserve(b, q.commodity, q.country);
-  return sendFile(c, b, b.files.get(`v1/reserves/${key}.json`)!);
+  return send(c, b, query.getReserve(b, parseParams(ReserveQuery, queryObject(c))));
 }
 
-/** First index whose date is ≥ `date` in a date-sorted series. */
-function lowerBound(points: readonly Point[], date: string): number {
-  let lo = 0;
-  let hi = points.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if ((points[mid] as Point).date < date) lo = mid + 1;
-    else hi = mid;
+export function getTimeseries(c: Context, b: LoadedBuild): Response {
+  const { format, ...q } = parseParams(TimeSeriesQuery, queryObject(c));
+  const answer = query.getTimeseries(b, q);
+  if (wantsCsv(c, format)) {
+    const { commodity, country, metric, unit, points } = answer.envelope().data;
+    return sendCsv(c, b, toCsv(points.map((p) => ({ commodity, country, metric, unit, ...p }))));
   }
-  return lo;
-}
-
-/** The last observation of each period: a level (stock, fill) is read at the end of its period. */
-export function resample(points: readonly Point[], frequency: Frequency): Point[] {
-  if (frequency === 'daily') return [...points];
-  const keyOf = frequency === 'weekly' ? isoWeekId : (d: string) => d.slice(0, 7);
-  const out: Point[] = [];
-  for (const p of points) {
-    const last = out.at(-1);
-    if (last && keyOf(last.date) === keyOf(p.date)) out[out.length - 1] = p;
-    else out.push(p);
-  }
-  return out;
-}
-
-export async function getTimeseries(c: Context, b: LoadedBuild): Promise<Response> {
-  const q = parseParams(TimeSeriesQuery, queryObject(c));
-  const key = resolveReserve(b, q.commodity, q.country);
-  const { series, meta } = b.reserves.get(key)!;
-  const metricName = q.metric ?? (series.metrics.fill_pct ? 'fill_pct' : 'volume');
-  const metric = series.metrics[metricName];
-  if (!metric) {
-    throw new ApiError(400, `metric '${metricName}' is not published for ${key}; available: ${Object.keys(series.metrics).join(', ')}`, {
-      errors: [{ param: 'metric', message: 'not available for this reserve' }],
-      allowed: Object.keys(series.metrics),
-    });
-  }
-  const frequency = q.frequency ?? series.native_frequency;
-  if (frequency === 'daily' && series.native_frequency === 'weekly') {
-    throw new ApiError(400, `${key} is published weekly; ask for frequency=weekly or monthly`, {
-      errors: [{ param: 'frequency', message: 'finer than the source' }],
-      allowed: ['weekly', 'monthly'],
-    });
-  }
-  const to = q.to ?? new Date().toISOString().slice(0, 10);
-  const slice = metric.points.slice(lowerBound(metric.points, q.from), lowerBound(metric.points, `${to}\uffff`));
-  const points = resample(slice, frequency);
-  const [commodity, country] = key.split('/') as [string, string];
-  const data: TimeSeries = {
-    commodity, country, metric: metricName, unit: metric.unit, frequency, from: q.from, to,
-    aggregation: frequency === series.native_frequency ? 'none (native frequency)' : `last observation of each ${frequency === 'weekly' ? 'ISO week' : 'month'}`,
-    points,
-  };
-  if (wantsCsv(c, q.format)) return sendCsv(c, b, toCsv(points.map((p) => ({ commodity, country, metric: metricName, unit: metric.unit, ...p }))));
-  const notes = points.length === 0 ? [`no observation between ${q.from} and ${to}; the series covers ${metric.points[0]?.date} to ${metric.points.at(-1)?.date}`] : undefined;
-  return sendJson(c, b, { data, meta: { ...meta, as_of: points.at(-1)?.date ?? null, count: points.length, ...(notes ? { notes: [...(meta.notes ?? []), ...notes] } : {}) } });
+  return send(c, b, answer);
 }

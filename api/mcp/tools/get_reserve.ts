@@ -1,0 +1,13 @@
+import { getReserve } from '../../queries/reserves.ts';
+import { defineTool, footer, num, pct, resultMeta } from './common.ts';
+
+export default defineTool('get_reserve', (b, args) => {
+  const { data, meta } = getReserve(b, args).envelope();
+  const parts = [
+    `${data.name}: ${data.fill_pct !== null ? `${pct(data.fill_pct, 2)} full, ` : ''}${num(data.volume.value)} ${data.volume.unit}${data.capacity ? ` of ${num(data.capacity.value)} ${data.capacity.unit}` : ''}`,
+    data.coverage_days !== null ? `${num(data.coverage_days)} days of cover` : null,
+    data.seasonal_norm_pct !== null ? `seasonal norm ${pct(data.seasonal_norm_pct)} (gap ${num(data.gap_to_norm_pct)} pp)` : null,
+    data.target ? `target ${pct(data.target.fill_pct, 0)} by ${data.target.date}` : null,
+  ].filter(Boolean);
+  return { structured: { ...resultMeta(meta), ...data }, summary: `${parts.join('; ')}. ${footer(b, data.as_of)}` };
+});

@@ -1,0 +1,38 @@
+import type { z } from 'zod';
+import type { CommodityPath, ListCommoditiesQuery } from '../../contract/api.ts';
+import type { CommodityListEntry, CommoditySheet, Price } from '../../contract/commodities.ts';
+import type { LoadedBuild } from '../build.ts';
+import { ApiError } from '../problem.ts';
+import { resolveCommodity } from '../resolve.ts';
+import { type Answer, computed, fromFile } from './answer.ts';
+
+export type ListCommoditiesParams = Omit<z.output<typeof ListCommoditiesQuery>, 'format'>;
+
+/** Every tracked commodity, or those of one group. */
+export function listCommodities(b: LoadedBuild, q: ListCommoditiesParams): Answer<CommodityListEntry[]> {
+  if (!q.group) return { file: b.files.get('v1/commodities.json')!, envelope: () => ({ data: b.commodities, meta: b.commodityMeta }) };
+  const data = b.commodities.filter((x) => x.group === q.group);
+  return computed(data, { ...b.commodityMeta, count: data.length });
+}
+
+/** The sheet of one commodity, by slug (or code), any case; 404 with the nearest slugs. */
+export function getCommodity(b: LoadedBuild, q: z.output<typeof CommodityPath>): Answer<CommoditySheet> {
+  const canonical = resolveCommodity(b, q.slug, 'slug');
+  return fromFile(b.files.get(`v1/commodities/${canonical}.json`)!);
+}
+
+export type PriceAnswer = Price & { slug: string; code: string; name: string };
+
+/** The latest price of one commodity (code or slug) with the commodity it belongs to; 404 when it has no public price series. */
+export function getPrice(b: LoadedBuild, q: { commodity: string }): Answer<PriceAnswer> {
+  const slug = resolveCommodity(b, q.commodity);
+  const entry = b.commodities.find((c) => c.slug === slug)!;
+  if (!entry.price) {
+    const priced = b.commodities.filter((c) => c.price).map((c) => c.code);
+    throw new ApiError(404, `${entry.name} (${entry.code}) has no public price series in our sources; commodities with a price: ${priced.join(', ')}`, {
+      errors: [{ param: 'commodity', message: 'no price series' }],
+      suggestions: priced,
+    });
+  }
+  return computed({ ...entry.price, slug: entry.slug, code: entry.code, name: entry.name }, { ...b.commodityMeta, as_of: entry.price.as_of });
+}

@@ -1,0 +1,75 @@
+import type { z } from 'zod';
+import type { ReserveQuery, TimeSeriesQuery } from '../../contract/api.ts';
+import type { Point } from '../../contract/common.ts';
+import { isoWeekId } from '../../contract/dates.ts';
+import type { Frequency, Reserve, TimeSeries } from '../../contract/reserves.ts';
+import type { LoadedBuild } from '../build.ts';
+import { ApiError } from '../problem.ts';
+import { resolveReserve } from '../resolve.ts';
+import { type Answer, computed, fromFile } from './answer.ts';
+
+export type ReserveParams = z.output<typeof ReserveQuery>;
+export type TimeSeriesParams = Omit<z.output<typeof TimeSeriesQuery>, 'format'>;
+
+/** The current reserve of one commodity in one country; 404 names the reserves that exist. */
+export function getReserve(b: LoadedBuild, q: ReserveParams): Answer<Reserve> {
+  const key = resolveReserve(b, q.commodity, q.country);
+  return fromFile(b.files.get(`v1/reserves/${key}.json`)!);
+}
+
+/** First index whose date is ≥ `date` in a date-sorted series. */
+function lowerBound(points: readonly Point[], date: string): number {
+  let lo = 0;
+  let hi = points.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((points[mid] as Point).date < date) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The last observation of each period: a level (stock, fill) is read at the end of its period. */
+export function resample(points: readonly Point[], frequency: Frequency): Point[] {
+  if (frequency === 'daily') return [...points];
+  const keyOf = frequency === 'weekly' ? isoWeekId : (d: string) => d.slice(0, 7);
+  const out: Point[] = [];
+  for (const p of points) {
+    const last = out.at(-1);
+    if (last && keyOf(last.date) === keyOf(p.date)) out[out.length - 1] = p;
+    else out.push(p);
+  }
+  return out;
+}
+
+/** One metric of one reserve between two dates (`to` defaults to today), resampled on request. */
+export function getTimeseries(b: LoadedBuild, q: TimeSeriesParams, today = new Date().toISOString().slice(0, 10)): Answer<TimeSeries> {
+  const key = resolveReserve(b, q.commodity, q.country);
+  const { series, meta } = b.reserves.get(key)!;
+  const metricName = q.metric ?? (series.metrics.fill_pct ? 'fill_pct' : 'volume');
+  const metric = series.metrics[metricName];
+  if (!metric) {
+    throw new ApiError(400, `metric '${metricName}' is not published for ${key}; available: ${Object.keys(series.metrics).join(', ')}`, {
+      errors: [{ param: 'metric', message: 'not available for this reserve' }],
+      allowed: Object.keys(series.metrics),
+    });
+  }
+  const frequency = q.frequency ?? series.native_frequency;
+  if (frequency === 'daily' && series.native_frequency === 'weekly') {
+    throw new ApiError(400, `${key} is published weekly; ask for frequency=weekly or monthly`, {
+      errors: [{ param: 'frequency', message: 'finer than the source' }],
+      allowed: ['weekly', 'monthly'],
+    });
+  }
+  const to = q.to ?? today;
+  const slice = metric.points.slice(lowerBound(metric.points, q.from), lowerBound(metric.points, `${to}\uffff`));
+  const points = resample(slice, frequency);
+  const [commodity, country] = key.split('/') as [string, string];
+  const data: TimeSeries = {
+    commodity, country, metric: metricName, unit: metric.unit, frequency, from: q.from, to,
+    aggregation: frequency === series.native_frequency ? 'none (native frequency)' : `last observation of each ${frequency === 'weekly' ? 'ISO week' : 'month'}`,
+    points,
+  };
+  const notes = points.length === 0 ? [`no observation between ${q.from} and ${to}; the series covers ${metric.points[0]?.date} to ${metric.points.at(-1)?.date}`] : undefined;
+  return computed(data, { ...meta, as_of: points.at(-1)?.date ?? null, count: points.length, ...(notes ? { notes: [...(meta.notes ?? []), ...notes] } : {}) });
+}
