@@ -5,8 +5,8 @@ import { queryObject, sendJson } from '../http.ts';
 import { parseParams } from '../params.ts';
 import { searchDocuments } from '../queries/search.ts';
 
-export function search(c: Context, b: LoadedBuild): Response {
+export async function search(c: Context, b: LoadedBuild): Promise<Response> {
   const q = parseParams(SearchQuery, queryObject(c));
-  const hits = searchDocuments(b, q);
+  const hits = await searchDocuments(b, q);
   return sendJson(c, b, { data: hits, meta: { ...b.scenariosMeta, as_of: null, count: hits.length } });
 }

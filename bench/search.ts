@@ -1,0 +1,79 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { wrk, type WrkResult } from './api.ts';
+
+const repo = resolve(import.meta.dirname, '..');
+
+/** Queries in the four languages; each request adds a varying limit so the per-build response memo never answers. */
+const QUERIES = [
+  'cobalt export ban', 'EU gas storage winter', 'Strait of Hormuz closure', 'tankers bottled up at the Persian chokepoint',
+  'running short of heating fuel when temperatures plunge', 'pénurie de cuivre', 'stockage de gaz en Europe', 'terres rares chinoises',
+  'Lieferengpass Dünger', 'Straße von Hormus', 'Gasspeicher Füllstand Deutschland', 'escasez de trigo', 'cierre del estrecho de Ormuz',
+  'níquel Indonesia', 'rare earth magnets', 'LNG Asia Europe competition',
+];
+const VARIED = `
+local queries = { ${QUERIES.map((q) => JSON.stringify(encodeURIComponent(q))).join(', ')} }
+counter = 0
+request = function()
+  counter = counter + 1
+  local q = queries[(counter % #queries) + 1]
+  return wrk.format("GET", "/v1/search?q=" .. q .. "&limit=" .. (counter % 50 + 1))
+end
+`;
+
+async function waitFor(url: string, timeoutMs = 15_000): Promise<number> {
+  const started = performance.now();
+  while (performance.now() - started < timeoutMs) {
+    try {
+      if ((await fetch(url)).ok) return performance.now() - started;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}
+
+const rssMb = (child: ChildProcess) => Math.round(Number(readFileSync(`/proc/${child.pid}/status`, 'utf8').match(/VmRSS:\s+(\d+)/)?.[1]) / 1024);
+
+export interface SearchBench {
+  /** wrk -c10, a different query (memo misses) on every request. */
+  varied: WrkResult;
+  /** RSS of the API with the search index and vectors loaded, before and after the run. */
+  rssLoadedMb: number;
+  rssAfterMb: number;
+  startMs: number;
+}
+
+/**
+ * /v1/search under load: p99 at 10 connections (target < 5 ms) and the API's RSS with the
+ * index and vectors loaded (target < 250 MB). Needs wrk.
+ */
+export async function benchSearch(distDir: string, port = 18790): Promise<SearchBench> {
+  const api = spawn(process.execPath, ['--import', 'tsx', 'api/server.ts'], {
+    cwd: repo,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DIST_DIR: distDir, RATE_LIMIT_DATA: '0', RATE_LIMIT_ASK: '0' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  try {
+    const startMs = await waitFor(`http://127.0.0.1:${port}/healthz`);
+    await waitFor(`http://127.0.0.1:${port}/v1/search?q=gas`); // loads the index
+    const rssLoadedMb = rssMb(api);
+    wrk(`http://127.0.0.1:${port}/v1/search`, 10, 3, VARIED); // warm-up
+    const varied = wrk(`http://127.0.0.1:${port}/v1/search`, 10, 10, VARIED);
+    return { varied, rssLoadedMb, rssAfterMb: rssMb(api), startMs: Math.round(startMs) };
+  } finally {
+    api.kill();
+  }
+}
+
+/** Markdown lines for `npm run bench`; `check` marks a target met or missed. */
+export function searchReport(r: SearchBench, check: (ok: boolean) => string): string {
+  return [
+    '\n## Search (`/v1/search`, wrk -t2 -c10 -d10s, a different query and limit on every request)\n',
+    '| req/s | p50 / p99 | non-2xx | RSS with index loaded / after the run | target |',
+    '|---|---|---|---|---|',
+    `| ${Math.round(r.varied.rps)} | ${r.varied.p50.toFixed(2)} / ${r.varied.p99.toFixed(2)} ms | ${r.varied.non2xx} | ${r.rssLoadedMb} / ${r.rssAfterMb} MB | p99 < 5 ms and RSS < 250 MB: ${check(r.varied.p99 < 5 && r.varied.non2xx === 0 && r.rssAfterMb < 250)} |`,
+  ].join('\n');
+}

@@ -1,0 +1,111 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { expandQuery, makeLexicon } from '../../api/search/lexicon.ts';
+import { oramaTokenizer, snippet, stem, terms } from '../../api/search/text.ts';
+import { decodeVectors, encodeVectors, textVector, wordVector } from '../../api/search/vectors.ts';
+import { loadCatalogue } from '../catalogue.ts';
+import { DATA_DIR } from '../../test/support.ts';
+import { distil, sifWeight } from './distil.ts';
+import { buildLexicon, readLexiconYaml } from './lexicon.ts';
+
+describe('distillation of the wink word vectors', () => {
+  it('keeps the wanted words with the vectors of the wink file (unit length) and their frequency rank', () => {
+    const d = distil({ wanted: new Set(['shortage', 'copper', 'notaword']) });
+    expect(d.dims).toBe(100);
+    expect(d.size).toBeGreaterThan(300_000);
+    const byWord = new Map(d.words.map((w) => [w.word, w]));
+    expect([...byWord.keys()].sort()).toEqual(['copper', 'shortage']);
+    // Values from the file: "shortage":[-0.10117,1.1339,0.21254,…,-0.26431,<l2 norm 5.50319871>,<rank 5641>]
+    const s = byWord.get('shortage')!;
+    expect(s.rank).toBe(5641);
+    expect([s.vector[0]! * 5.50319871, s.vector[1]! * 5.50319871, s.vector[2]! * 5.50319871, s.vector[99]! * 5.50319871].map((x) => +x.toFixed(4))).toEqual([-0.1012, 1.1339, 0.2125, -0.2643]);
+    const c = byWord.get('copper')!;
+    expect(c.rank).toBe(4840);
+    expect(+(c.vector[1]! * 6.37412054).toFixed(4)).toBe(1.5054);
+  });
+
+  it('reads entries across chunk boundaries and escaped keys (fixture in the wink format)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wink-'));
+    const file = join(dir, 'w.json');
+    const vec = (x: number, rank: number) => `[${[x, 0, 0].join(',')},${Math.abs(x)},${rank}]`;
+    writeFileSync(file, `{"precision":8,"dimensions":3,"words":["the","\\"","café","zeta"],"vectors":{"the":${vec(1, 0)},"\\"":${vec(2, 1)},"café":${vec(-3, 2)},"zeta":${vec(4, 3)}},"unkVector":[0,0,0]}`);
+    for (const chunkBytes of [7, 13, 64, 4096]) {
+      const d = distil({ file, chunkBytes, wanted: new Set(['cafe', 'zeta', '"']) });
+      expect(d.words.map((w) => [w.word, w.rank, w.vector[0]])).toEqual([['"', 1, 1], ['cafe', 2, -1], ['zeta', 3, 1]]);
+    }
+    expect(distil({ file, wanted: new Set(), top: 1 }).words.map((w) => w.word)).toEqual(['the']);
+  });
+
+  it('weights frequent words down (smooth inverse frequency)', () => {
+    expect(sifWeight(0, 341_479)).toBeLessThan(0.05);
+    expect(sifWeight(5000, 341_479)).toBeGreaterThan(0.9);
+  });
+
+  it('round-trips the vector table through its binary form, at any byte offset', () => {
+    const vectors = [new Float32Array([0.6, 0.8, 0]), new Float32Array([0, -1, 0])];
+    const bytes = encodeVectors({ dims: 3, source: 'test', words: ['a', 'b'], vectors, weights: [0.5, 1], mean: new Float32Array([0.1, 0, 0]) });
+    const shifted = Buffer.concat([Buffer.alloc(5), Buffer.from(bytes)]).subarray(5);
+    const t = decodeVectors(shifted);
+    expect(t.words).toEqual(['a', 'b']);
+    expect(Array.from(wordVector(t, 'a')!).map((x) => +x.toFixed(2))).toEqual([0.6, 0.8, 0]);
+    expect(Array.from(t.weights)).toEqual([0.5, 1]);
+    expect(t.mean[0]).toBeCloseTo(0.1);
+    expect(textVector(t, [{ word: 'zz', weight: 1 }])).toBeNull();
+  });
+});
+
+describe('query expansion', async () => {
+  const lexicon = makeLexicon(buildLexicon(await readLexiconYaml(DATA_DIR), await loadCatalogue(DATA_DIR), {
+    iso3s: new Set(['DEU', 'CHL']),
+    namesOf3: (iso3) => (iso3 === 'DEU' ? { en: 'Germany', fr: 'Allemagne', de: 'Deutschland', es: 'Alemania' } : { en: 'Chile', fr: 'Chili', de: 'Chile', es: 'Chile' }),
+  }));
+  const words = (q: string) => expandQuery(lexicon, q).items.map((i) => i.word);
+
+  it('brings French, German and Spanish words into English, inflected forms included', () => {
+    expect(words('pénuries de cuivre au Chili')).toEqual(['shortage', 'copper', 'chile']);
+    expect(words('Lieferengpässe in Deutschland')).toEqual(['shortage', 'supply', 'germany']);
+    expect(words('escasez de trigo')).toEqual(['shortage', 'wheat']);
+    expect(expandQuery(lexicon, 'pénurie de cuivre').lang).toBe('fr');
+    expect(expandQuery(lexicon, 'escasez de trigo en el mar Negro').lang).toBe('es');
+  });
+
+  it('matches phrases before words', () => {
+    expect(words('céréales de la mer Noire')).toEqual(expect.arrayContaining(['grain', 'black', 'sea']));
+    expect(words('céréales de la mer Noire')).not.toContain('noire');
+    expect(words('terres rares')).toContain('rare');
+  });
+
+  it('keeps English words and adds their concept words', () => {
+    const x = expandQuery(lexicon, 'scarcity of gas');
+    expect(x.items.map((i) => i.word)).toEqual(expect.arrayContaining(['scarcity', 'shortage', 'gas']));
+    expect(x.lang).toBe('en');
+  });
+});
+
+describe('text', () => {
+  it('stems the same inflections the same way in every language', () => {
+    expect(stem('supplies')).toBe(stem('supply'));
+    expect(stem('réserves'.normalize('NFKD').replace(/\p{M}/gu, ''))).toBe(stem('reserve'));
+    expect(terms('Die Preise der Reserven')).toEqual([stem('preis'), stem('reserve')]);
+  });
+
+  it('tokenises for Orama with whole-word tokens', () => {
+    expect(oramaTokenizer().tokenize('Gas, gasoline and GAS')).toEqual(['gas_', 'gasolin_']);
+  });
+
+  it('marks matched words and escapes everything else', () => {
+    const s = snippet('Nothing here. Cobalt <b>exports</b> & "quotas" from DR Congo\'s mines.', new Set(terms('cobalt quota')));
+    expect(s).toBe('Cobalt &lt;b&gt;exports&lt;/b&gt; &amp; &quot;<mark>quotas</mark>&quot; from DR Congo&#39;s mines.'.replace('Cobalt', '<mark>Cobalt</mark>'));
+    expect(snippet('<img src=x onerror=alert(1)>', new Set())).not.toMatch(/<img/);
+  });
+
+  it('cuts long passages around the first match', () => {
+    const long = `${'word '.repeat(80)}the cobalt quota ${'tail '.repeat(80)}`;
+    const s = snippet(long, new Set(['cobalt']));
+    expect(s.startsWith('… ')).toBe(true);
+    expect(s).toContain('<mark>cobalt</mark>');
+    expect(s.length).toBeLessThan(330);
+  });
+});
