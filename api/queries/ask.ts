@@ -1,29 +1,15 @@
-import type { z } from 'zod';
-import type { Answer } from '../../contract/api.ts';
 import type { LoadedBuild } from '../build.ts';
+import { ask, type AnswerData, type AskOptions } from '../ask/index.ts';
+import { askDefaults } from '../ask/config.ts';
 
-export type AnswerData = z.infer<typeof Answer>;
+export type { AnswerData } from '../ask/index.ts';
 
 /**
- * Answer a question from a build's data. Interim: finds a commodity named in the question and
- * answers with its latest price and stress reading, each cited. The grounded answerer (issue 5)
- * replaces the inside; the HTTP route and MCP call this signature.
+ * Answer a question from a build's data (SPEC §5): the grounded answerer of api/ask/, or the
+ * configured model writing from the same retrieved records, checked, with the grounded answer as
+ * the fallback. The HTTP route and MCP call this; without `options` it uses what the server
+ * configured (api/ask/config.ts: configureAsk).
  */
-export async function answerQuestion(b: LoadedBuild, q: string): Promise<AnswerData> {
-  const text = q.toLowerCase();
-  const hit = b.commodities.find((x) => new RegExp(`\\b(${x.code}|${x.name.toLowerCase().replace(/[()]/g, '').split(' ')[0]})\\b`, 'u').test(text));
-  if (!hit) return { answer: 'The published data cannot answer this question: it names no commodity we track.', lang: 'en', citations: [], confidence: 0, mode: 'grounded' };
-  const parts: string[] = [];
-  const citations: AnswerData['citations'] = [];
-  if (hit.price) {
-    const quote = `${hit.price.value} ${hit.price.currency}${hit.price.unit ? `/${hit.price.unit}` : ''} on ${hit.price.as_of}`;
-    parts.push(`${hit.name}: latest price ${quote} (${hit.price.benchmark}).`);
-    citations.push({ id: hit.slug, type: 'commodity', title: hit.name, url: hit.url, quote });
-  }
-  if (hit.stress_index !== null) {
-    const quote = `stress index ${hit.stress_index} (${hit.stress_band})`;
-    parts.push(`Its ${quote}.`);
-    citations.push({ id: hit.slug, type: 'commodity', title: hit.name, url: hit.url, quote });
-  }
-  return { answer: parts.join(' '), lang: 'en', citations, confidence: 0.6, mode: 'grounded' };
+export async function answerQuestion(b: LoadedBuild, q: string, options?: AskOptions): Promise<AnswerData> {
+  return ask(b, q, options ?? askDefaults());
 }

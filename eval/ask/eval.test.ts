@@ -1,0 +1,21 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { expect, inject, it } from 'vitest';
+import { loadBuild } from '../../api/build.ts';
+import { QUESTIONS } from './questions.ts';
+import { formatReport, runEval } from './run.ts';
+
+it('the question set covers the four languages and every topic the issue names', () => {
+  expect(QUESTIONS.length).toBeGreaterThanOrEqual(40);
+  for (const lang of ['en', 'fr', 'de', 'es']) expect(QUESTIONS.filter((q) => q.lang === lang).length).toBeGreaterThanOrEqual(8);
+  const topics = new Set(QUESTIONS.map((q) => q.topic));
+  for (const t of ['gas storage', 'gas storage on a date', 'oil price', 'US SPR', 'top producer share', 'self-sufficiency', 'import dependence', 'stress index', 'scenarios', 'events', 'unanswerable']) expect(topics).toContain(t);
+  expect(new Set(QUESTIONS.map((q) => q.id)).size).toBe(QUESTIONS.length);
+});
+
+it('answers at least 90 % of the evaluation questions with the right figure and a valid citation', async () => {
+  const b = await loadBuild((p) => readFile(join(inject('distDir'), 'current', p)));
+  const report = await runEval(b);
+  console.log(formatReport(report));
+  expect(report.share, formatReport(report)).toBeGreaterThanOrEqual(0.9);
+});

@@ -1,0 +1,106 @@
+import { readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { AnswerData } from '../../api/ask/index.ts';
+import { type LoadedBuild, loadBuild } from '../../api/build.ts';
+import { answerQuestion } from '../../api/queries/ask.ts';
+import { QUESTIONS, type EvalQuestion, type Lang } from './questions.ts';
+
+/** The plain "cannot answer" of each language (what an unanswerable question must get). */
+export const CANNOT: Record<Lang, RegExp> = {
+  en: /cannot answer/i,
+  fr: /ne permettent pas de répondre/i,
+  de: /können diese Frage nicht beantworten/i,
+  es: /no permiten responder/i,
+};
+
+/** Numbers as the language writes them: 1,234.5 (en), 1 234,5 (fr), 1.234,5 (de, es). */
+export function numbersIn(text: string, lang: Lang): { value: number; decimals: number }[] {
+  const out: { value: number; decimals: number }[] = [];
+  const re = lang === 'en' ? /\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?/g : lang === 'fr' ? /\d{1,3}(?:[\s\u00a0\u202f]\d{3})+(?:,\d+)?|\d+(?:,\d+)?/g : /\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d+(?:,\d+)?/g;
+  for (const m of text.matchAll(re)) {
+    const s = lang === 'en' ? m[0].replace(/,/g, '') : m[0].replace(/[\s\u00a0\u202f.]/g, '').replace(',', '.');
+    out.push({ value: Number(s), decimals: s.split('.')[1]?.length ?? 0 });
+  }
+  return out;
+}
+
+/** Whether the answer shows `expected`, rounded to however many decimals it writes. */
+export const showsFigure = (answer: string, lang: Lang, expected: number) => numbersIn(answer, lang).some((n) => Math.abs(n.value - expected) <= 0.5 * 10 ** -n.decimals + 1e-9);
+
+export interface EvalResult {
+  id: string;
+  lang: Lang;
+  q: string;
+  ok: boolean;
+  why: string;
+  answer: string;
+}
+
+/** Judge one answer against what the question expects; the reason when it falls short. */
+export function judge(b: LoadedBuild, item: EvalQuestion, a: AnswerData): string {
+  if (a.lang !== item.lang) return `answered in ${a.lang}, asked in ${item.lang}`;
+  const e = item.expect;
+  if ('unanswerable' in e) {
+    if (!CANNOT[item.lang].test(a.answer)) return 'does not say plainly that the data cannot answer';
+    if (a.citations.length) return `cites ${a.citations.length} record(s) for an unanswerable question`;
+    return '';
+  }
+  const id = typeof e.cite.id === 'function' ? e.cite.id(b) : e.cite.id;
+  const cites = a.citations.filter((c) => c.type === e.cite.type && c.id === id);
+  if (!cites.length) return `no citation of ${e.cite.type} ${id}`;
+  if (cites.some((c) => !c.url.startsWith('/v1/'))) return `citation url ${cites[0]!.url} is not an API address`;
+  if (e.figure) {
+    const f = e.figure(b);
+    if (!showsFigure(a.answer, item.lang, f.shown)) return `the figure ${f.shown} is not in the answer`;
+    const holder = e.figureCite ? a.citations.filter((c) => c.type === e.figureCite!.type && c.id === e.figureCite!.id) : cites;
+    const holderId = e.figureCite?.id ?? id;
+    if (!holder.some((c) => new RegExp(`(?<![\\d.])${String(f.raw).replace('.', '\\.')}(?![\\d])`).test(c.quote))) return `no citation of ${holderId} quotes ${f.raw}`;
+  }
+  return '';
+}
+
+export interface EvalReport {
+  total: number;
+  correct: number;
+  share: number;
+  byLang: Record<Lang, { total: number; correct: number }>;
+  results: EvalResult[];
+}
+
+/** Ask every question of the set against a build (grounded mode unless `llm` is configured). */
+export async function runEval(b: LoadedBuild, now: Date = b.generatedAt, questions: readonly EvalQuestion[] = QUESTIONS): Promise<EvalReport> {
+  const results: EvalResult[] = [];
+  for (const item of questions) {
+    const a = await answerQuestion(b, item.q, { llm: null, now });
+    let why: string;
+    try {
+      why = judge(b, item, a);
+    } catch (err) {
+      why = `expected fact unavailable: ${(err as Error).message}`;
+    }
+    results.push({ id: item.id, lang: item.lang, q: item.q, ok: !why, why, answer: a.answer });
+  }
+  const byLang = { en: { total: 0, correct: 0 }, fr: { total: 0, correct: 0 }, de: { total: 0, correct: 0 }, es: { total: 0, correct: 0 } };
+  for (const r of results) {
+    byLang[r.lang].total++;
+    if (r.ok) byLang[r.lang].correct++;
+  }
+  const correct = results.filter((r) => r.ok).length;
+  return { total: results.length, correct, share: correct / results.length, byLang, results };
+}
+
+export function formatReport(r: EvalReport): string {
+  const lines = [`ask evaluation: ${r.correct}/${r.total} answered with the right figure and a valid citation (${(r.share * 100).toFixed(1)} %)`];
+  lines.push(`  by language: ${Object.entries(r.byLang).map(([l, x]) => `${l} ${x.correct}/${x.total}`).join(', ')}`);
+  for (const x of r.results.filter((y) => !y.ok)) lines.push(`  FAIL ${x.id} (${x.lang}) "${x.q}": ${x.why}\n       → ${x.answer}`);
+  return lines.join('\n');
+}
+
+// `npx tsx eval/ask/run.ts [distDir]`: the evaluation against a published build (default dist/).
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const dist = resolve(process.argv[2] ?? process.env.DIST_DIR ?? resolve(import.meta.dirname, '../../dist'));
+  const b = await loadBuild((p) => readFile(join(dist, 'current', p)));
+  const report = await runEval(b);
+  console.log(formatReport(report));
+  if (report.share < 0.9) process.exitCode = 1;
+}
