@@ -1,0 +1,106 @@
+import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { extname, join, relative, sep } from 'node:path';
+import type { SourceStatus } from '../contract/manifest.ts';
+import type { BuildWriter } from './publish.ts';
+
+/** What the site's pages read at build time besides the build's JSON files (see site/src/lib/data.ts). */
+export interface SiteContext {
+  /** The build folder being written: the pages read its v1/, data/, docs/ and openapi.json. */
+  buildDir: string;
+  build: string;
+  generatedAt: string;
+  baseUrl: string;
+  /** Source statuses (the manifest is written only at publish time): the home page's freshness table. */
+  sources: SourceStatus[];
+}
+
+export interface SiteOptions extends SiteContext {
+  /** Site root (astro project); default site/ in the repository. */
+  root?: string;
+}
+
+export const SITE_ROOT = join(import.meta.dirname, '..', 'site');
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.csv': 'text/csv; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.txt': 'text/plain; charset=utf-8',
+  '.xml': 'application/xml; charset=utf-8',
+  '.ico': 'image/x-icon',
+  '.png': 'image/png',
+  '.webp': 'image/webp',
+  '.woff2': 'font/woff2',
+};
+
+export const siteContentType = (path: string) => TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream';
+
+/**
+ * The readout website, generated into the build so that pages and data switch together: runs
+ * Astro's static build over site/ (the pages read the JSON of the build being written), then
+ * writes every output file as `site/<path>` through the writer, so it is hashed in the manifest.
+ */
+export async function publishSite(writer: BuildWriter, opts: SiteOptions): Promise<{ pages: number; files: number; bytes: number }> {
+  // Tests that rebuild many times and never look at the pages switch the site off.
+  if (process.env.CHOKEPOINT_SITE === 'off') return { pages: 0, files: 0, bytes: 0 };
+  const root = opts.root ?? SITE_ROOT;
+  // Inside the project: Astro puts its server chunks in outDir only when outDir is under the
+  // working directory (otherwise in <cwd>/.astro, shared between concurrent builds).
+  await mkdir(join(root, 'dist'), { recursive: true });
+  const tmp = await mkdtemp(join(root, 'dist', '.tmp-'));
+  const outDir = join(tmp, 'out');
+  const context: SiteContext = { buildDir: opts.buildDir, build: opts.build, generatedAt: opts.generatedAt, baseUrl: opts.baseUrl, sources: opts.sources };
+  process.env.ASTRO_TELEMETRY_DISABLED = '1';
+  try {
+    const { build } = await import('astro');
+    await build({
+      root,
+      configFile: false,
+      outDir,
+      cacheDir: join(tmp, 'cache'),
+      site: opts.baseUrl,
+      output: 'static',
+      trailingSlash: 'ignore',
+      logLevel: (process.env.SITE_LOG as 'info' | undefined) ?? 'warn',
+      devToolbar: { enabled: false },
+      build: { format: 'directory', inlineStylesheets: 'never', concurrency: 4 },
+      // The pages read the build being written; `define` keeps this per call (no process-wide env).
+      vite: {
+        define: { __CHOKEPOINT_SITE__: JSON.stringify(context) },
+        cacheDir: join(tmp, 'vite'),
+        logLevel: (process.env.SITE_LOG as 'info' | undefined) ?? 'warn',
+        build: { reportCompressedSize: false },
+        // Loaded by Node at generation time rather than bundled (the unified/remark graph is large).
+        ssr: { external: ['@astrojs/markdown-remark'] },
+        optimizeDeps: { noDiscovery: true, include: [] },
+      },
+    });
+    let pages = 0;
+    let bytes = 0;
+    const files = await listFiles(outDir);
+    for (const file of files) {
+      const rel = relative(outDir, file).split(sep).join('/');
+      const body = await readFile(file);
+      if (rel.endsWith('.html')) pages++;
+      bytes += body.length;
+      await writer.raw(`site/${rel}`, body, siteContentType(rel));
+    }
+    return { pages, files: files.length, bytes };
+  } finally {
+    await rm(tmp, { recursive: true, force: true });
+  }
+}
+
+async function listFiles(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const e of await readdir(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) out.push(...(await listFiles(p)));
+    else if (e.isFile()) out.push(p);
+  }
+  return out.sort();
+}

@@ -1,0 +1,299 @@
+/**
+ * The readout site in real Chromium (Debian's, through playwright-core): every page type, checked
+ * against the API's JSON, with its links, console errors, transferred bytes and a screenshot.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO } from './support.ts';
+import { startTestServer } from './http.ts';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const SHOTS = join(REPO, 'test-results', 'screenshots');
+const BUDGET = 150 * 1024;
+const HTML_CACHE = 'public, max-age=60, s-maxage=900, stale-while-revalidate=900';
+
+let api: Awaited<ReturnType<typeof startTestServer>>;
+let browser: Browser;
+/** Transferred bytes and console errors per page opened, checked at the end. */
+const weights = new Map<string, number>();
+const errors: string[] = [];
+
+/** Data downloads (JSON, CSV, feeds) are not part of a page's weight. */
+const isDownload = (url: string) => {
+  const u = new URL(url);
+  return u.pathname.startsWith('/v1/') || /\.(csv|json|atom)$/.test(u.pathname);
+};
+
+interface Opened {
+  page: Page;
+  bytes: () => Promise<number>;
+}
+
+async function open(path: string, name: string, viewport = { width: 1280, height: 900 }): Promise<Opened> {
+  const page = await browser.newPage({ viewport });
+  page.setDefaultTimeout(10_000);
+  const sizes: Promise<number>[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(`${path}: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => errors.push(`${path}: ${e.message}`));
+  page.on('response', (r) => {
+    if (isDownload(r.url()) || r.status() >= 300) return;
+    sizes.push(r.body().then((b) => b.length + 300, () => 0)); // body + a typical header block
+  });
+  const res = await page.goto(`${api.url}${path}`, { waitUntil: 'load', timeout: 15_000 });
+  expect(res?.status(), path).toBe(200);
+  const bytes = async () => {
+    const n = (await Promise.all(sizes)).reduce((a, b) => a + b, 0);
+    weights.set(path, n);
+    return n;
+  };
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+  return { page, bytes };
+}
+
+const json = async <T = any>(path: string): Promise<T> => { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const res = await fetch(`${api.url}${path}`);
+  expect(res.status, path).toBe(200);
+  return (await res.json()) as T;
+};
+const text = async (page: Page, sel: string) => ((await page.locator(sel).first().textContent()) ?? '').replace(/\s+/g, ' ').trim();
+/** The site's number format: fixed decimals, U+2212 for minus. */
+const fmt = (x: number, d: number) => new Intl.NumberFormat('en-GB', { minimumFractionDigits: d, maximumFractionDigits: d }).format(x).replace(/^-/, '−');
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM} (.ci/run installs Debian's chromium)`);
+  await mkdir(SHOTS, { recursive: true });
+  api = await startTestServer();
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+    timeout: 30_000,
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await api?.close();
+});
+
+describe('the readout site', () => {
+  it('home: rankings, EU storage, events, briefings and freshness from the API; footer with build time and licence', async () => {
+    const { page, bytes } = await open('/', 'home');
+    const list = await json<{ data: { name: string; stress_index: number | null }[]; meta: { generated_at: string; attribution: string; license_url: string } }>('/v1/commodities');
+    const top = [...list.data].sort((a, b) => (b.stress_index ?? -1) - (a.stress_index ?? -1))[0]!;
+    expect(await text(page, 'ol.rank li a')).toBe(top.name);
+    const eu = await json<{ data: { fill_pct: number } }>('/v1/reserves?commodity=gas&country=eu');
+    expect(await text(page, '[data-testid=eu-fill]')).toBe(`${fmt(eu.data.fill_pct, 1)} %`);
+    const events = await json<{ data: { title: string }[] }>('/v1/events?limit=5');
+    expect(await text(page, 'section[aria-labelledby=ev] h3')).toBe(events.data[0]!.title);
+    const briefs = await json<{ data: { title: string }[] }>('/v1/briefings?lang=en&limit=1');
+    expect(await text(page, 'section[aria-labelledby=br] h3')).toBe(briefs.data[0]!.title);
+    expect(await page.locator('section[aria-labelledby=fresh] tbody tr').count()).toBeGreaterThanOrEqual(10);
+    expect(await page.locator('svg.chart title').first().textContent()).toContain('European Union');
+
+    const footer = await text(page, 'footer');
+    expect(await page.locator('footer time').getAttribute('datetime')).toBe(list.meta.generated_at);
+    expect(footer).toContain(list.meta.attribution);
+    expect(await page.locator(`footer a[rel=license][href="${list.meta.license_url}"]`).count()).toBe(1);
+    expect(await page.locator('footer a[href="https://chokepoint.test/"]').count()).toBe(1);
+    expect(await bytes()).toBeLessThan(BUDGET);
+
+    // Every internal link on the home page answers (pages, JSON and CSV alike).
+    const hrefs = await page.locator('a[href^="/"]').evaluateAll((as: { getAttribute(name: string): string | null }[]) => [...new Set(as.map((a) => a.getAttribute('href')!.split('#')[0]!))]);
+    expect(hrefs.length).toBeGreaterThan(60);
+    const broken: string[] = [];
+    for (const h of hrefs) {
+      const res = await fetch(`${api.url}${h}`, { headers: { accept: 'text/html,application/json;q=0.9,*/*;q=0.8' } });
+      if (res.status !== 200) broken.push(`${h} → ${res.status}`);
+      await res.arrayBuffer();
+    }
+    expect(broken).toEqual([]);
+    await page.close();
+  });
+
+  it('commodity page: the top producer and its share, the stress index and the price chart match the sheet', async () => {
+    const { page, bytes } = await open('/commodities/metals.cobalt/', 'commodity-cobalt');
+    const { data: c } = await json<{ data: { name: string; stress_index: number; producers: { entries: { name: string; share: number }[] }; stress: { components: { name: string }[] } } }>('/v1/commodities/metals.cobalt');
+    expect(await text(page, 'h1')).toContain(c.name);
+    const top = c.producers.entries[0]!;
+    expect(await text(page, '[data-testid=top-producer]')).toBe(top.name);
+    expect(await text(page, '[data-testid=top-share]')).toContain(`${fmt(top.share * 100, 1)} %`);
+    expect(await text(page, '[data-testid=stress]')).toBe(fmt(c.stress_index, 1));
+    expect(await text(page, '[data-testid=table-producers] tbody tr td:nth-child(2)')).toBe(top.name);
+    for (const k of c.stress.components) expect(await page.getByRole('rowheader', { name: k.name }).count()).toBe(1);
+    // Charts have text alternatives and link to their data.
+    const charts = page.locator('svg.chart');
+    expect(await charts.count()).toBeGreaterThanOrEqual(3);
+    for (const svg of await charts.all()) {
+      expect(await svg.getAttribute('role')).toBe('img');
+      expect((await svg.locator('title').first().textContent())?.length).toBeGreaterThan(5);
+    }
+    const csv = await fetch(`${api.url}/commodities/metals.cobalt/producers.csv`);
+    expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect((await csv.text()).split('\r\n')[1]).toContain(top.name);
+    expect(await bytes()).toBeLessThan(BUDGET);
+    await page.close();
+  });
+
+  it('country page: stress, exposures and gas storage match the profile and the reserve', async () => {
+    const { page, bytes } = await open('/countries/DEU/', 'country-deu');
+    const { data: p } = await json<{ data: { name: string; stress_index: number; exposures: unknown[] } }>('/v1/countries/DEU');
+    const { data: r } = await json<{ data: { fill_pct: number } }>('/v1/reserves?commodity=gas&country=de');
+    expect(await text(page, 'h1')).toContain(p.name);
+    expect(await text(page, '[data-testid=stress]')).toBe(fmt(p.stress_index, 1));
+    expect(await text(page, '[data-testid=gas-fill]')).toBe(`${fmt(r.fill_pct, 1)} %`);
+    expect(await page.locator('section[aria-labelledby=h-dep] tbody tr').count()).toBe(p.exposures.length);
+    expect(await bytes()).toBeLessThan(BUDGET);
+    await page.close();
+  });
+
+  it('reserves: the DE page shows the API fill, the chart links its JSON and CSV', async () => {
+    const { page, bytes } = await open('/reserves/gas/de/', 'reserve-gas-de');
+    const { data: r } = await json<{ data: { fill_pct: number; name: string; target: { fill_pct: number } } }>('/v1/reserves?commodity=gas&country=de');
+    expect(await text(page, 'h1')).toBe(r.name);
+    expect(await text(page, '[data-testid=fill]')).toBe(`${fmt(r.fill_pct, 2)} %`);
+    const csvHref = await page.locator('figure a[type="text/csv"]').first().getAttribute('href');
+    expect(csvHref).toMatch(/^\/v1\/reserves\/timeseries\?commodity=gas&country=de&.*format=csv/);
+    const csv = await fetch(`${api.url}${csvHref}`);
+    expect(csv.status).toBe(200);
+    expect(await bytes()).toBeLessThan(BUDGET);
+    await page.close();
+
+    const index = await open('/reserves/', 'reserves');
+    expect(await index.page.locator('tr[data-reserve^="gas/"]').count()).toBe(18);
+    expect(await index.bytes()).toBeLessThan(BUDGET);
+    await index.page.close();
+  });
+
+  it('scenarios board: every scenario in the column of its status', async () => {
+    const { page, bytes } = await open('/scenarios/', 'scenarios');
+    const { data } = await json<{ data: { id: string; status: string; title: string }[] }>('/v1/scenarios');
+    expect(await page.locator('article.scenario').count()).toBe(data.length);
+    for (const s of data) expect(await text(page, `section[data-status=${s.status}] article#${s.id} h3`)).toBe(s.title);
+    expect(await bytes()).toBeLessThan(BUDGET);
+    await page.close();
+  });
+
+  it('events timeline: renders every event, filters by category and commodity', async () => {
+    const { page, bytes } = await open('/events/', 'events');
+    const all = await json<{ data: unknown[] }>('/v1/events?since=1900-01-01&limit=500');
+    const items = page.locator('#timeline li[data-category]');
+    expect(await items.count()).toBe(all.data.length);
+    const sanctions = await json<{ data: unknown[] }>('/v1/events?since=1900-01-01&limit=500&category=sanction');
+    await page.getByRole('button', { name: 'sanction' }).click();
+    await expect.poll(() => page.locator('#timeline li[data-category]:visible').count()).toBe(sanctions.data.length);
+    expect(await page.getByRole('button', { name: 'sanction' }).getAttribute('aria-pressed')).toBe('true');
+    expect(page.url()).toContain('category=sanction');
+    await page.getByRole('button', { name: 'All' }).click();
+    await page.locator('#f-commodity').selectOption('metals.cobalt');
+    const cobalt = await json<{ data: unknown[] }>('/v1/events?since=1900-01-01&limit=500&commodity=metals.cobalt');
+    await expect.poll(() => page.locator('#timeline li[data-category]:visible').count()).toBe(cobalt.data.length);
+    await page.screenshot({ path: join(SHOTS, 'events-filtered.png') });
+    expect(await bytes()).toBeLessThan(BUDGET);
+    await page.close();
+  });
+
+  it('briefings: per language, with a language switch between versions', async () => {
+    const { page, bytes } = await open('/briefings/en/', 'briefings-en');
+    const en = await json<{ data: { id: string; title: string; translation_key: string }[] }>('/v1/briefings?lang=en&limit=50');
+    expect(await page.locator('[data-testid=briefing-list] > li').count()).toBe(en.data.length);
+    await page.getByRole('navigation', { name: 'Language' }).getByRole('link', { name: 'Français' }).click();
+    await page.waitForURL('**/briefings/fr/');
+    const fr = await json<{ data: { id: string; title: string; translation_key: string }[] }>('/v1/briefings?lang=fr&limit=50');
+    expect(await text(page, '[data-testid=briefing-list] h2')).toBe(fr.data[0]!.title);
+    expect(await bytes()).toBeLessThan(BUDGET);
+    await page.close();
+
+    // One briefing, then the same briefing in German.
+    const b = en.data[0]!;
+    const one = await open(`/briefings/en/${b.id}/`, 'briefing-en');
+    expect(await text(one.page, 'h1')).toBe(b.title);
+    await one.page.getByRole('navigation', { name: 'Language' }).getByRole('link', { name: 'Deutsch' }).click();
+    const de = await json<{ data: { id: string; title: string; translation_key: string }[] }>('/v1/briefings?lang=de&limit=50');
+    const twin = de.data.find((x) => x.translation_key === b.translation_key)!;
+    await one.page.waitForURL(`**/briefings/de/${twin.id}/`);
+    expect(await text(one.page, 'h1')).toBe(twin.title);
+    expect(await one.page.locator('article').getAttribute('lang')).toBe('de');
+    expect(await one.bytes()).toBeLessThan(BUDGET);
+    await one.page.close();
+  });
+
+  it('methodology and API docs: rendered guides, every route from /openapi.json with curl, MCP snippet, licence', async () => {
+    const m = await open('/docs/methodology/', 'methodology');
+    expect(await text(m.page, 'h1')).toMatch(/methodology/i);
+    expect(await m.page.locator('article.prose table').count()).toBeGreaterThan(0);
+    const anchor = await m.page.locator('nav.toc-nav a').first().getAttribute('href');
+    expect(await m.page.locator(`[id="${anchor!.slice(1)}"]`).count()).toBe(1);
+    expect(await m.bytes()).toBeLessThan(BUDGET);
+    await m.page.close();
+
+    const { page, bytes } = await open('/docs/api/', 'api-docs');
+    const doc = await json<{ paths: Record<string, Record<string, unknown>> }>('/openapi.json');
+    const body = await text(page, 'main');
+    for (const path of Object.keys(doc.paths).filter((p) => p.startsWith('/v1/'))) expect(body, path).toContain(path);
+    expect(await page.locator('pre code', { hasText: 'curl -s' }).count()).toBeGreaterThanOrEqual(10);
+    expect(await text(page, '#mcp ~ pre')).toContain('"url": "https://chokepoint.test/mcp"');
+    expect(await text(page, 'section[aria-labelledby=licence]')).toContain('CC-BY-4.0');
+    expect(await bytes()).toBeLessThan(BUDGET);
+    await page.close();
+  });
+
+  it('search box: typing a query shows the hits of /v1/search', async () => {
+    const { page, bytes } = await open('/search/', 'search');
+    await page.locator('#q').fill('cobalt');
+    const hits = await json<{ data: { title: string }[] }>('/v1/search?q=cobalt&limit=20');
+    expect(hits.data.length).toBeGreaterThan(0);
+    await expect.poll(() => page.locator('#hits li').count(), { timeout: 8_000 }).toBe(hits.data.length);
+    expect(await text(page, '#hits li h2')).toBe(hits.data[0]!.title);
+    await page.screenshot({ path: join(SHOTS, 'search-hits.png') });
+    // The header's search box leads there too (a plain form: no JavaScript needed to submit).
+    await page.goto(`${api.url}/commodities/`);
+    await page.locator('#site-q').fill('nickel');
+    await page.locator('#site-q').press('Enter');
+    await page.waitForURL('**/search/?q=nickel');
+    await expect.poll(() => page.locator('#hits li').count(), { timeout: 8_000 }).toBeGreaterThan(0);
+    expect(await bytes()).toBeLessThan(BUDGET);
+    await page.close();
+  });
+
+  it('pages read well on a phone', async () => {
+    const { page } = await open('/', 'home-mobile', { width: 390, height: 844 });
+    const overflow = await page.evaluate(() => {
+      const root = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document.documentElement;
+      return root.scrollWidth - root.clientWidth;
+    });
+    expect(overflow).toBeLessThanOrEqual(1);
+    await page.close();
+  });
+
+  it('serves pages with their cache headers, assets immutable, a 404 page for browsers', async () => {
+    const home = await fetch(`${api.url}/`);
+    expect(home.headers.get('cache-control')).toBe(HTML_CACHE);
+    expect(home.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(home.headers.get('link')).toContain('rel="cite-as"');
+    const css = /href="(\/_astro\/[^"]+\.css)"/.exec(await home.text())![1]!;
+    const asset = await fetch(`${api.url}${css}`);
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    const again = await fetch(`${api.url}/`, { headers: { 'if-none-match': home.headers.get('etag')! } });
+    expect(again.status).toBe(304);
+    const bare = await fetch(`${api.url}/commodities/metals.cobalt`, { redirect: 'manual' });
+    expect(bare.status).toBe(308);
+    expect(bare.headers.get('location')).toBe('/commodities/metals.cobalt/');
+    const missing = await fetch(`${api.url}/no/such/page/`, { headers: { accept: 'text/html' } });
+    expect(missing.status).toBe(404);
+    expect(await missing.text()).toContain('Page not found');
+    const problem = await fetch(`${api.url}/no/such/page/`);
+    expect(problem.headers.get('content-type')).toContain('application/problem+json');
+    expect((await fetch(`${api.url}/docs/api.md`)).headers.get('content-type')).toBe('text/markdown; charset=utf-8');
+  });
+
+  it('stayed within budget with no console errors', () => {
+    expect(errors).toEqual([]);
+    for (const [path, n] of weights) expect(n, path).toBeLessThan(BUDGET);
+    console.log(`site page weights (KB): ${[...weights].map(([p, n]) => `${p} ${(n / 1024).toFixed(1)}`).join(', ')}`);
+  });
+});
