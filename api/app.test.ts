@@ -253,8 +253,8 @@ describe('health and discovery', () => {
       ['/llms.txt', 'text/markdown; charset=utf-8'],
       ['/feeds/briefings-fr.atom', 'application/atom+xml; charset=utf-8'],
       ['/feeds/events.atom', 'application/atom+xml; charset=utf-8'],
-      ['/docs/api', 'text/markdown; charset=utf-8'],
-      ['/docs/security', 'text/markdown; charset=utf-8'],
+      ['/docs/api.md', 'text/markdown; charset=utf-8'],
+      ['/docs/security.md', 'text/markdown; charset=utf-8'],
     ];
     for (const [path, type] of expectations) {
       const res = await get(path);

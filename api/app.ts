@@ -4,6 +4,7 @@ import { ASK_MAX_BODY_BYTES, ROUTES } from '../contract/api.ts';
 import type { LoadedBuild } from './build.ts';
 import type { BuildSource } from './build-store.ts';
 import { DATA_CACHE, JSON_TYPE, MEMO_KEY, commonHeaders, sendBytes, sendFile } from './http.ts';
+import { McpEndpoint } from './mcp/http.ts';
 import { ApiError, problemResponse } from './problem.ts';
 import { ask } from './routes/ask.ts';
 import { getCommodity, listCommodities } from './routes/commodities.ts';
@@ -11,13 +12,16 @@ import { listBriefings, listEvents, listScenarios } from './routes/content.ts';
 import { getCountry } from './routes/countries.ts';
 import { getReserve, getTimeseries } from './routes/reserves.ts';
 import { search } from './routes/search.ts';
+import type { RateLimits } from './rate-limit.ts';
 
 export interface AppOptions {
   source: BuildSource;
   /** Used for the Link header until a build (which carries its own base URL) is loaded. */
   baseUrl: string;
-  limits?: { data: MiddlewareHandler; ask: MiddlewareHandler } | null;
+  limits?: ({ data: MiddlewareHandler; ask: MiddlewareHandler } & Partial<Pick<RateLimits, 'consume' | 'headers'>>) | null;
   log?: (msg: string) => void;
+  /** The MCP endpoint at /mcp (a default one when absent; the server passes its own to close its sessions). */
+  mcp?: McpEndpoint;
 }
 
 type Handler = (c: Context, b: LoadedBuild) => Response | Promise<Response>;
@@ -33,7 +37,13 @@ export function acceptable(accept: string, csv: boolean): boolean {
 }
 
 /** Files of the build served as they are, outside /v1/: the contract, discovery files, feeds. */
-const STATIC_PREFIXES = ['openapi.json', 'llms.txt', '.well-known/', 'feeds/', 'docs/'];
+const STATIC_PREFIXES = ['openapi.json', 'llms.txt', '.well-known/', 'feeds/'];
+
+/** The site's HTML: a minute in browsers, 15 minutes (one build) at the CDN. */
+export const HTML_CACHE = 'public, max-age=60, s-maxage=900, stale-while-revalidate=900';
+/** Site assets under /_astro/ carry a content hash in their name. */
+export const ASSET_CACHE = 'public, max-age=31536000, immutable';
+
 
 /**
  * The Chokepoint API as one Hono app: runs on @hono/node-server and on any runtime with fetch
@@ -55,6 +65,8 @@ export function createApp(opts: AppOptions): Hono {
   app.notFound((c) => {
     throw new ApiError(404, `no resource at ${c.req.path}; the routes are listed at /openapi.json`, { suggestions: ROUTES.map((r) => `${r.method.toUpperCase()} ${r.path}`) });
   });
+
+  (opts.mcp ?? new McpEndpoint()).mount(app, { source: opts.source, baseUrl: opts.baseUrl, limits: opts.limits ?? null, common, log });
 
   // Every header is set where a response is built: one added afterwards would make the Node
   // adapter copy the body through a stream (measured: a third of the throughput).
@@ -142,6 +154,37 @@ export function createApp(opts: AppOptions): Hono {
     if (!b || !file) return next();
     const catalog: Record<string, string> = path === '.well-known/api-catalog' ? { link: `${b.headers.link}, </.well-known/api-catalog>; rel="api-catalog"` } : {};
     return sendFile(c, b, file, { 'cache-control': DATA_CACHE, ...catalog });
+  });
+
+  // The readout site, generated into the build as site/<path>: / → site/index.html,
+  // /commodities/metals.cobalt/ → site/commodities/metals.cobalt/index.html. The guides'
+  // Markdown stays at /docs/<page>.md (the site renders /docs/<page>/ as HTML).
+  app.get('/*', (c, next) => {
+    const b = opts.source.current();
+    if (!b) return next();
+    const path = c.req.path;
+    const md = /^\/docs\/([a-z-]+)\.md$/.exec(path);
+    if (md) {
+      const file = b.files.get(`docs/${md[1]}`);
+      return file ? sendFile(c, b, file, { 'cache-control': DATA_CACHE }) : next();
+    }
+    const exact = path.endsWith('/') ? `site${path}index.html` : `site${path}`;
+    const file = b.files.get(exact);
+    if (file) {
+      const cacheControl = path.startsWith('/_astro/') ? ASSET_CACHE : exact.endsWith('.html') ? HTML_CACHE : DATA_CACHE;
+      return sendFile(c, b, file, { 'cache-control': cacheControl });
+    }
+    // A page asked without its trailing slash: redirect to the canonical address.
+    if (!path.endsWith('/') && b.files.has(`site${path}/index.html`)) {
+      const q = c.req.url.indexOf('?');
+      return new Response(null, { status: 308, headers: { ...b.headers, location: `${path}/${q >= 0 ? c.req.url.slice(q) : ''}`, 'cache-control': HTML_CACHE } });
+    }
+    // A browser asking for a page that does not exist gets the site's 404 page, not problem JSON.
+    const notFound = b.files.get('site/404.html');
+    if (notFound && !path.startsWith('/v1/') && /\btext\/html\b/.test(c.req.header('accept') ?? '')) {
+      return new Response(notFound.body as ConstructorParameters<typeof Response>[0], { status: 404, headers: { ...b.headers, 'content-type': notFound.contentType, 'cache-control': HTML_CACHE } });
+    }
+    return next();
   });
 
   return app;

@@ -9,6 +9,17 @@ const limit = (name: string, def: number) =>
     .default(String(def))
     .transform(Number);
 
+const count = (name: string, def: number) =>
+  z
+    .string()
+    .regex(/^[1-9]\d*$/, `${name} must be a whole number ≥ 1`)
+    .default(String(def))
+    .transform(Number);
+const list = z
+  .string()
+  .optional()
+  .transform((v) => (v ?? '').split(',').map((s) => s.trim()).filter(Boolean));
+
 /** The API's environment, parsed once at start-up; a bad value stops it with a clear message. */
 export const ApiEnv = z.object({
   PORT: z
@@ -27,6 +38,23 @@ export const ApiEnv = z.object({
   RATE_LIMIT_DATA: limit('RATE_LIMIT_DATA', 60),
   RATE_LIMIT_ASK: limit('RATE_LIMIT_ASK', 10),
   REDIS_URL: z.url({ message: 'REDIS_URL must be a redis:// URL' }).optional(),
+  MCP_MAX_SESSIONS: count('MCP_MAX_SESSIONS', 100),
+  MCP_MAX_SESSIONS_PER_IP: count('MCP_MAX_SESSIONS_PER_IP', 10),
+  MCP_SESSION_IDLE_SECONDS: count('MCP_SESSION_IDLE_SECONDS', 300),
+  /** Comma-separated Host values for /mcp; default: the PUBLIC_BASE_URL host, localhost, 127.0.0.1, [::1] (any port). */
+  MCP_ALLOWED_HOSTS: list,
+  /** Comma-separated origins for /mcp; default: the PUBLIC_BASE_URL origin and the loopback ones (http and https, any port). */
+  MCP_ALLOWED_ORIGINS: list,
+  /** /v1/ask: with a key, the model writes the answer from the retrieved records (docs/ask.md). */
+  OPENAI_API_KEY: z.string().optional(),
+  OPENAI_BASE_URL: z.url({ message: 'OPENAI_BASE_URL must be an absolute http(s) URL, e.g. https://api.openai.com/v1' }).optional(),
+  OPENAI_MODEL: z.string().min(1).default('gpt-4o-mini'),
+  OPENAI_TIMEOUT_MS: z
+    .string()
+    .regex(/^\d+$/, 'OPENAI_TIMEOUT_MS must be a whole number of milliseconds')
+    .default('4000')
+    .transform(Number)
+    .pipe(z.number().int().min(100, 'OPENAI_TIMEOUT_MS must be at least 100').max(60000, 'OPENAI_TIMEOUT_MS must be at most 60000')),
 });
 export type ApiEnv = z.infer<typeof ApiEnv>;
 

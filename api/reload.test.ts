@@ -7,6 +7,9 @@ import { startServer, type RunningServer } from './server.ts';
 import { DATA_DIR, SOURCES_DIR, tempDir, testEffects } from '../test/support.ts';
 import { runBuild } from '../pipeline/build.ts';
 
+// These builds never serve pages: the site stage (Astro, ~15 s) runs once, in the shared test build.
+process.env.CHOKEPOINT_SITE = 'off';
+
 /** A dist folder of our own whose `current` we can switch, as the pipeline does. */
 async function distWithBuild(): Promise<{ dist: string; build: string }> {
   const shared = inject('distDir');

@@ -1,9 +1,11 @@
 import { serve, type ServerType } from '@hono/node-server';
 import { createApp } from './app.ts';
+import { configureAsk, llmConfigFromEnv } from './ask/index.ts';
 import { NodeBuildStore } from './build-store.ts';
-import { describeTrustProxy, parseTrustProxy } from './client-ip.ts';
+import { clientIp, describeTrustProxy, parseTrustProxy } from './client-ip.ts';
 import { type ApiEnv, readApiEnv } from './env.ts';
-import { createRateLimits, type RateLimits } from './rate-limit.ts';
+import { McpEndpoint } from './mcp/http.ts';
+import { createRateLimits, rateKey, type RateLimits } from './rate-limit.ts';
 
 export interface RunningServer {
   server: ServerType;
@@ -23,7 +25,18 @@ export async function startServer(env: ApiEnv, quiet = false): Promise<RunningSe
   const trust = parseTrustProxy(env.TRUST_PROXY);
   const limits = await createRateLimits({ data: env.RATE_LIMIT_DATA, ask: env.RATE_LIMIT_ASK, redisUrl: env.REDIS_URL, trust, log: (m) => console.error(`[api] ${m}`) });
   say(`client IP: ${describeTrustProxy(trust)}; limits ${env.RATE_LIMIT_DATA}/min data, ${env.RATE_LIMIT_ASK}/min ask${env.REDIS_URL ? ', counters in Redis' : ''}`);
-  const app = createApp({ source: store, baseUrl: env.PUBLIC_BASE_URL, limits, log: (m) => console.error(`[api] ${m}`) });
+  const llm = llmConfigFromEnv(env);
+  configureAsk({ llm, onFallback: (why) => say(`/v1/ask: model answer refused, grounded answer sent: ${why}`) });
+  if (llm) say(`/v1/ask: model ${llm.model}${llm.baseURL ? ` at ${llm.baseURL}` : ''}, timeout ${llm.timeoutMs} ms, grounded fallback`);
+  const mcp = new McpEndpoint({
+    maxSessions: env.MCP_MAX_SESSIONS,
+    maxSessionsPerIp: env.MCP_MAX_SESSIONS_PER_IP,
+    sessionIdleSeconds: env.MCP_SESSION_IDLE_SECONDS,
+    allowedHosts: env.MCP_ALLOWED_HOSTS,
+    allowedOrigins: env.MCP_ALLOWED_ORIGINS,
+    clientKey: (c) => rateKey(clientIp(c, trust)),
+  });
+  const app = createApp({ source: store, baseUrl: env.PUBLIC_BASE_URL, limits, mcp, log: (m) => console.error(`[api] ${m}`) });
   return new Promise((resolveStart) => {
     const server = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) => {
       say(`listening on http://${env.HOST}:${info.port}`);
@@ -34,6 +47,7 @@ export async function startServer(env: ApiEnv, quiet = false): Promise<RunningSe
         limits,
         close: async () => {
           store.stop();
+          await mcp.close();
           await new Promise<void>((r) => server.close(() => r()));
           await limits.close();
         },

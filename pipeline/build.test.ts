@@ -9,6 +9,9 @@ import { ReserveResponse } from '../contract/reserves.ts';
 import { DATA_DIR, SOURCES_DIR, readCsv, readJson, tempDir, testEffects } from '../test/support.ts';
 import { runBuild, type BuildResult } from './build.ts';
 
+// These builds never serve pages: the site stage (Astro, ~15 s) runs once, in the shared test build.
+process.env.CHOKEPOINT_SITE = 'off';
+
 /** The real-data build: every figure pinned here is recomputed straight from the publisher's file. */
 describe('build from the real sources', () => {
   let out: string;

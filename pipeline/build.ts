@@ -21,6 +21,7 @@ import { EI_TRADE_YEAR, HHI_THRESHOLDS, hhi, hhiBand, shareTable, topFlows, type
 import { band, commodityStress, eventPressure } from './steps/stress.ts';
 import { weeklyDigest } from './steps/digest.ts';
 import { publishDiscovery } from './discovery/stage.ts';
+import { publishSearchIndex } from './search/stage.ts';
 import { readFile } from 'node:fs/promises';
 
 export interface BuildOptions {
@@ -162,12 +163,14 @@ export async function runBuild(opts: BuildOptions, fx: Effects): Promise<BuildRe
     });
 
     await timed(fx.log, 'editorial outputs', () => publishContent(writer!, content, metaFor));
+    await timed(fx.log, 'search index', () => publishSearchIndex(writer!, { briefings: content.briefings, scenarios: content.scenarios, catalogue, names, dataDir: opts.dataDir, log: fx.log, fetch: fx.fetch }), (r) => `${r.documents} documents, ${r.embedder.kind} vectors`);
     const { version } = JSON.parse(await readFile(repoPath('package.json'), 'utf8')) as { version: string };
     await timed(fx.log, 'contract and discovery files', async () => {
       await publishDiscovery(writer!, { baseUrl: opts.baseUrl, version, buildId, now: generatedAt, briefings: content.briefings, events: content.events });
       // The human guides the discovery files link to, as Markdown (the site renders them as pages).
       for (const page of DOC_PAGES) await writer!.raw(`docs/${page}`, await readFile(repoPath('docs', `${page}.md`)), 'text/markdown; charset=utf-8');
     });
+    await timed(fx.log, 'site', async () => (await import('./site-stage.ts')).publishSite(writer!, { buildDir: writer!.dir, build: buildId, generatedAt: generatedAt.toISOString(), baseUrl: opts.baseUrl, sources: statuses }), (r) => `${r.pages} pages, ${r.files} files, ${Math.round(r.bytes / 1024)} KB`);
 
     const durationMs = Math.round(performance.now() - started);
     const dir = await timed(fx.log, 'validate and publish', () =>

@@ -14,6 +14,9 @@ import { eiaOilPricesSource } from './sources/eia-oil-prices.ts';
 import { z } from 'zod';
 
 const run = promisify(execFile);
+
+// These builds never serve pages: the site stage (Astro, ~15 s) runs once, in the shared test build.
+process.env.CHOKEPOINT_SITE = 'off';
 const build = (sourcesDir: string, outDir: string, extra: { sources?: readonly SourceAdapter[]; dataDir?: string } = {}) =>
   runBuild({ sourcesDir, dataDir: extra.dataDir ?? DATA_DIR, outDir, baseUrl: 'https://chokepoint.test', sources: extra.sources }, testEffects());
 
