@@ -2,6 +2,7 @@ import { existsSync, watch, type FSWatcher } from 'node:fs';
 import { readFile, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type LoadedBuild, loadBuild } from './build.ts';
+import { warmSearch } from './search/engine.ts';
 
 /** Where the app finds the build to serve; the node store below reloads it when the pipeline switches. */
 export interface BuildSource {
@@ -39,6 +40,8 @@ export class NodeBuildStore implements BuildSource {
       try {
         const dir = join(this.distDir, target);
         const loaded = await loadBuild((p) => readFile(join(dir, p)));
+        // Load the search index before the swap, so no request pays for it.
+        if (loaded.files.has('search/index.json')) warmSearch(loaded);
         this.build = loaded;
         this.target = target;
         this.log(`serving build ${loaded.id}`);

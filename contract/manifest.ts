@@ -28,6 +28,7 @@ export const BuildManifest = z.strictObject({
   duration_ms: z.number().int(),
   sources: z.array(SourceStatus),
   omitted: z.array(z.strictObject({ output: z.string(), reason: z.string() })).describe('Outputs left out, and why'),
+  stages: z.record(z.string(), z.string()).optional().describe('Input key of each cached stage (search index, site): equal keys reuse the outputs'),
   files: z.record(z.string(), z.strictObject({ sha256: z.string(), bytes: z.number().int(), content_type: z.string() })),
 });
 export type BuildManifest = z.infer<typeof BuildManifest>;

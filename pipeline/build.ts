@@ -22,6 +22,8 @@ import { band, commodityStress, eventPressure } from './steps/stress.ts';
 import { weeklyDigest } from './steps/digest.ts';
 import { publishDiscovery } from './discovery/stage.ts';
 import { publishSearchIndex } from './search/stage.ts';
+import { cachedStage, keyOf, previousBuild, treeHash } from './stage-cache.ts';
+import { dateTime } from '../site/src/lib/format.ts';
 import { readFile } from 'node:fs/promises';
 
 export interface BuildOptions {
@@ -163,20 +165,49 @@ export async function runBuild(opts: BuildOptions, fx: Effects): Promise<BuildRe
     });
 
     await timed(fx.log, 'editorial outputs', () => publishContent(writer!, content, metaFor));
-    await timed(fx.log, 'search index', () => publishSearchIndex(writer!, { briefings: content.briefings, scenarios: content.scenarios, catalogue, names, dataDir: opts.dataDir, log: fx.log, fetch: fx.fetch }), (r) => `${r.documents} documents, ${r.embedder.kind} vectors`);
+    // The search index and the site are the slow stages: each reuses the live build's output when
+    // its inputs (the payloads it reads and the code that makes it) are unchanged.
+    const live = await previousBuild(paths.current);
+    const stages: Record<string, string> = {};
+    const code = await treeHash(repoPath(), ['pipeline', 'contract', 'api/search', 'site', 'data', 'package-lock.json']);
+    await timed(fx.log, 'search index', () =>
+      cachedStage({
+        writer: writer!, stages, previous: live, name: 'search', prefix: 'search/',
+        key: keyOf(code, content.briefings, content.scenarios, process.env.EMBEDDINGS_BASE_URL ?? null, process.env.EMBEDDINGS_MODEL ?? null),
+        run: () => publishSearchIndex(writer!, { briefings: content.briefings, scenarios: content.scenarios, catalogue, names, dataDir: opts.dataDir, log: fx.log, fetch: fx.fetch }),
+      }),
+      (r) => (r.reused ? `unchanged, ${r.files} files reused` : `${r.result.documents} documents, ${r.result.embedder.kind} vectors`),
+    );
     const { version } = JSON.parse(await readFile(repoPath('package.json'), 'utf8')) as { version: string };
     await timed(fx.log, 'contract and discovery files', async () => {
       await publishDiscovery(writer!, { baseUrl: opts.baseUrl, version, buildId, now: generatedAt, briefings: content.briefings, events: content.events });
       // The human guides the discovery files link to, as Markdown (the site renders them as pages).
       for (const page of DOC_PAGES) await writer!.raw(`docs/${page}`, await readFile(repoPath('docs', `${page}.md`)), 'text/markdown; charset=utf-8');
     });
-    await timed(fx.log, 'site', async () => (await import('./site-stage.ts')).publishSite(writer!, { buildDir: writer!.dir, build: buildId, generatedAt: generatedAt.toISOString(), baseUrl: opts.baseUrl, sources: statuses }), (r) => `${r.pages} pages, ${r.files} files, ${Math.round(r.bytes / 1024)} KB`);
+    const siteKey = keyOf(
+      code,
+      opts.baseUrl,
+      generatedAt.getUTCFullYear(),
+      Object.entries(writer.payloadHashes).sort(),
+      // fresh and unchanged read the same on the site: both mean the source is current.
+      statuses.map((s) => [s.id, s.status === 'fresh' ? 'unchanged' : s.status, s.retrieved_at, s.data_as_of, s.stale_reason]),
+      (await readFile(join(writer.dir, 'openapi.json'), 'utf8')).replaceAll(buildId, ''),
+    );
+    await timed(fx.log, 'site', () =>
+      cachedStage({
+        writer: writer!, stages, previous: live, name: 'site', prefix: 'site/', key: siteKey,
+        run: async () => (await import('./site-stage.ts')).publishSite(writer!, { buildDir: writer!.dir, build: buildId, generatedAt: generatedAt.toISOString(), baseUrl: opts.baseUrl, sources: statuses }),
+        // Pages name their build in the footer; everything else on them comes from the payloads.
+        rewrite: (path, bytes, prev) => (/\.(html|csv|json|txt)$/.test(path) ? Buffer.from(renameBuild(bytes.toString('utf8'), prev.manifest, buildId, generatedAt.toISOString())) : bytes),
+      }),
+      (r) => (r.reused ? `unchanged, ${r.files} files reused` : `${r.result.pages} pages, ${r.result.files} files, ${Math.round(r.result.bytes / 1024)} KB`),
+    );
 
     const durationMs = Math.round(performance.now() - started);
     const dir = await timed(fx.log, 'validate and publish', () =>
       publishBuild(opts.outDir, writer!, {
         build: buildId, generated_at: generatedAt.toISOString(), methodology_version: METHODOLOGY_VERSION, base_url: opts.baseUrl,
-        duration_ms: durationMs, sources: statuses, omitted,
+        duration_ms: durationMs, sources: statuses, omitted, stages,
       }),
     );
     const files = Object.keys(writer.files).length;
@@ -350,3 +381,8 @@ export function unique<T>(xs: readonly T[]): T[] {
   return [...new Set(xs)];
 }
 export const repoPath = (...p: string[]) => join(import.meta.dirname, '..', ...p);
+
+/** A page of the previous build, renamed to this one: its build id and build time, as written by the site. */
+function renameBuild(text: string, prev: { build: string; generated_at: string }, build: string, generatedAt: string): string {
+  return text.replaceAll(prev.build, build).replaceAll(prev.generated_at, generatedAt).replaceAll(dateTime(prev.generated_at), dateTime(generatedAt));
+}

@@ -22,6 +22,12 @@ export class BuildValidationError extends Error {
  */
 export class BuildWriter {
   readonly files: Record<string, { sha256: string; bytes: number; content_type: string }> = {};
+  /**
+   * Hash of each JSON output's payload without what changes with every build even when the data
+   * do not: meta.build, meta.generated_at and meta.sources (whose retrieval times the stage keys
+   * take from the source statuses instead).
+   */
+  readonly payloadHashes: Record<string, string> = {};
   readonly problems: string[] = [];
 
   constructor(readonly dir: string) {}
@@ -33,6 +39,11 @@ export class BuildWriter {
         this.problems.push(`${path}: ${issue.path.join('.') || '(root)'}: ${issue.message}`);
       }
       return;
+    }
+    const out = parsed.data as { meta?: Record<string, unknown> };
+    if (out.meta) {
+      const { build: _b, generated_at: _g, sources: _s, ...meta } = out.meta;
+      this.payloadHashes[path] = createHash('sha256').update(JSON.stringify({ ...out, meta })).digest('hex');
     }
     await this.raw(path, JSON.stringify(parsed.data), JSON_TYPE);
   }

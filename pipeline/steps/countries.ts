@@ -94,7 +94,7 @@ async function supplierTables(db: Db, trade: readonly { sheet: string; flow: str
     if (total <= 0) continue;
     const entries = list
       .map((r) => ({ iso3: r.exporter_iso3, name: r.exporter, value: round(r.value, 4), share: round(r.value / total, 4) }))
-      .sort((a, b) => b.value - a.value);
+      .sort((a, b) => b.value - a.value || a.name.localeCompare(b.name));
     out.set(iso3, { entries, hhi: hhi(list.map((r) => r.value / total)), unit: list[0]?.unit ?? '' });
   }
   return out;

@@ -59,7 +59,7 @@ export async function shareTable(db: Db, ref: Ref, basis: string): Promise<Share
   const denominator = Math.max(total ?? 0, listed);
   const entries = countries
     .map((r) => ({ iso3: r.iso3 as string, name: r.country, value: r.value, share: Math.min(1, r.value / denominator) }))
-    .sort((a, b) => b.value - a.value);
+    .sort((a, b) => b.value - a.value || a.iso3.localeCompare(b.iso3));
   const first = rows[0] as { unit: string; year: number };
   return { year: first.year, unit: first.unit, basis, source: ref.source, world_total: total, entries };
 }
@@ -97,7 +97,7 @@ export async function topFlows(db: Db, sheet: string, flow: string, limit = 15):
      LEFT JOIN country_names ne ON ne.name = lower(trim(t.exporter)) AND NOT t.exporter_is_aggregate
      LEFT JOIN country_names ni ON ni.name = lower(trim(t.importer)) AND NOT t.importer_is_aggregate
      WHERE t.sheet = ? AND t.flow = ? AND t.value > 0 AND t.exporter <> t.importer
-     ORDER BY t.value DESC LIMIT ${limit}`,
+     ORDER BY t.value DESC, t.exporter, t.importer LIMIT ${limit}`,
     [sheet, flow],
   );
 }

@@ -1,0 +1,45 @@
+import { cp, readFile, readlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, inject, it } from 'vitest';
+import { DATA_DIR, SOURCES_DIR, readJson, tempDir, testEffects } from '../test/support.ts';
+import { runBuild } from './build.ts';
+
+/** Starting from the shared test build (site and search included), as the live build to reuse from. */
+async function distCopy() {
+  const dist = await tempDir('stage-cache');
+  await cp(inject('distDir'), dist, { recursive: true, verbatimSymlinks: true });
+  return dist;
+}
+
+describe('cached stages', () => {
+  it('reuse the search index and the site when nothing they read changed, renamed to the new build', async () => {
+    const dist = await distCopy();
+    const before = readJson(join(dist, 'current/manifest.json'));
+    const fx = testEffects(new Date('2026-11-22T00:15:00Z'));
+    const r = await runBuild({ sourcesDir: SOURCES_DIR, dataDir: DATA_DIR, outDir: dist, baseUrl: 'https://chokepoint.test' }, fx);
+    expect(fx.lines.find((l) => l.includes('search index'))).toMatch(/unchanged, 3 files reused/);
+    expect(fx.lines.find((l) => l.includes('✓ site'))).toMatch(/unchanged, \d+ files reused/);
+    const after = readJson(join(dist, 'current/manifest.json'));
+    expect(after.stages).toEqual(before.stages);
+    const home = await readFile(join(dist, 'current/site/index.html'), 'utf8');
+    expect(home).toContain(`<code>${r.build}</code>`);
+    expect(home).toContain('datetime="2026-11-22T00:15:00.000Z"');
+    expect(home).not.toContain(before.build);
+    expect(await readlink(join(dist, 'current'))).toBe(join('builds', r.build));
+  });
+
+  it('rebuild the site when the content changes', async () => {
+    const dist = await distCopy();
+    const data = await tempDir('data-changed');
+    await cp(DATA_DIR, data, { recursive: true });
+    const file = join(data, 'scenarios/hormuz-closure.yaml');
+    await writeFile(file, (await readFile(file, 'utf8')).replace('  en: Closure of the Strait of Hormuz', '  en: Closure of the Strait of Hormuz (revised)'));
+    const before = readJson(join(dist, 'current/manifest.json'));
+    const fx = testEffects(new Date('2026-11-22T00:15:00Z'));
+    await runBuild({ sourcesDir: SOURCES_DIR, dataDir: data, outDir: dist, baseUrl: 'https://chokepoint.test' }, fx);
+    const after = readJson(join(dist, 'current/manifest.json'));
+    expect(after.stages.site).not.toBe(before.stages.site);
+    expect(after.stages.search).not.toBe(before.stages.search);
+    expect(await readFile(join(dist, 'current/site/scenarios/index.html'), 'utf8')).toContain('(revised)');
+  });
+});

@@ -1,0 +1,70 @@
+import { createHash } from 'node:crypto';
+import { readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import type { BuildManifest } from '../contract/manifest.ts';
+import type { BuildWriter } from './publish.ts';
+
+/** The live build a stage may reuse from: its folder and manifest, when there is one. */
+export interface PreviousBuild {
+  dir: string;
+  manifest: BuildManifest;
+}
+
+export async function previousBuild(currentLink: string): Promise<PreviousBuild | null> {
+  try {
+    const dir = await realpath(currentLink);
+    return { dir, manifest: JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as BuildManifest };
+  } catch {
+    return null;
+  }
+}
+
+/** SHA-256 of every file under the given folders or files (sorted paths and bytes): a stage's code. */
+export async function treeHash(root: string, folders: readonly string[]): Promise<string> {
+  const hash = createHash('sha256');
+  const walk = async (dir: string): Promise<void> => {
+    const entries = (await readdir(dir, { withFileTypes: true }).catch(() => [])).sort((a, b) => a.name.localeCompare(b.name));
+    for (const e of entries) {
+      if (e.name === 'node_modules' || e.name === 'dist' || e.name.startsWith('.')) continue;
+      const full = join(dir, e.name);
+      if (e.isDirectory()) await walk(full);
+      else hash.update(relative(root, full)).update('\0').update(await readFile(full)).update('\0');
+    }
+  };
+  for (const f of folders) {
+    const full = join(root, f);
+    if ((await stat(full).catch(() => null))?.isFile()) hash.update(f).update('\0').update(await readFile(full)).update('\0');
+    else await walk(full);
+  }
+  return hash.digest('hex');
+}
+
+export const keyOf = (...parts: readonly unknown[]) => createHash('sha256').update(JSON.stringify(parts)).digest('hex');
+
+/**
+ * Run a stage, or, when its input key equals the one the live build recorded, copy that build's
+ * outputs under `prefix` (through `rewrite`, for the few bytes that name the build itself). A
+ * checksum decides what to rebuild, so a rebuild with nothing changed stays fast.
+ */
+export async function cachedStage<R>(x: {
+  writer: BuildWriter;
+  stages: Record<string, string>;
+  name: string;
+  key: string;
+  prefix: string;
+  previous: PreviousBuild | null;
+  run: () => Promise<R>;
+  rewrite?: (path: string, bytes: Buffer, previous: PreviousBuild) => Buffer;
+}): Promise<{ reused: true; files: number } | { reused: false; result: R }> {
+  x.stages[x.name] = x.key;
+  const prev = x.previous;
+  if (prev && prev.manifest.stages?.[x.name] === x.key) {
+    const paths = Object.keys(prev.manifest.files).filter((p) => p.startsWith(x.prefix));
+    for (const p of paths) {
+      const bytes = await readFile(join(prev.dir, p));
+      await x.writer.raw(p, x.rewrite ? x.rewrite(p, bytes, prev) : bytes, prev.manifest.files[p]!.content_type);
+    }
+    return { reused: true, files: paths.length };
+  }
+  return { reused: false, result: await x.run() };
+}
