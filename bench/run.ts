@@ -1,7 +1,9 @@
 import { cpus, totalmem } from 'node:os';
 import { resolve } from 'node:path';
 import { benchApi, benchRateLimited } from './api.ts';
+import { benchAsk } from './ask.ts';
 import { benchBuild } from './build.ts';
+import { benchSearch, searchReport } from './search.ts';
 
 /** `npm run bench`: every benchmark, printed as Markdown for BENCHMARKS.md. Needs wrk (apt-get install wrk). */
 const machine = `${cpus().length} × ${cpus()[0]?.model.trim()}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
@@ -43,6 +45,13 @@ console.log('| case | req/s | p99 | non-2xx |\n|---|---|---|---|');
 console.log(`| limit not reached (200) | ${Math.round(rl.ok.rps)} | ${rl.ok.p99.toFixed(2)} ms | ${rl.ok.non2xx} |`);
 console.log(`| limit 1/min: all but one refused (429) | ${Math.round(rl.limited.rps)} | ${rl.limited.p99.toFixed(2)} ms | ${rl.limited.non2xx} |`);
 console.log(`\nA 429 no dearer than a 200: ${check(rl.limited.rps >= rl.ok.rps * 0.95)}.`);
+
+console.log('\n' + searchReport(await benchSearch(dist, 18795), check));
+
+const ask = await benchAsk(dist, 10, 10, 18796);
+console.log('\n## Grounded POST /v1/ask (wrk -c10 -d10s, varied questions, no model configured)\n');
+console.log('| req/s | p50 | p95 | p99 | non-2xx | target |\n|---|---|---|---|---|---|');
+console.log(`| ${Math.round(ask.rps)} | ${ask.p50.toFixed(2)} ms | ${ask.p95.toFixed(2)} ms | ${ask.p99.toFixed(2)} ms | ${ask.non2xx} | p95 < 50 ms: ${check(ask.p95 < 50)} |`);
 
 console.log(`\nAll targets ${ok ? 'met' : 'NOT met'}.`);
 if (!ok) process.exitCode = 1;
