@@ -5,7 +5,8 @@ import { join, resolve } from 'node:path';
 
 const repo = resolve(import.meta.dirname, '..');
 
-export interface WrkResult { rps: number; p50: number; p99: number; non2xx: number; status: string }
+/** p95 is there when the wrk script prints `P95_US <µs>` in its done() (wrk has no flag for it). */
+export interface WrkResult { rps: number; p50: number; p95?: number; p99: number; non2xx: number; status: string }
 
 /** wrk with a latency distribution; `lua` is an optional wrk script (e.g. to vary the query). */
 export function wrk(url: string, connections: number, seconds: number, lua?: string): WrkResult {
@@ -27,6 +28,7 @@ export function wrk(url: string, connections: number, seconds: number, lua?: str
     rps: num(/Requests\/sec:\s+([\d.]+)/),
     p50: ms(/50%\s+([\d.]+)(us|ms|s)/),
     p99: ms(/99%\s+([\d.]+)(us|ms|s)/),
+    ...(/P95_US (\d+)/.test(out) ? { p95: Number(out.match(/P95_US (\d+)/)![1]) / 1000 } : {}),
     non2xx: num(/Non-2xx or 3xx responses:\s+(\d+)/) || 0,
     status: out.includes('Socket errors') ? (out.match(/Socket errors:.*/)?.[0] ?? '') : '',
   };
@@ -42,7 +44,7 @@ request = function()
 end
 `;
 
-async function waitFor(url: string, timeoutMs = 15_000): Promise<number> {
+export async function waitFor(url: string, timeoutMs = 15_000): Promise<number> {
   const started = performance.now();
   while (performance.now() - started < timeoutMs) {
     try {
@@ -56,13 +58,13 @@ async function waitFor(url: string, timeoutMs = 15_000): Promise<number> {
   throw new Error(`${url} did not answer within ${timeoutMs} ms`);
 }
 
-function rssMb(child: ChildProcess): number {
+export function rssMb(child: ChildProcess): number {
   const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
   return Math.round(Number(status.match(/VmRSS:\s+(\d+)/)?.[1]) / 1024);
 }
 
 /** Start a process with node directly (tsx's loader, no npm wrapper), so its pid is the server's. */
-function startNode(script: string, env: Record<string, string>): ChildProcess {
+export function startNode(script: string, env: Record<string, string>): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', script], { cwd: repo, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
 }
 

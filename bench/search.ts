@@ -1,9 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { wrk, type WrkResult } from './api.ts';
-
-const repo = resolve(import.meta.dirname, '..');
+import { rssMb, startNode, waitFor, wrk, type WrkResult } from './api.ts';
 
 /** Queries in the four languages; each request adds a varying limit so the per-build response memo never answers. */
 const QUERIES = [
@@ -22,21 +17,6 @@ request = function()
 end
 `;
 
-async function waitFor(url: string, timeoutMs = 15_000): Promise<number> {
-  const started = performance.now();
-  while (performance.now() - started < timeoutMs) {
-    try {
-      if ((await fetch(url)).ok) return performance.now() - started;
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
-}
-
-const rssMb = (child: ChildProcess) => Math.round(Number(readFileSync(`/proc/${child.pid}/status`, 'utf8').match(/VmRSS:\s+(\d+)/)?.[1]) / 1024);
-
 export interface SearchBench {
   /** wrk -c10, a different query (memo misses) on every request. */
   varied: WrkResult;
@@ -51,11 +31,7 @@ export interface SearchBench {
  * index and vectors loaded (target < 250 MB). Needs wrk.
  */
 export async function benchSearch(distDir: string, port = 18790): Promise<SearchBench> {
-  const api = spawn(process.execPath, ['--import', 'tsx', 'api/server.ts'], {
-    cwd: repo,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DIST_DIR: distDir, RATE_LIMIT_DATA: '0', RATE_LIMIT_ASK: '0' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const api = startNode('api/server.ts', { PORT: String(port), HOST: '127.0.0.1', DIST_DIR: distDir, RATE_LIMIT_DATA: '0', RATE_LIMIT_ASK: '0' });
   try {
     const startMs = await waitFor(`http://127.0.0.1:${port}/healthz`);
     await waitFor(`http://127.0.0.1:${port}/v1/search?q=gas`); // loads the index
