@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { rateLimiter, type ClientRateLimitInfo, type RateLimitInfo, type Store } from 'hono-rate-limiter';
-import { createClient } from 'redis';
+import type { createClient as CreateClient } from 'redis';
 import { clientIp, ipv6Groups, formatIpv6, type TrustProxy } from './client-ip.ts';
 import { ApiError, problemResponse } from './problem.ts';
 import { LIMIT_HEADERS } from './http.ts';
@@ -149,7 +149,7 @@ function redactUrl(url: string): string {
  * in the background; the first success after an outage is logged and counting is back in Redis.
  */
 class RedisBackend {
-  private readonly client;
+  private readonly client: ReturnType<typeof CreateClient>;
   private down = false;
   private retryAt = 0;
   private closed = false;
@@ -159,6 +159,7 @@ class RedisBackend {
     private readonly windowMs: number,
     private readonly log: (msg: string) => void,
     private readonly timeoutMs: number,
+    createClient: typeof CreateClient,
   ) {
     this.client = createClient({
       url,
@@ -357,7 +358,7 @@ export async function createRateLimits(opts: RateLimitOptions): Promise<RateLimi
   if (!Number.isInteger(windowMs) || windowMs < 1000) throw new Error(`rate-limit window must be a whole number of milliseconds ≥ 1000, got ${windowMs}`);
 
   const anyOn = opts.data > 0 || opts.ask > 0;
-  const redis = opts.redisUrl && anyOn ? new RedisBackend(opts.redisUrl, windowMs, log, opts.redisTimeoutMs ?? 500) : null;
+  const redis = opts.redisUrl && anyOn ? new RedisBackend(opts.redisUrl, windowMs, log, opts.redisTimeoutMs ?? 500, (await import('redis')).createClient) : null;
   if (redis) await redis.start(2000);
 
   const limits: Record<Policy, number> = { data: opts.data, ask: opts.ask };

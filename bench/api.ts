@@ -63,9 +63,14 @@ export function rssMb(child: ChildProcess): number {
   return Math.round(Number(status.match(/VmRSS:\s+(\d+)/)?.[1]) / 1024);
 }
 
-/** Start a process with node directly (tsx's loader, no npm wrapper), so its pid is the server's. */
+/**
+ * Start a process with node directly (tsx's loader, no npm wrapper), so its pid is the server's,
+ * with the V8 flag `npm run serve` and `npm start` use: the server allocates many short-lived
+ * buffers, and a 4 MB semi-space keeps its RSS near 190 MB under load instead of 330 MB, at
+ * the same throughput (measured with the search benchmark).
+ */
 export function startNode(script: string, env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', script], { cwd: repo, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  return spawn(process.execPath, ['--max-semi-space-size=4', '--import', 'tsx', script], { cwd: repo, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
 export async function benchApi(distDir: string) {

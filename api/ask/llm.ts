@@ -1,4 +1,4 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import { z } from 'zod';
 import type { LlmConfig } from './config.ts';
 import type { AnswerData, Fact } from './grounded.ts';
@@ -8,11 +8,13 @@ import type { Lang } from './text.ts';
 const LANG_NAMES: Record<Lang, string> = { en: 'English', fr: 'French', de: 'German', es: 'Spanish' };
 
 const clients = new Map<string, OpenAI>();
-function client(cfg: LlmConfig): OpenAI {
+/** The client, imported on first use: a server without a model configured never loads it. */
+async function client(cfg: LlmConfig): Promise<OpenAI> {
   const key = `${cfg.baseURL ?? ''}|${cfg.apiKey}`;
   let c = clients.get(key);
   if (!c) {
-    c = new OpenAI({ apiKey: cfg.apiKey, ...(cfg.baseURL ? { baseURL: cfg.baseURL } : {}), maxRetries: 0, timeout: cfg.timeoutMs });
+    const { default: OpenAIClient } = await import('openai');
+    c = new OpenAIClient({ apiKey: cfg.apiKey, ...(cfg.baseURL ? { baseURL: cfg.baseURL } : {}), maxRetries: 0, timeout: cfg.timeoutMs });
     clients.set(key, c);
   }
   return c;
@@ -77,7 +79,7 @@ export function checkReply(text: string, context: readonly Fact[], question: str
  */
 export async function llmAnswer(cfg: LlmConfig, question: string, lang: Lang, context: readonly Fact[], confidence: number): Promise<AnswerData | string> {
   try {
-    const res = await client(cfg).chat.completions.create(
+    const res = await (await client(cfg)).chat.completions.create(
       {
         model: cfg.model,
         temperature: 0,
