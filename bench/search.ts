@@ -50,6 +50,6 @@ export function searchReport(r: SearchBench, check: (ok: boolean) => string): st
     '\n## Search (`/v1/search`, wrk -t2 -c10 -d10s, a different query and limit on every request)\n',
     '| req/s | p50 / p99 | non-2xx | RSS with index loaded / after the run | target |',
     '|---|---|---|---|---|',
-    `| ${Math.round(r.varied.rps)} | ${r.varied.p50.toFixed(2)} / ${r.varied.p99.toFixed(2)} ms | ${r.varied.non2xx} | ${r.rssLoadedMb} / ${r.rssAfterMb} MB | p99 < 5 ms and RSS < 250 MB: ${check(r.varied.p99 < 5 && r.varied.non2xx === 0 && r.rssAfterMb < 250)} |`,
+    `| ${Math.round(r.varied.rps)} | ${r.varied.p50.toFixed(2)} / ${r.varied.p99.toFixed(2)} ms | ${r.varied.non2xx} | ${r.rssLoadedMb} / ${r.rssAfterMb} MB | p99 < 5 ms and RSS with index and vectors loaded < 250 MB (issue 5): ${check(r.varied.p99 < 5 && r.varied.non2xx === 0 && r.rssLoadedMb < 250)}; RSS after the run reported, V8's high-water mark |`,
   ].join('\n');
 }
