@@ -47,6 +47,21 @@ export interface LoadedBuild {
 
 type Reader = (path: string) => Promise<Uint8Array>;
 
+/** A value derived from a build, made on first use and dropped with the build (hot reload included). */
+export function perBuild<T>(derive: (b: LoadedBuild) => T): (b: LoadedBuild) => T {
+  const cache = new WeakMap<LoadedBuild, T>();
+  return (b) => {
+    if (!cache.has(b)) cache.set(b, derive(b));
+    return cache.get(b) as T;
+  };
+}
+
+/** The `data` of one of the build's JSON files, or null when the build has no such file. */
+export function fileData<T>(b: Pick<LoadedBuild, 'files'>, path: string): T | null {
+  const f = b.files.get(path);
+  return f ? json<{ data: T }>(f.body).data : null;
+}
+
 const decoder = new TextDecoder();
 const json = <T>(bytes: Uint8Array): T => JSON.parse(decoder.decode(bytes)) as T;
 

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { Answer } from '../../contract/api.ts';
 import type { CommoditySheet } from '../../contract/commodities.ts';
 import type { Reserve } from '../../contract/reserves.ts';
-import type { LoadedBuild } from '../build.ts';
+import { fileData, perBuild, type LoadedBuild } from '../build.ts';
 import { searchDocuments, type Hit } from '../queries/search.ts';
 import { lexiconFor, type Lexicon } from './lexicon.ts';
 import { formatDate, formatNumber, formatPercent } from './numbers.ts';
@@ -40,16 +40,12 @@ interface Draft {
   dateMiss: boolean;
 }
 
-const decoder = new TextDecoder();
-const parsed = new WeakMap<LoadedBuild, Map<string, unknown>>();
+/** Records parsed once per build and path. */
+const parsed = perBuild(() => new Map<string, unknown>());
 function record<T>(b: LoadedBuild, path: string): T | null {
-  let m = parsed.get(b);
-  if (!m) parsed.set(b, (m = new Map()));
-  if (m.has(path)) return m.get(path) as T | null;
-  const f = b.files.get(path);
-  const v = f ? (JSON.parse(decoder.decode(f.body)) as { data: T }).data : null;
-  m.set(path, v);
-  return v;
+  const m = parsed(b);
+  if (!m.has(path)) m.set(path, fileData<T>(b, path));
+  return m.get(path) as T | null;
 }
 
 /** The last point on or before `date` (points in date order). */

@@ -1,6 +1,6 @@
 import type { CommoditySheet } from '../../contract/commodities.ts';
 import type { CountryProfile } from '../../contract/countries.ts';
-import type { LoadedBuild } from '../build.ts';
+import { fileData, perBuild, type LoadedBuild } from '../build.ts';
 import { LANG_LIST, type Lang, phraseKey } from './text.ts';
 
 /** What a phrase of a question can name. */
@@ -74,11 +74,6 @@ function expand(p: string): string[] {
   return [s, `${s}e`, `${s}en`, `${s}er`, `${s}es`, `${s}s`, `${s}n`];
 }
 
-const decoder = new TextDecoder();
-function readJson<T>(b: LoadedBuild, path: string): T | null {
-  const f = b.files.get(path);
-  return f ? (JSON.parse(decoder.decode(f.body)) as { data: T }).data : null;
-}
 
 function buildLexicon(b: LoadedBuild): Lexicon {
   const phrases = new Map<string, LexEntry[]>();
@@ -99,7 +94,7 @@ function buildLexicon(b: LoadedBuild): Lexicon {
   const sheets = new Map<string, CommoditySheet>();
   const compound = new Map<string, string>();
   for (const c of b.commodities) {
-    const sheet = readJson<CommoditySheet>(b, `v1/commodities/${c.slug}.json`);
+    const sheet = fileData<CommoditySheet>(b, `v1/commodities/${c.slug}.json`);
     if (sheet) sheets.set(c.slug, sheet);
     const entity: Entity = { kind: 'commodity', slug: c.slug };
     add(c.slug, entity, []);
@@ -121,7 +116,7 @@ function buildLexicon(b: LoadedBuild): Lexicon {
   const iso2to3 = new Map<string, string>();
   for (const c of b.countries.values()) {
     iso2to3.set(c.iso2.toLowerCase(), c.iso3);
-    const p = readJson<CountryProfile>(b, `v1/countries/${c.iso3}.json`);
+    const p = fileData<CountryProfile>(b, `v1/countries/${c.iso3}.json`);
     const entity: Entity = { kind: 'country', iso3: c.iso3 };
     add(c.iso3, entity, [], { upperOnly: true });
     add(c.iso2, entity, [], { upperOnly: true });
@@ -162,14 +157,5 @@ function buildLexicon(b: LoadedBuild): Lexicon {
   };
 }
 
-const cache = new WeakMap<LoadedBuild, Lexicon>();
-
 /** The lexicon and parsed records of a build, made on first use and dropped with the build. */
-export function lexiconFor(b: LoadedBuild): Lexicon {
-  let lex = cache.get(b);
-  if (!lex) {
-    lex = buildLexicon(b);
-    cache.set(b, lex);
-  }
-  return lex;
-}
+export const lexiconFor = perBuild(buildLexicon);

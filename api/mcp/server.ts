@@ -3,7 +3,7 @@ import { ListToolsRequestSchema, type CallToolResult, type ServerNotification, t
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { TOOLS } from '../../contract/tools.ts';
 import { serverName, toolDescriptors } from '../../pipeline/discovery/well-known.ts';
-import type { LoadedBuild } from '../build.ts';
+import { perBuild } from '../build.ts';
 import type { BuildSource } from '../build-store.ts';
 import { ApiError } from '../problem.ts';
 import type { ConsumeResult } from '../rate-limit.ts';
@@ -41,19 +41,15 @@ let descriptors: ReturnType<typeof toolDescriptors> | undefined;
 /** tools/list: the very descriptors the server card is generated from (same names, schemas, annotations). */
 const toolList = () => (descriptors ??= toolDescriptors());
 
-const identities = new WeakMap<LoadedBuild, { name: string; version: string; base: string }>();
-/** Name and version as the server card of the current build gives them (the card is generated from the same registry). */
+/** Name and version as the server card of a build gives them (the card is generated from the same registry). */
+const cardIdentity = perBuild((b) => {
+  const file = b.files.get('.well-known/mcp/server-card');
+  const card = file ? (JSON.parse(new TextDecoder().decode(file.body)) as { name?: string; version?: string }) : {};
+  return { name: card.name ?? serverName(b.manifest.base_url), version: card.version ?? '0.0.0', base: b.manifest.base_url };
+});
 function identity(deps: McpServerDeps): { name: string; version: string; base: string } {
   const b = deps.source.current();
-  if (!b) return { name: serverName(deps.baseUrl), version: '0.0.0', base: deps.baseUrl };
-  let id = identities.get(b);
-  if (!id) {
-    const file = b.files.get('.well-known/mcp/server-card');
-    const card = file ? (JSON.parse(new TextDecoder().decode(file.body)) as { name?: string; version?: string }) : {};
-    id = { name: card.name ?? serverName(b.manifest.base_url), version: card.version ?? '0.0.0', base: b.manifest.base_url };
-    identities.set(b, id);
-  }
-  return id;
+  return b ? cardIdentity(b) : { name: serverName(deps.baseUrl), version: '0.0.0', base: deps.baseUrl };
 }
 
 function refusal(r: ConsumeResult & { detail?: string }): CallToolResult {

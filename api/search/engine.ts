@@ -12,7 +12,7 @@
  * wins a tie), then the limit.
  */
 import { load, search } from '@orama/orama';
-import type { LoadedBuild } from '../build.ts';
+import { perBuild, type LoadedBuild } from '../build.ts';
 import { SEARCH_INDEX, SEARCH_LEXICON, SEARCH_PROPERTIES, SEARCH_VECTORS, createSearchDb, type Embedder, type IndexFile, type IndexedDoc, type SearchDb } from './format.ts';
 import { expandQuery, makeLexicon, type Expansion, type Lang, type Lexicon } from './lexicon.ts';
 import { embedRemote, embeddingsConfig, type EmbeddingsConfig } from './remote.ts';
@@ -58,18 +58,10 @@ export interface SearchState {
   prepared: Map<string, PreparedText>;
 }
 
-const states = new WeakMap<LoadedBuild, SearchState>();
 const decoder = new TextDecoder();
 
 /** The search state of a build, restored on first use. A build without search files gets an empty index. */
-export function searchState(b: LoadedBuild): SearchState {
-  let s = states.get(b);
-  if (!s) {
-    s = restore(b);
-    states.set(b, s);
-  }
-  return s;
-}
+export const searchState = perBuild(restore);
 
 function restore(b: LoadedBuild): SearchState {
   const indexFile = b.files.get(SEARCH_INDEX);
