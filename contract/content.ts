@@ -6,6 +6,10 @@
 import { z } from 'zod';
 
 export const EVENT_CATEGORIES = ['conflict', 'sanction', 'catastrophe', 'policy', 'infrastructure'] as const;
+/** Which way an event moves supply: tightening raises stress, easing lowers it. */
+export const EVENT_EFFECTS = ['tightening', 'easing'] as const;
+/** one-off: a shock on its day (a strike, an explosion); lasting: a measure or disruption in force until it ends. */
+export const EVENT_KINDS = ['one-off', 'lasting'] as const;
 export const SCENARIO_STATUSES = ['monitoring', 'elevated', 'active', 'resolved', 'dismissed'] as const;
 export const BRIEFING_LANGS = ['en', 'fr', 'de', 'es'] as const;
 /** The languages a scenario is translated into, besides its English title and summary. */
@@ -61,7 +65,16 @@ export const EventSchema = z
       .url({ protocol: /^https$/ })
       .describe('Address of a public report of the event, preferably from the official body concerned.'),
     source_name: z.string().min(1).describe('Publisher of the report at source_url.'),
+    effect: z
+      .enum(EVENT_EFFECTS)
+      .describe('tightening: the event restricts supply or raises the risk to it (raises stress); easing: it releases or restores supply (lowers stress).'),
+    kind: z
+      .enum(EVENT_KINDS)
+      .describe('one-off: a shock on its day, whose weight decays from `date`; lasting: a measure or disruption in force from `date` until `ended_on` (or still in force when `ended_on` is absent).'),
+    ended_on: IsoDate.optional().describe('Day a lasting event ended (lifted, repaired, reopened); its weight decays from then. Absent while still in force.'),
   })
+  .refine((e) => e.kind === 'lasting' || e.ended_on === undefined, { message: 'ended_on is only for lasting events', path: ['ended_on'] })
+  .refine((e) => e.ended_on === undefined || e.ended_on >= e.date, { message: 'ended_on is before date', path: ['ended_on'] })
   .describe('A tagged geopolitical or physical event that bears on commodity supply.');
 
 const ScenarioTranslation = z
@@ -137,6 +150,8 @@ export const BriefingSchema = z
   .describe('An editorial briefing in one language.');
 
 export type Event = z.infer<typeof EventSchema>;
+export type EventEffect = (typeof EVENT_EFFECTS)[number];
+export type EventKind = (typeof EVENT_KINDS)[number];
 export type Scenario = z.infer<typeof ScenarioSchema>;
 export type StatusChange = z.infer<typeof StatusChangeSchema>;
 export type Briefing = z.infer<typeof BriefingSchema>;

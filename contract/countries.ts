@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CommoditySlug, DateString, Iso2, Iso3, envelope } from './common.ts';
 import { Names } from './commodities.ts';
-import { StressBand } from './stress.ts';
+import { StressBand, StressHistoryPoint } from './stress.ts';
 
 const Supplier = z.strictObject({ iso3: Iso3.nullable(), name: z.string(), value: z.number(), share: z.number().min(0).max(1) });
 
@@ -16,9 +16,11 @@ export const Exposure = z
       .describe('False when EI lists no production figure for the country (small producers sit in regional "Other" rows): production is then counted as 0 in import_dependence'),
     consumption: z.number().nullable(),
     import_dependence: z.number().min(0).max(1).nullable().describe('clip(1 − production / consumption, 0, 1)'),
+    energy_share: z.number().min(0).nullable().describe("The fuel's share of the country's primary energy consumption (EI, exajoules), the weight of this exposure"),
     suppliers: z.array(Supplier).describe('Main suppliers (recorded imports), largest first'),
     suppliers_year: z.number().int().nullable(),
     suppliers_unit: z.string().nullable(),
+    suppliers_basis: z.string().nullable().describe('How the supplier shares were obtained (recorded imports, or an aggregate’s mix applied to the country)'),
     supplier_hhi: z.number().min(0).max(10000).nullable().describe('HHI of import suppliers (0–10,000)'),
     source: z.string(),
   })
@@ -36,11 +38,15 @@ export const Autonomy = z.strictObject({
 
 export const CountryStressPart = z.strictObject({
   commodity: CommoditySlug,
-  commodity_stress: z.number().nullable(),
+  benchmark: CommoditySlug.describe("The commodity whose stress the country faces for this fuel (gas: TTF in Europe and Africa, LNG in Asia and Oceania, Henry Hub in the Americas)"),
+  commodity_stress: z.number().nullable().describe("The benchmark's stress index"),
+  energy_share: z.number().describe("The fuel's share of primary energy"),
+  material: z.boolean().describe('False when the share is below the materiality floor (5 %): the fuel then adds nothing'),
   import_dependence: z.number(),
   supplier_hhi: z.number().nullable(),
-  weight: z.number().describe('import_dependence × (0.5 + 0.5 × concentration score)'),
-  contribution: z.number().describe('Points this commodity adds to the country index'),
+  concentration_score: z.number().describe('Score of the supplier HHI (0.5 where suppliers are not recorded)'),
+  weight: z.number().describe('energy_share × import_dependence × (0.5 + 0.5 × concentration_score), 0 when not material'),
+  contribution: z.number().describe('Points this fuel adds to the country index: weight × commodity_stress'),
 });
 
 export const CountryProfile = z
@@ -56,8 +62,12 @@ export const CountryProfile = z
     stress: z.strictObject({
       method: z.string(),
       methodology_version: z.string(),
+      as_of: DateString.nullable().describe('The newest date of the benchmark readings behind the index'),
+      energy_year: z.number().int().nullable().describe('The EI data year of the energy mix and balances'),
+      reason: z.string().optional().describe('Why stress_index is null'),
       parts: z.array(CountryStressPart),
     }),
+    stress_history: z.array(StressHistoryPoint).describe('The index at the end of every month from 2015-01, computed with the same code from the data published by then'),
     exposures: z.array(Exposure),
     autonomy: z.array(Autonomy),
     supplier_concentration: z

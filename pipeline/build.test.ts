@@ -84,11 +84,69 @@ describe('build from the real sources', () => {
     for (const slug of ['energy.gas', 'energy.oil', 'metals.cobalt', 'metals.gallium']) {
       const { stress } = CommoditySheetResponse.parse(readJson(cur(`v1/commodities/${slug}.json`))).data;
       const available = stress.components.filter((c) => c.available);
-      const w = available.reduce((s, c) => s + c.weight, 0);
-      const recomputed = available.reduce((s, c) => s + (100 * c.weight * (c.score ?? 0)) / w, 0);
-      expect(stress.index).toBeCloseTo(recomputed, 0);
-      expect(stress.weights_rescaled).toBe(available.length < 4);
+      const w = available.reduce((s, c) => s + c.weight * c.freshness_factor, 0);
+      const recomputed = available.reduce((s, c) => s + (100 * c.weight * c.freshness_factor * (c.score ?? 0)) / w, 0);
+      expect(stress.index, slug).toBeCloseTo(recomputed, 0);
+      expect(stress.coverage, slug).toBeCloseTo(w / stress.components.reduce((s, c) => s + c.weight, 0), 3);
+      expect(stress.weights_rescaled, slug).toBe(available.length < 4 || available.some((c) => c.freshness_factor < 1));
     }
+  });
+
+  it('dates each reading by its newest market input, and drops an input too old for that date', () => {
+    const oil = CommoditySheetResponse.parse(readJson(cur('v1/commodities/energy.oil.json'))).data;
+    const brent = readCsv(join(SOURCES_DIR, 'eia-oil-prices/brent-daily.csv')).map((r) => r.Date!).sort().at(-1);
+    expect(oil.stress.as_of).toBe(brent);
+    // The SPR series ends in February 2026: months past its due date at the Brent date, so left out.
+    expect(oil.stress.components.find((c) => c.key === 'reserves')).toMatchObject({ available: false, input_freshness: 'expired' });
+    expect(oil.stress.components.find((c) => c.key === 'reserves')!.reason).toMatch(/too old/);
+    // Oil's concentration is never structurally zero: the exporter stage counts too.
+    const conc = oil.stress.components.find((c) => c.key === 'concentration')!;
+    expect(conc.inputs.exports_hhi).toBeGreaterThan(0);
+    expect(conc.score).toBeGreaterThan(0.1);
+    expect(oil.stress_history[0]).toMatchObject({ date: '2015-01-31' });
+    expect(oil.stress_history.at(-1)!.date <= oil.stress.as_of).toBe(true);
+  });
+
+  it('publishes no index for germanium, which only events describe', () => {
+    const ge = CommoditySheetResponse.parse(readJson(cur('v1/commodities/metals.germanium.json'))).data;
+    expect(ge).toMatchObject({ stress_index: null, stress_band: null });
+    expect(ge.stress.reason).toMatch(/not events alone/);
+  });
+
+  it("divides LNG exporters by EI's 'Total LNG exports' row", () => {
+    const rows = readCsv(join(SOURCES_DIR, 'ei-statistical-review-2024/ei_energy_country_year.csv')).filter((r) => r.sheet === 'Gas - LNG exports bcm' && r.year === '2023');
+    const world = Number(rows.find((r) => r.country === 'Total LNG exports')!.value);
+    const us = Number(rows.find((r) => r.country === 'US')!.value);
+    const lng = CommoditySheetResponse.parse(readJson(cur('v1/commodities/energy.lng.json'))).data;
+    const top = lng.producers!.entries[0]!;
+    expect(top.iso3).toBe('USA');
+    expect(top.share).toBeCloseTo(us / world, 6);
+    expect(lng.producers!.world_total).toBe(world);
+  });
+
+  it('weighs a country by its energy mix: negligible coal does not stress Qatar, and UK gas comes mostly from Norway', () => {
+    const qat = CountryProfileResponse.parse(readJson(cur('v1/countries/QAT.json'))).data;
+    const coal = qat.stress.parts.find((p) => p.commodity === 'energy.coal')!;
+    expect(coal.material).toBe(false);
+    expect(coal.contribution).toBe(0);
+    expect(qat.stress_index).toBe(0);
+    const gbr = CountryProfileResponse.parse(readJson(cur('v1/countries/GBR.json'))).data;
+    const gas = gbr.exposures.find((e) => e.commodity === 'energy.gas')!;
+    // EI gives the UK's pipeline imports only inside 'Rest of Europe': Norway now appears, with the basis said.
+    expect(gas.suppliers.find((s) => s.iso3 === 'NOR')!.share).toBeGreaterThan(0.1);
+    expect(gas.suppliers_basis).toMatch(/Rest of Europe/);
+    expect(gbr.stress_history.length).toBeGreaterThan(100);
+  });
+
+  it('flags the documented crises and stays quiet in calm periods (the published backtest)', () => {
+    const { data } = readJson(cur('data/stress/backtest.json')) as { data: { hit_rate: number; false_alarm_rate: number; crises: unknown[]; calm_months: number } };
+    expect(data.crises.length).toBeGreaterThanOrEqual(10);
+    expect(data.calm_months).toBeGreaterThanOrEqual(100);
+    expect(data.hit_rate).toBeGreaterThanOrEqual(0.9);
+    expect(data.false_alarm_rate).toBeLessThanOrEqual(0.1);
+    const csv = readFileSync(cur('data/stress/commodities.csv'), 'utf8');
+    expect(csv.split('\r\n')[0]).toBe('id,date,index,band,coverage');
+    expect(csv).toContain('energy.gas,2022-02-28,');
   });
 
   it('writes a manifest whose hashes match the files, with every source provenance', () => {

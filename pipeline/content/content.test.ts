@@ -6,7 +6,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BRIEFING_LANGS, EVENT_CATEGORIES } from '../../contract/content.ts';
+import { BRIEFING_LANGS, EVENT_CATEGORIES, EVENT_EFFECTS, EVENT_KINDS } from '../../contract/content.ts';
 import { TEST_SLUGS } from './fixtures.ts';
 import { ContentError, loadContent, type Content } from './load.ts';
 import { mirrorLookup, readCsv, sourcesDir } from '../../test/mirror-lookup.ts';
@@ -44,6 +44,28 @@ describe('data/ content', () => {
     expect(dates).toEqual([...dates].sort().reverse());
     expect(dates.every((d) => d >= '2020-01-01' && d <= '2026-08-20')).toBe(true);
     expect(content.events.every((e) => e.source_url.startsWith('https://'))).toBe(true);
+  });
+
+  it('gives every event a direction and a life: ended_on only on lasting events, never in the future', () => {
+    expect(new Set(content.events.map((e) => e.effect))).toEqual(new Set(EVENT_EFFECTS));
+    expect(new Set(content.events.map((e) => e.kind))).toEqual(new Set(EVENT_KINDS));
+    const today = new Date().toISOString().slice(0, 10);
+    for (const e of content.events) {
+      if (e.ended_on === undefined) continue;
+      expect(e.kind, e.id).toBe('lasting');
+      expect(e.ended_on >= e.date && e.ended_on <= today, e.id).toBe(true);
+    }
+    // Releases, suspensions, reopenings and supply laws lower stress (the audit found them tagged as raising it).
+    const effect = new Map(content.events.map((e) => [e.id, e.effect]));
+    for (const id of [
+      '2022-07-22-black-sea-grain-initiative',
+      '2024-05-23-eu-critical-raw-materials-act',
+      '2025-11-07-china-suspends-october-export-controls',
+      '2025-11-09-china-suspends-gallium-germanium-antimony-ban-to-us',
+      '2026-03-11-iea-400-million-barrel-release',
+    ]) {
+      expect(effect.get(id), id).toBe('easing');
+    }
   });
 
   it('has at least 15 scenarios, sorted by id, each history ending in its current status', () => {

@@ -36,6 +36,8 @@ function event(id: string, date: string, extra: Record<string, string> = {}): st
     countries: '[COD]',
     source_url: 'https://example.org/report',
     source_name: 'Example',
+    effect: 'tightening',
+    kind: 'one-off',
     ...extra,
   };
   return Object.entries(fields)
@@ -124,7 +126,7 @@ describe('loadContent — friendly errors', () => {
         'events/2023.yaml': [event('2023-01-01-a', '2023-01-01'), event('2023-10-09-b', '2023-10-09', { category: 'war' })].join('\n'),
       }),
     ).toEqual([
-      "data/events/2023.yaml:12 category: 'war' is not one of conflict, sanction, catastrophe, policy, infrastructure",
+      "data/events/2023.yaml:14 category: 'war' is not one of conflict, sanction, catastrophe, policy, infrastructure",
     ]);
   });
 
@@ -137,7 +139,7 @@ describe('loadContent — friendly errors', () => {
           event('2022-02-01-b', '2022-02-01', { commodities: '\n    - metals.copper\n    - metals.cobalts' }),
         ].join('\n'),
       }),
-    ).toEqual(["data/events/2022.yaml:18 commodities[1]: unknown commodity 'metals.cobalts' (did you mean metals.cobalt?)"]);
+    ).toEqual(["data/events/2022.yaml:20 commodities[1]: unknown commodity 'metals.cobalts' (did you mean metals.cobalt?)"]);
   });
 
   it('rejects unknown countries and pseudo-codes', async () => {
@@ -199,6 +201,30 @@ describe('loadContent — friendly errors', () => {
       "data/scenarios/v.yaml:11 status_history[1].date: 2023-06-13 is before the previous entry's date 2024-01-15; keep the history in date order",
       "data/scenarios/w.yaml:10 status_history[0].status: 'watching' is not one of monitoring, elevated, active, resolved, dismissed",
       "data/scenarios/z.yaml:10 status_history[0]: a scenario cannot start as 'resolved' (a terminal status); start with monitoring, elevated or active",
+    ]);
+  });
+
+  it('refuses an end date on a one-off event and an end before the start', async () => {
+    expect(
+      await problems({
+        'events/2021.yaml': [
+          event('2021-03-23-ever-given', '2021-03-23', { ended_on: '2021-03-29' }),
+          event('2021-05-07-colonial', '2021-05-07', { kind: 'lasting', ended_on: '2021-05-01' }),
+          event('2021-05-08-fine', '2021-05-08', { effect: 'easing', kind: 'lasting', ended_on: '2021-05-08' }),
+        ].join('\n'),
+      }),
+    ).toEqual([
+      "data/events/2021.yaml:12 ended_on: is only for lasting events, and this one is 'one-off'; set kind: lasting or remove ended_on",
+      "data/events/2021.yaml:24 ended_on: 2021-05-01 is before the event's date 2021-05-07",
+    ]);
+  });
+
+  it('names the allowed values of effect and kind', async () => {
+    expect(
+      await problems({ 'events/2021.yaml': event('2021-03-23-a', '2021-03-23', { effect: 'tighter', kind: 'permanent' }) }),
+    ).toEqual([
+      "data/events/2021.yaml:10 effect: 'tighter' is not one of tightening, easing",
+      "data/events/2021.yaml:11 kind: 'permanent' is not one of one-off, lasting",
     ]);
   });
 

@@ -14,6 +14,8 @@ import {
   BRIEFING_LANGS,
   BriefingSchema,
   EVENT_CATEGORIES,
+  EVENT_EFFECTS,
+  EVENT_KINDS,
   EventSchema,
   SCENARIO_STATUSES,
   ScenarioSchema,
@@ -100,6 +102,9 @@ const EventInput = z.strictObject({
   countries: codeList,
   source_url: z.url({ protocol: /^https$/ }),
   source_name: text,
+  effect: z.enum(EVENT_EFFECTS),
+  kind: z.enum(EVENT_KINDS),
+  ended_on: isoDate.optional(),
 });
 
 const I18n = z.strictObject({ en: text, fr: text, de: text, es: text });
@@ -341,6 +346,11 @@ async function loadEvents(ctx: Ctx, dataDir: string, rel: (f: string) => string)
       }
       if (year && !e.date.startsWith(year)) {
         ctx.c.at(src, [i, 'date'], ['date'], `${e.date} is not in ${year}; move the event to ${e.date.slice(0, 4)}.yaml`);
+      }
+      if (e.ended_on !== undefined && e.kind !== 'lasting') {
+        ctx.c.at(src, [i, 'ended_on'], ['ended_on'], `is only for lasting events, and this one is '${e.kind}'; set kind: lasting or remove ended_on`);
+      } else if (e.ended_on !== undefined && e.ended_on < e.date) {
+        ctx.c.at(src, [i, 'ended_on'], ['ended_on'], `${e.ended_on} is before the event's date ${e.date}`);
       }
       const codes = checkCodes(ctx, src, [i], e.commodities, e.countries);
       events.push({ ...e, ...codes });

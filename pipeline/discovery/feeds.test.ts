@@ -125,6 +125,8 @@ const event = (id: string, date: string, title = `Event ${id}`): Event => ({
   id,
   date,
   category: 'infrastructure',
+  effect: 'tightening',
+  kind: 'one-off',
   title,
   summary: `What happened (${id}).`,
   commodities: ['energy.gas', 'energy.oil'],

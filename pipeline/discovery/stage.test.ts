@@ -11,7 +11,7 @@ const briefings: Briefing[] = [
   { id: 'b-fr', lang: 'fr', translation_key: 'b', title: 'Gaz & stockage', summary: 'S', body: 'B', published_at: '2026-01-06', commodities: ['energy.gas'], countries: ['DEU'] },
 ];
 const events: Event[] = [
-  { id: '2026-01-02-x', date: '2026-01-02', category: 'policy', title: 'T', summary: 'S', commodities: ['energy.gas'], countries: ['DEU'], source_url: 'https://example.org/x', source_name: 'Example' },
+  { id: '2026-01-02-x', date: '2026-01-02', category: 'policy', title: 'T', summary: 'S', commodities: ['energy.gas'], countries: ['DEU'], source_url: 'https://example.org/x', source_name: 'Example' , effect: 'tightening', kind: 'one-off'},
 ];
 
 describe('publishDiscovery', () => {

@@ -1,6 +1,7 @@
 import type { CountryProfile } from '../../contract/countries.ts';
 import type { Db } from '../db.ts';
-import { clamp01, round } from './reserves.ts';
+import { daysBetween } from '../freshness.ts';
+import { clamp01, hhiScore, round } from './stress.ts';
 import { EI_TRADE_YEAR, hhi } from './shares.ts';
 
 /** The energy commodities whose production, consumption and imports EI records per country. */
@@ -38,64 +39,159 @@ export async function coveredCountries(db: Db): Promise<CountryRef[]> {
 type Exposure = CountryProfile['exposures'][number];
 type Autonomy = CountryProfile['autonomy'][number];
 
-/** Production and consumption in the newest year with consumption, import dependence and suppliers. */
-export async function energyExposures(db: Db): Promise<{ exposures: Map<string, Exposure[]>; autonomy: Map<string, Autonomy[]> }> {
+/** Primary energy and each fuel's consumption in exajoules: the energy mix that weights a country's exposures. */
+export const PRIMARY_ENERGY_SHEET = 'Primary energy cons - EJ';
+export const FUEL_EJ_SHEETS: Record<string, string> = { 'energy.oil': 'Oil Consumption - EJ', 'energy.gas': 'Gas Consumption - EJ', 'energy.coal': 'Coal Consumption - EJ' };
+/** A fuel below this share of a country's primary energy does not enter its index (Qatar's coal, Iceland's gas). */
+export const MATERIALITY_FLOOR = 0.05;
+/** The gas price and stress a country faces: TTF in Europe and Africa, LNG in Asia and Oceania, Henry Hub in the Americas. */
+export function gasBenchmark(region: string | null): string {
+  return region === 'Asia' || region === 'Oceania' ? 'energy.lng' : region === 'Americas' ? 'energy.usgas' : 'energy.gas';
+}
+
+export interface FuelYear {
+  production: number | null;
+  consumption: number | null;
+  ej: number | null;
+}
+export interface CountryEnergy {
+  iso3: string;
+  region: string | null;
+  /** Per EI data year: primary energy (EJ) and each fuel's balance. */
+  years: Map<number, { primary: number | null; fuels: Map<string, FuelYear> }>;
+  suppliers: Map<string, SupplierTable>;
+}
+
+/** Every year of every country's energy balances, and its 2023 import suppliers per fuel. */
+export async function energyInputs(db: Db, regions: ReadonlyMap<string, string | null>): Promise<Map<string, CountryEnergy>> {
+  const sheets = [PRIMARY_ENERGY_SHEET, ...Object.values(FUEL_EJ_SHEETS), ...ENERGY_BALANCES.flatMap((b) => [b.production, b.consumption])];
+  const rows = await db.all<{ iso3: string; sheet: string; year: number; value: number }>(
+    `SELECT n.iso3, e.sheet, e.year, e.value FROM ei_energy e JOIN country_names n ON n.name = lower(trim(e.country))
+     WHERE e.sheet IN (${sheets.map(() => '?').join(', ')}) AND NOT e.is_aggregate AND e.value IS NOT NULL`,
+    sheets,
+  );
+  const out = new Map<string, CountryEnergy>();
+  for (const r of rows) {
+    let c = out.get(r.iso3);
+    if (!c) out.set(r.iso3, (c = { iso3: r.iso3, region: regions.get(r.iso3) ?? null, years: new Map(), suppliers: new Map() }));
+    let y = c.years.get(r.year);
+    if (!y) c.years.set(r.year, (y = { primary: null, fuels: new Map() }));
+    if (r.sheet === PRIMARY_ENERGY_SHEET) y.primary = r.value;
+    for (const b of ENERGY_BALANCES) {
+      const f = y.fuels.get(b.slug) ?? { production: null, consumption: null, ej: null };
+      if (r.sheet === b.production) f.production = r.value;
+      if (r.sheet === b.consumption) f.consumption = r.value;
+      if (r.sheet === FUEL_EJ_SHEETS[b.slug]) f.ej = r.value;
+      y.fuels.set(b.slug, f);
+    }
+  }
+  for (const b of ENERGY_BALANCES) {
+    // Net gas imports in bcm per country, for the pipeline attribution of EU and other European members.
+    const net = new Map<string, number>();
+    if (b.slug === 'energy.gas') {
+      for (const c of out.values()) {
+        const year = c.years.get(EI_TRADE_YEAR)?.fuels.get(b.slug);
+        if (year?.consumption) net.set(c.iso3, year.consumption - (year.production ?? 0));
+      }
+    }
+    const tables = await supplierTables(db, b.trade, net, regions);
+    for (const [iso3, t] of tables) out.get(iso3)?.suppliers.set(b.slug, t);
+  }
+  return out;
+}
+
+/** Production and consumption in the newest year with consumption, import dependence, share of primary energy and suppliers. */
+export function energyExposures(inputs: ReadonlyMap<string, CountryEnergy>): { exposures: Map<string, Exposure[]>; autonomy: Map<string, Autonomy[]> } {
   const exposures = new Map<string, Exposure[]>();
   const autonomy = new Map<string, Autonomy[]>();
-  for (const b of ENERGY_BALANCES) {
-    const balance = await db.all<{ iso3: string; year: number; production: number | null; consumption: number }>(
-      `WITH c AS (
-         SELECT n.iso3, e.year, e.value FROM ei_energy e JOIN country_names n ON n.name = lower(trim(e.country))
-         WHERE e.sheet = ? AND NOT e.is_aggregate AND e.value IS NOT NULL),
-       p AS (
-         SELECT n.iso3, e.year, e.value FROM ei_energy e JOIN country_names n ON n.name = lower(trim(e.country))
-         WHERE e.sheet = ? AND NOT e.is_aggregate AND e.value IS NOT NULL),
-       latest AS (SELECT iso3, max(year) AS year FROM c GROUP BY iso3)
-       SELECT l.iso3, l.year, p.value AS production, c.value AS consumption
-       FROM latest l JOIN c USING (iso3, year) LEFT JOIN p USING (iso3, year)`,
-      [b.consumption, b.production],
-    );
-    const suppliers = await supplierTables(db, b.trade);
-    for (const row of balance) {
-      const sup = suppliers.get(row.iso3);
+  for (const c of inputs.values()) {
+    for (const b of ENERGY_BALANCES) {
+      const year = [...c.years.keys()].filter((y) => c.years.get(y)?.fuels.get(b.slug)?.consumption != null).sort((a, z) => z - a)[0];
+      if (year === undefined) continue;
+      const y = c.years.get(year)!;
+      const f = y.fuels.get(b.slug)!;
+      const consumption = f.consumption as number;
+      const sup = c.suppliers.get(b.slug);
       // EI lists every sizeable producer; a consumer it does not list produces too little to
       // name, so it counts as 0 here, and production_listed says so.
-      const dep = row.consumption > 0 ? round(clamp01(1 - (row.production ?? 0) / row.consumption), 4) : null;
-      push(exposures, row.iso3, {
-        commodity: b.slug, year: row.year, unit: b.unit, production: row.production, production_listed: row.production !== null, consumption: row.consumption,
+      const dep = consumption > 0 ? round(clamp01(1 - (f.production ?? 0) / consumption), 4) : null;
+      push(exposures, c.iso3, {
+        commodity: b.slug, year, unit: b.unit, production: f.production, production_listed: f.production !== null, consumption,
         import_dependence: dep,
+        energy_share: f.ej !== null && y.primary ? round(f.ej / y.primary, 4) : null,
         suppliers: sup?.entries.slice(0, 8) ?? [], suppliers_year: sup ? EI_TRADE_YEAR : null, suppliers_unit: sup?.unit ?? null,
+        suppliers_basis: sup?.basis ?? null,
         supplier_hhi: sup ? sup.hhi : null, source: EI_SOURCE,
       });
-      if (row.production !== null && row.consumption > 0) {
-        push(autonomy, row.iso3, { commodity: b.slug, year: row.year, ratio: round(row.production / row.consumption, 4), production: row.production, consumption: row.consumption, unit: b.unit, source: EI_SOURCE });
+      if (f.production !== null && consumption > 0) {
+        push(autonomy, c.iso3, { commodity: b.slug, year, ratio: round(f.production / consumption, 4), production: f.production, consumption, unit: b.unit, source: EI_SOURCE });
       }
     }
   }
   return { exposures, autonomy };
 }
 
-/** Import suppliers per importing country from EI's 2023 trade matrices; exporters may be regions. */
-async function supplierTables(db: Db, trade: readonly { sheet: string; flow: string }[]) {
-  const rows = await db.all<{ iso3: string; exporter: string; exporter_iso3: string | null; value: number; unit: string }>(
-    `SELECT ni.iso3, t.exporter, ne.iso3 AS exporter_iso3, sum(t.value) AS value, any_value(t.unit) AS unit
+/** EU member states (ISO3): EI gives their pipeline imports only as the 'EU' aggregate. */
+export const EU27 = new Set(['AUT', 'BEL', 'BGR', 'HRV', 'CYP', 'CZE', 'DNK', 'EST', 'FIN', 'FRA', 'DEU', 'GRC', 'HUN', 'IRL', 'ITA', 'LVA', 'LTU', 'LUX', 'MLT', 'NLD', 'POL', 'PRT', 'ROU', 'SVK', 'SVN', 'ESP', 'SWE']);
+
+type SupplierRow = { iso3: string; exporter: string; exporter_iso3: string | null; value: number; unit: string };
+export type SupplierTable = { entries: { iso3: string | null; name: string; value: number; share: number }[]; hhi: number; unit: string; basis: string };
+
+/**
+ * Import suppliers per importing country from EI's 2023 trade matrices; exporters may be regions.
+ * EI gives the pipeline imports of EU members only as the 'EU' aggregate, and of other European
+ * countries as 'Rest of Europe': a member's pipeline imports (its net imports less its recorded
+ * LNG) are split like its aggregate's, and the basis says so.
+ */
+async function supplierTables(db: Db, trade: readonly { sheet: string; flow: string }[], netImports?: ReadonlyMap<string, number>, region?: ReadonlyMap<string, string | null>) {
+  const query = (importerSql: string, flows: readonly { sheet: string; flow: string }[]) => db.all<SupplierRow>(
+    `SELECT ${importerSql} AS iso3, t.exporter, ne.iso3 AS exporter_iso3, sum(t.value) AS value, any_value(t.unit) AS unit
      FROM ei_trade t
-     JOIN country_names ni ON ni.name = lower(trim(t.importer)) AND NOT t.importer_is_aggregate
+     ${importerSql === 'ni.iso3' ? 'JOIN country_names ni ON ni.name = lower(trim(t.importer)) AND NOT t.importer_is_aggregate' : ''}
      LEFT JOIN country_names ne ON ne.name = lower(trim(t.exporter)) AND NOT t.exporter_is_aggregate
-     WHERE (${trade.map(() => '(t.sheet = ? AND t.flow = ?)').join(' OR ')}) AND t.value > 0 AND t.exporter <> t.importer
+     WHERE (${flows.map(() => '(t.sheet = ? AND t.flow = ?)').join(' OR ')}) AND t.value > 0 AND t.exporter <> t.importer
+       AND t.exporter NOT LIKE 'Total%' ${importerSql === 'ni.iso3' ? '' : `AND t.importer = ${importerSql}`}
      GROUP BY 1, 2, 3`,
-    trade.flatMap((t) => [t.sheet, t.flow]),
+    flows.flatMap((t) => [t.sheet, t.flow]),
   );
-  const byImporter = new Map<string, typeof rows>();
+  const rows = await query('ni.iso3', trade);
+  const byImporter = new Map<string, SupplierRow[]>();
   for (const r of rows) push(byImporter, r.iso3, r);
-  const out = new Map<string, { entries: { iso3: string | null; name: string; value: number; share: number }[]; hhi: number; unit: string }>();
+  const basis = new Map<string, string>();
+  for (const iso3 of byImporter.keys()) basis.set(iso3, `recorded imports (EI trade movements ${EI_TRADE_YEAR})`);
+  const pipeline = trade.find((t) => t.flow === 'natural gas (pipeline)');
+  if (pipeline && netImports && region) {
+    const aggregates = { EU: await query(`'EU'`, [pipeline]), 'Rest of Europe': await query(`'Rest of Europe'`, [pipeline]) };
+    const direct = new Set((await query('ni.iso3', [pipeline])).map((r) => r.iso3));
+    for (const [iso3, net] of netImports) {
+      const agg = EU27.has(iso3) ? 'EU' : region.get(iso3) === 'Europe' ? 'Rest of Europe' : null;
+      if (!agg || net <= 0 || direct.has(iso3)) continue;
+      // Not a direct pipeline importer: its own rows are LNG only.
+      const own = byImporter.get(iso3) ?? [];
+      const lng = own.reduce((s, r) => s + r.value, 0);
+      const volume = net - lng;
+      const mix = aggregates[agg].filter((r) => r.exporter_iso3 !== iso3);
+      const total = mix.reduce((s, r) => s + r.value, 0);
+      if (volume <= 0 || total <= 0) continue;
+      const merged = new Map(own.map((r) => [r.exporter, { ...r }]));
+      for (const r of mix) {
+        const add = (r.value / total) * volume;
+        const m = merged.get(r.exporter);
+        if (m) m.value += add;
+        else merged.set(r.exporter, { ...r, iso3, value: add });
+      }
+      byImporter.set(iso3, [...merged.values()]);
+      basis.set(iso3, `LNG: recorded imports; pipeline: the '${agg}' aggregate's supplier mix applied to net imports less LNG (${round(volume, 1)} bcm), EI ${EI_TRADE_YEAR}`);
+    }
+  }
+  const out = new Map<string, SupplierTable>();
   for (const [iso3, list] of byImporter) {
     const total = list.reduce((s, r) => s + r.value, 0);
     if (total <= 0) continue;
     const entries = list
       .map((r) => ({ iso3: r.exporter_iso3, name: r.exporter, value: round(r.value, 4), share: round(r.value / total, 4) }))
       .sort((a, b) => b.value - a.value || a.name.localeCompare(b.name));
-    out.set(iso3, { entries, hhi: hhi(list.map((r) => r.value / total)), unit: list[0]?.unit ?? '' });
+    out.set(iso3, { entries, hhi: hhi(list.map((r) => r.value / total)), unit: list[0]?.unit ?? '', basis: basis.get(iso3) ?? '' });
   }
   return out;
 }
@@ -113,26 +209,43 @@ export async function russianGasShares(db: Db): Promise<Map<string, { year: numb
   return out;
 }
 
+type Part = CountryProfile['stress']['parts'][number];
+
 /**
- * Country stress (methodology §country): the mean over the energy commodities the country
- * consumes of w_c × S_c, where S_c is the commodity's stress index and
- * w_c = import dependence × (0.5 + 0.5 × concentration score of its suppliers); a neutral 0.5
- * concentration score stands in where the suppliers are not recorded. A self-sufficient country
- * scores 0; one that imports everything from one supplier carries the commodities' full stress.
+ * Country stress at t (methodology §country): Σ over fuels of share of primary energy × import
+ * dependence × (0.5 + 0.5 × supplier concentration score) × the stress of the fuel's benchmark,
+ * for fuels above the materiality floor, from the newest EI year published by t. Suppliers
+ * unknown at t count as a neutral 0.5. A self-sufficient country scores 0.
  */
-export function countryStress(exposures: readonly Exposure[], commodityIndex: ReadonlyMap<string, number | null>) {
-  const parts = exposures
-    .filter((e) => e.import_dependence !== null)
-    .map((e) => {
-      const conc = e.supplier_hhi === null ? 0.5 : clamp01(Math.log10(Math.max(e.supplier_hhi, 1) / 1000));
-      const weight = round((e.import_dependence as number) * (0.5 + 0.5 * conc), 4);
-      const s = commodityIndex.get(e.commodity) ?? null;
-      return { commodity: e.commodity, commodity_stress: s, import_dependence: e.import_dependence as number, supplier_hhi: e.supplier_hhi, weight, contribution: 0 };
+export function countryStressAt(c: CountryEnergy, t: string, eiLagDays: number, stressOf: (slug: string) => number | null): { index: number | null; year: number | null; parts: Part[]; reason?: string } {
+  const year = [...c.years.keys()].filter((y) => c.years.get(y)?.primary && daysBetween(`${y}-12-31`, t) >= eiLagDays).sort((a, z) => z - a)[0];
+  if (year === undefined) return { index: null, year: null, parts: [], reason: 'no energy balance for this country published by this date' };
+  const y = c.years.get(year)!;
+  const suppliersKnown = daysBetween(`${EI_TRADE_YEAR}-12-31`, t) >= eiLagDays;
+  const parts: Part[] = [];
+  for (const b of ENERGY_BALANCES) {
+    const f = y.fuels.get(b.slug);
+    if (!f?.consumption || f.ej === null) continue;
+    const share = round(f.ej / (y.primary as number), 4);
+    const dep = round(clamp01(1 - (f.production ?? 0) / f.consumption), 4);
+    const sup = suppliersKnown ? c.suppliers.get(b.slug) : undefined;
+    const conc = sup ? round(hhiScore(sup.hhi), 4) : 0.5;
+    const benchmark = b.slug === 'energy.gas' ? gasBenchmark(c.region) : b.slug;
+    const material = share >= MATERIALITY_FLOOR;
+    const weight = material ? round(share * dep * (0.5 + 0.5 * conc), 4) : 0;
+    const s = stressOf(benchmark);
+    parts.push({
+      commodity: b.slug, benchmark, commodity_stress: s, energy_share: share, material, import_dependence: dep,
+      supplier_hhi: sup?.hhi ?? null, concentration_score: conc, weight, contribution: s === null ? 0 : round(weight * s, 2),
     });
-  const scored = parts.filter((p) => p.commodity_stress !== null);
-  if (scored.length === 0) return { index: null, parts };
-  for (const p of scored) p.contribution = round((p.weight * (p.commodity_stress as number)) / scored.length, 2);
-  return { index: round(scored.reduce((s, p) => s + p.contribution, 0), 1), parts };
+  }
+  const scored = parts.filter((p) => p.material && p.commodity_stress !== null);
+  if (parts.some((p) => p.material && p.commodity_stress === null)) {
+    const missing = parts.filter((p) => p.material && p.commodity_stress === null).map((p) => p.benchmark).join(', ');
+    return { index: null, year, parts, reason: `no stress reading for ${missing}, which the country depends on` };
+  }
+  if (scored.length === 0) return { index: null, year, parts, reason: 'no fossil fuel reaches the materiality floor of the energy mix' };
+  return { index: round(Math.min(100, scored.reduce((s, p) => s + p.contribution, 0)), 1), year, parts };
 }
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V) {

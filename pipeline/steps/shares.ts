@@ -21,6 +21,9 @@ export interface ShareTableData {
 
 /** Country name as the source spells it → ISO3, through the country-codes adapter's name table. */
 const ISO_JOIN = `LEFT JOIN country_names n ON n.name = lower(trim(t.country))`;
+/** EI names its world row 'Total World', except the LNG export sheet ('Total LNG exports'). */
+export const EI_WORLD_ROWS = ['Total World', 'Total LNG exports'] as const;
+const EI_WORLD_IN = EI_WORLD_ROWS.map((r) => `'${r}'`).join(', ');
 
 /**
  * Countries' shares of the world total in the newest year the table has. The denominator is the
@@ -33,9 +36,9 @@ export async function shareTable(db: Db, ref: Ref, basis: string): Promise<Share
   if (ref.source === 'ei-statistical-review-2024') {
     rows = await db.all(
       `WITH y AS (SELECT max(year) AS year FROM ei_energy WHERE sheet = ? AND value IS NOT NULL)
-       SELECT t.country, n.iso3, t.value, (t.country = 'Total World') AS is_total, t.unit, t.year
+       SELECT t.country, n.iso3, t.value, (t.country IN (${EI_WORLD_IN})) AS is_total, t.unit, t.year
        FROM ei_energy t ${ISO_JOIN}, y
-       WHERE t.sheet = ? AND t.year = y.year AND t.value IS NOT NULL AND (NOT t.is_aggregate OR t.country = 'Total World')`,
+       WHERE t.sheet = ? AND t.year = y.year AND t.value IS NOT NULL AND (NOT t.is_aggregate OR t.country IN (${EI_WORLD_IN}))`,
       [ref.sheet, ref.sheet],
     );
   } else {
@@ -53,6 +56,9 @@ export async function shareTable(db: Db, ref: Ref, basis: string): Promise<Share
   const countries = rows.filter((r) => !r.is_total && r.iso3 && r.value > 0);
   if (countries.length === 0) return null;
   const total = rows.find((r) => r.is_total)?.value ?? null;
+  // An EI sheet whose world row we cannot find would silently take the listed countries as the
+  // world. (USGS may print its world total as text such as '>140,000,000'; then the listed sum is used.)
+  if (total === null && 'sheet' in ref) throw new Error(`EI sheet '${ref.sheet}': no world total row (${EI_WORLD_ROWS.join(' or ')}) for ${rows[0]?.year}`);
   // USGS rounds its world total; where the rounding falls below the listed countries' sum
   // (gallium 2025: 900,000 kg against 909,000), the sum is the smallest honest denominator.
   const listed = countries.reduce((s, r) => s + r.value, 0);

@@ -1,120 +1,492 @@
+/**
+ * The commodity stress index, methodology 2.0.0 (docs/methodology.md): a pure function of a
+ * commodity's dated inputs and the date t the reading describes. Only observations dated on or
+ * before t enter; the same function gives the current reading and every month of the history.
+ */
 import { METHODOLOGY_VERSION } from '../../contract/common.ts';
-import type { CommodityStress, StressBand } from '../../contract/stress.ts';
-import type { PriceAnomaly } from './prices.ts';
-import { clamp01, round } from './reserves.ts';
+import type { EventEffect, EventKind } from '../../contract/content.ts';
+import type { CommodityStress, StressBand, StressHistoryPoint } from '../../contract/stress.ts';
+import { type Cadence, type SourceCadence, daysBetween, freshnessOf, periodEnd } from '../freshness.ts';
 
 /** Nominal weights (METHOD.md starting point); rescaled over the components that are available. */
 export const WEIGHTS = { price: 0.3, concentration: 0.25, reserves: 0.2, events: 0.25 } as const;
+/** The US SPR is one country's buffer for a world market: half the reserve weight (methodology §reserves). */
+export const SPR_WEIGHT = 0.1;
 export const CATEGORY_WEIGHTS: Record<string, number> = { conflict: 1.0, sanction: 0.8, policy: 0.7, infrastructure: 0.6, catastrophe: 0.5 };
-/** Half-life in days: policy and sanctions weigh on supply for longer than shocks. */
+/** Half-life in days of a one-off event, or of a lasting one after it ended. */
 export const HALF_LIFE_DAYS: Record<string, number> = { policy: 90, sanction: 90, conflict: 30, infrastructure: 30, catastrophe: 30 };
+/** A lasting measure in force weighs on supply for longer, but markets adapt: it decays with this half-life. */
+export const IN_FORCE_HALF_LIFE_DAYS = 365;
 export const RELEVANCE = { commodityAndTopSupplier: 1.0, commodityOnly: 0.7 } as const;
+export const MIN_EVENT_PRESSURE = 0.0005;
+
+/** Price: robust z of the 3- and 12-month log change against the trailing 10 years of such changes. */
+export const PRICE = { horizons: [3, 12], windowMonths: 120, minChanges: 36, zFloor: 1, zSpan: 2, dailyLevelDays: 30, levelMonths: 60 } as const;
+/** Concentration: s = log(HHI / 500) / log(20 ) — 0 for twenty equal suppliers, 1 for a monopoly. */
+export const HHI_FLOOR = 500;
+/** Structural (annual) inputs keep full weight for 3 years after their year ends, half weight to 5, then expire. */
+export const STRUCTURAL_AGE_YEARS = { full: 3, expire: 5 } as const;
+/** Market inputs (prices, reserves): overdue days past which a stale input expires, by cadence. */
+export const EXPIRY_DAYS: Record<Cadence, number> = { daily: 30, weekly: 60, monthly: 120, annual: 730, irregular: Infinity };
+/** Seasonal norm of gas storage: same calendar day in up to five earlier years, at least three. */
+export const GAS_NORM = { years: 5, minYears: 3 } as const;
+/** US SPR: stock against its mean over the previous five years. */
+export const SPR_NORM_YEARS = 5;
+
+export interface Point {
+  date: string;
+  value: number;
+}
+
+export interface PriceInput {
+  source: string;
+  series: string | null;
+  frequency: 'daily' | 'monthly' | 'annual';
+  /** Positive prices, oldest first. */
+  points: readonly Point[];
+}
+
+export interface HhiYear {
+  year: number;
+  hhi: number;
+  countries: number;
+  top: string | null;
+  top_share: number | null;
+}
+
+export interface ConcentrationStage {
+  stage: 'production' | 'exports' | 'refining';
+  basis: string;
+  source: string;
+  /** HHI per year, oldest first. */
+  years: readonly HhiYear[];
+}
+
+export interface ReserveInput {
+  kind: 'gas_storage' | 'spr';
+  source: string;
+  scope: string;
+  weight: number;
+  /** Fill % (gas) or stock in thousand barrels (SPR), oldest first. */
+  points: readonly Point[];
+}
 
 export interface TaggedEvent {
   id: string;
   date: string;
   category: string;
+  effect: EventEffect;
+  kind: EventKind;
+  ended_on?: string | undefined;
   commodities: readonly string[];
   countries: readonly string[];
 }
+
+export interface CommodityInputs {
+  slug: string;
+  price: PriceInput | null;
+  stages: readonly ConcentrationStage[];
+  reserve: ReserveInput | null;
+  events: readonly TaggedEvent[];
+  topSuppliers: ReadonlySet<string>;
+}
+
+export type Cadences = (source: string, series?: string | null) => SourceCadence;
 
 export function band(index: number | null): StressBand | null {
   if (index === null) return null;
   return index < 25 ? 'low' : index < 50 ? 'moderate' : index < 75 ? 'high' : 'severe';
 }
 
-const daysBetween = (from: string, to: string) => Math.round((Date.parse(to) - Date.parse(from)) / 86_400_000);
+export const round = (x: number, digits: number) => Math.round(x * 10 ** digits) / 10 ** digits;
+export const clamp01 = (x: number) => Math.min(1, Math.max(0, x));
+/** Concentration score of an HHI (0–10,000). */
+export const hhiScore = (hhi: number) => clamp01(Math.log10(Math.max(hhi, 1) / HHI_FLOOR) / Math.log10(10_000 / HHI_FLOOR));
 
-/** Event pressure of one commodity: Σ category weight × relevance × 2^(−age / half-life). */
-export function eventPressure(slug: string, events: readonly TaggedEvent[], topSuppliers: ReadonlySet<string>, asOf: string) {
-  const contributions = events
-    .filter((e) => e.commodities.includes(slug) && e.date <= asOf)
+type Component = CommodityStress['components'][number];
+type Age = { freshness: 'current' | 'late' | 'stale' | 'expired'; factor: number; overdue: number };
+
+/** Age class of a market input dated `date` at the reading date t, by its publisher's cadence. */
+function marketAge(c: SourceCadence, date: string, t: string): Age {
+  const f = freshnessOf({ ...c, status: 'active' }, date, t);
+  if (f.freshness === 'current' || f.freshness === 'late') return { freshness: f.freshness, factor: 1, overdue: f.overdue_days };
+  return f.overdue_days > EXPIRY_DAYS[c.cadence] ? { freshness: 'expired', factor: 0, overdue: f.overdue_days } : { freshness: 'stale', factor: 0.5, overdue: f.overdue_days };
+}
+
+function structuralAge(year: number, t: string): Age {
+  const years = daysBetween(`${year}-12-31`, t) / 365.25;
+  if (years <= STRUCTURAL_AGE_YEARS.full) return { freshness: 'current', factor: 1, overdue: 0 };
+  return years <= STRUCTURAL_AGE_YEARS.expire ? { freshness: 'stale', factor: 0.5, overdue: 0 } : { freshness: 'expired', factor: 0, overdue: 0 };
+}
+
+/** Index of the last point dated on or before t (−1 when none). */
+function lastAtOrBefore(points: readonly Point[], t: string): number {
+  let lo = 0;
+  let hi = points.length - 1;
+  let found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if ((points[mid] as Point).date <= t) {
+      found = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return found;
+}
+
+const monthKey = (date: string) => Number(date.slice(0, 4)) * 12 + Number(date.slice(5, 7)) - 1;
+const monthLabel = (k: number) => `${Math.floor(k / 12)}-${String((k % 12) + 1).padStart(2, '0')}`;
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
+}
+
+/** Monthly mean log price per month key, computed once per series. */
+const monthlyCache = new WeakMap<readonly Point[], Map<number, number>>();
+function monthlyLogs(points: readonly Point[]): Map<number, number> {
+  let m = monthlyCache.get(points);
+  if (m) return m;
+  const sums = new Map<number, [number, number]>();
+  for (const p of points) {
+    const k = monthKey(p.date);
+    const s = sums.get(k) ?? [0, 0];
+    s[0] += Math.log(p.value);
+    s[1] += 1;
+    sums.set(k, s);
+  }
+  m = new Map([...sums].map(([k, [sum, n]]) => [k, sum / n]));
+  monthlyCache.set(points, m);
+  return m;
+}
+
+export interface PriceReading {
+  score: number;
+  z: number;
+  horizon: number;
+  inputs: Record<string, number | string | boolean | null>;
+  date: string;
+}
+
+/**
+ * Price stress at t: for h = 3 and 12 months, the change r_h = L(t) − M(month − h) in log price,
+ * where L is the latest level (monthly mean, or the mean of the last 30 days of a daily series)
+ * and M a monthly mean; z_h = (r_h − median) / (1.4826 × MAD) of the same changes over the 120
+ * months before; s = clip((max z_h − 1) / 2, 0, 1). Falls score 0: a collapse is not supply stress,
+ * and neither is a rebound that leaves the price below its median of the previous 60 months.
+ */
+export function priceStress(p: PriceInput, t: string): PriceReading | { reason: string; date: string | null } {
+  const i = lastAtOrBefore(p.points, t);
+  if (i < 0) return { reason: 'no price observation on or before this date', date: null };
+  const last = p.points[i] as Point;
+  if (p.frequency === 'annual') return { reason: 'an annual average price cannot show a supply shock', date: last.date };
+  const months = monthlyLogs(p.points);
+  const current = monthKey(last.date);
+  let level: number;
+  if (p.frequency === 'daily') {
+    let sum = 0;
+    let n = 0;
+    const from = new Date(Date.parse(last.date) - PRICE.dailyLevelDays * 86_400_000).toISOString().slice(0, 10);
+    for (let j = i; j >= 0 && (p.points[j] as Point).date > from; j--) {
+      sum += Math.log((p.points[j] as Point).value);
+      n++;
+    }
+    level = sum / n;
+  } else level = Math.log(last.value);
+  const inputs: Record<string, number | string | boolean | null> = { latest_price: last.value, latest_date: last.date, level_log: round(level, 6) };
+  let best: { z: number; h: number } | null = null;
+  for (const h of PRICE.horizons) {
+    const base = months.get(current - h);
+    const changes: number[] = [];
+    for (let k = current - PRICE.windowMonths; k < current; k++) {
+      const a = months.get(k);
+      const b = months.get(k - h);
+      if (a !== undefined && b !== undefined) changes.push(a - b);
+    }
+    if (base === undefined || changes.length < PRICE.minChanges) {
+      inputs[`change_${h}m_log`] = null;
+      continue;
+    }
+    const med = median(changes);
+    const mad = median(changes.map((x) => Math.abs(x - med)));
+    if (mad === 0) continue;
+    const r = level - base;
+    const z = (r - med) / (1.4826 * mad);
+    Object.assign(inputs, {
+      [`change_${h}m_log`]: round(r, 6), [`change_${h}m_pct`]: round((Math.exp(r) - 1) * 100, 2), [`base_${h}m_month`]: monthLabel(current - h),
+      [`median_${h}m`]: round(med, 6), [`mad_${h}m`]: round(mad, 6), [`z_${h}m`]: round(z, 4), [`changes_${h}m`]: changes.length,
+    });
+    if (!best || z > best.z) best = { z, h };
+  }
+  if (!best) return { reason: `too short a history: needs ${PRICE.minChanges} monthly changes in the ${PRICE.windowMonths} months before`, date: last.date };
+  inputs.window = `${monthLabel(current - PRICE.windowMonths)} to ${monthLabel(current - 1)}`;
+  const levels: number[] = [];
+  for (let k = current - PRICE.levelMonths; k < current; k++) {
+    const v = months.get(k);
+    if (v !== undefined) levels.push(v);
+  }
+  const levelMedian = levels.length ? median(levels) : null;
+  const rebound = levelMedian !== null && level < levelMedian;
+  inputs.median_level_60m = levelMedian === null ? null : round(Math.exp(levelMedian), 4);
+  inputs.below_60m_median = rebound;
+  inputs.formula = 's = clip((max(z_3m, z_12m) − 1) / 2, 0, 1), 0 while the level is below its 60-month median; z = (r − median) / (1.4826 × MAD)';
+  return { score: rebound ? 0 : clamp01((best.z - PRICE.zFloor) / PRICE.zSpan), z: best.z, horizon: best.h, inputs, date: last.date };
+}
+
+/** Reserve shortfall at t: gas fill against its seasonal norm, the SPR stock against its 5-year mean. */
+export function reserveStress(r: ReserveInput, t: string): { shortfall: number; inputs: Record<string, number | string | null>; date: string } | { reason: string; date: string | null } {
+  const i = lastAtOrBefore(r.points, t);
+  if (i < 0) return { reason: 'no reserve observation on or before this date', date: null };
+  const last = r.points[i] as Point;
+  if (r.kind === 'gas_storage') {
+    const byDate = gasIndex(r.points);
+    const year = Number(last.date.slice(0, 4));
+    const fills: number[] = [];
+    const years: number[] = [];
+    for (let y = year - GAS_NORM.years; y < year; y++) {
+      const v = byDate.get(`${y}${last.date.slice(4)}`);
+      if (v !== undefined) {
+        fills.push(v);
+        years.push(y);
+      }
+    }
+    if (fills.length < GAS_NORM.minYears) return { reason: `seasonal norm needs ${GAS_NORM.minYears} earlier years on the same day`, date: last.date };
+    const norm = fills.reduce((s, x) => s + x, 0) / fills.length;
+    return {
+      shortfall: norm > 0 ? clamp01((norm - last.value) / norm) : 0,
+      inputs: { fill_pct: last.value, seasonal_norm_pct: round(norm, 2), norm_years: years.join(','), gas_day: last.date, formula: 's = clip((norm − fill) / norm, 0, 1)' },
+      date: last.date,
+    };
+  }
+  const from = `${Number(last.date.slice(0, 4)) - SPR_NORM_YEARS}${last.date.slice(4)}`;
+  let sum = 0;
+  let n = 0;
+  for (let j = i - 1; j >= 0 && (r.points[j] as Point).date > from; j--) {
+    sum += (r.points[j] as Point).value;
+    n++;
+  }
+  if (n < 52 * (SPR_NORM_YEARS - 1)) return { reason: `needs ${SPR_NORM_YEARS} years of earlier weekly stocks`, date: last.date };
+  const norm = sum / n;
+  return {
+    shortfall: clamp01((norm - last.value) / norm),
+    inputs: { stock_kb: last.value, norm_kb: round(norm, 0), norm_from: from, norm_weeks: n, week: last.date, formula: 's = clip((5-year mean − stock) / 5-year mean, 0, 1)' },
+    date: last.date,
+  };
+}
+
+const gasCache = new WeakMap<readonly Point[], Map<string, number>>();
+function gasIndex(points: readonly Point[]): Map<string, number> {
+  let m = gasCache.get(points);
+  if (!m) {
+    m = new Map(points.map((p) => [p.date, p.value]));
+    gasCache.set(points, m);
+  }
+  return m;
+}
+
+/** The most concentrated supply stage usable at t (its year published by t, and not expired). */
+export function concentrationStress(stages: readonly ConcentrationStage[], t: string, cadences: Cadences) {
+  const usable = stages.flatMap((s) => {
+    const lag = cadences(s.source).lag_days;
+    const y = [...s.years].reverse().find((x) => daysBetween(`${x.year}-12-31`, t) >= lag);
+    if (!y) return [];
+    const age = structuralAge(y.year, t);
+    return age.factor > 0 ? [{ stage: s, year: y, age, score: hhiScore(y.hhi) }] : [];
+  });
+  if (usable.length === 0) return null;
+  const best = usable.reduce((a, b) => (b.score > a.score ? b : a));
+  const inputs: Record<string, number | string | null> = { stage: best.stage.stage, basis: best.stage.basis, hhi: best.year.hhi, year: best.year.year, countries: best.year.countries, top_supplier: best.year.top, top_share: best.year.top_share };
+  for (const u of usable) Object.assign(inputs, { [`${u.stage.stage}_hhi`]: u.year.hhi, [`${u.stage.stage}_year`]: u.year.year });
+  inputs.formula = 's = clip(log10(HHI / 500) / log10(20), 0, 1), most concentrated stage';
+  return { ...best, inputs };
+}
+
+/** Net event pressure at t: easing events count against tightening ones; lasting events hold while in force. */
+export function eventPressure(slug: string, events: readonly TaggedEvent[], topSuppliers: ReadonlySet<string>, t: string) {
+  const mine = events.filter((e) => e.commodities.includes(slug) && e.date <= t);
+  const contributions = mine
     .map((e) => {
-      const age = daysBetween(e.date, asOf);
       const h = HALF_LIFE_DAYS[e.category] ?? 30;
       const w = CATEGORY_WEIGHTS[e.category] ?? 0.5;
       const r = e.countries.some((c) => topSuppliers.has(c)) ? RELEVANCE.commodityAndTopSupplier : RELEVANCE.commodityOnly;
-      const decay = 2 ** (-age / h);
-      return { id: e.id, date: e.date, category: e.category, category_weight: w, relevance: r, age_days: age, half_life_days: h, decay: round(decay, 6), pressure: round(w * r * decay, 6) };
+      const ended = e.kind === 'lasting' && e.ended_on !== undefined && e.ended_on <= t ? e.ended_on : null;
+      let decay: number;
+      let age: number;
+      let half: number;
+      if (e.kind === 'one-off') {
+        age = daysBetween(e.date, t);
+        half = h;
+        decay = 2 ** (-age / h);
+      } else if (ended === null) {
+        age = daysBetween(e.date, t);
+        half = IN_FORCE_HALF_LIFE_DAYS;
+        decay = 2 ** (-age / IN_FORCE_HALF_LIFE_DAYS);
+      } else {
+        age = daysBetween(ended, t);
+        half = h;
+        decay = 2 ** (-daysBetween(e.date, ended) / IN_FORCE_HALF_LIFE_DAYS) * 2 ** (-age / h);
+      }
+      const sign = e.effect === 'easing' ? -1 : 1;
+      return {
+        id: e.id, date: e.date, category: e.category, effect: e.effect, kind: e.kind, ended_on: e.ended_on ?? null,
+        category_weight: w, relevance: r, age_days: age, half_life_days: half, decay: round(decay, 6), pressure: round(sign * w * r * decay, 6),
+      };
     })
-    .filter((c) => c.pressure >= 0.0005)
-    .sort((a, b) => b.pressure - a.pressure);
+    .filter((c) => Math.abs(c.pressure) >= MIN_EVENT_PRESSURE)
+    .sort((a, b) => Math.abs(b.pressure) - Math.abs(a.pressure) || a.id.localeCompare(b.id));
   const sum = contributions.reduce((s, c) => s + c.pressure, 0);
-  return { sum, score: 1 - Math.exp(-sum), contributions };
+  return { covered: mine.length > 0, sum, score: 1 - Math.exp(-Math.max(0, sum)), contributions };
 }
 
-export interface StressInputs {
-  slug: string;
-  asOf: string;
-  anomaly: PriceAnomaly | undefined;
-  priceSource: string | null;
-  concentration: { hhi: number; year: number; source: string; countries: number } | null;
-  reserve: { shortfall: number | null; inputs: Record<string, number | string | null>; as_of: string; source: string; label: string } | null;
-  events: ReturnType<typeof eventPressure> | null;
-}
+/** The reading of one commodity at date t, every component with its inputs, weights and age. */
+export function stressAt(x: CommodityInputs, t: string, today: string, cadences: Cadences): CommodityStress {
+  const components: Component[] = [];
+  const base = (key: Component['key'], name: string, weight: number, raw_label: string): Component => ({
+    key, name, weight, freshness_factor: 0, effective_weight: 0, available: false, raw: null, raw_label, score: null, contribution: null,
+    inputs: {}, as_of: null, input_freshness: null, source: null,
+  });
+  const withAge = (c: Component, age: Age, what: string) => {
+    c.input_freshness = age.freshness;
+    c.freshness_factor = age.factor;
+    c.available = age.factor > 0;
+    if (age.freshness === 'stale') c.reason = `${what} is stale at ${t} (${age.overdue > 0 ? `${age.overdue} days past its next expected release` : `more than ${STRUCTURAL_AGE_YEARS.full} years old`}): half weight`;
+    if (age.freshness === 'expired') c.reason = `${what} is too old at ${t} to describe it (${age.overdue > 0 ? `${age.overdue} days past its next expected release` : `more than ${STRUCTURAL_AGE_YEARS.expire} years old`}): left out`;
+  };
 
-/** stress = 100 × Σ wᵢ·sᵢ / Σ wᵢ over the available components (METHOD.md), every input shown. */
-export function commodityStress(x: StressInputs): CommodityStress {
-  const z = x.anomaly?.z ?? null;
-  const components: CommodityStress['components'] = [
-    {
-      key: 'price', name: 'Price anomaly', weight: WEIGHTS.price, effective_weight: 0, available: z !== null,
-      raw: z === null ? null : round(z, 4), raw_label: 'z-score of the latest log price against the trailing 60 months',
-      score: z === null ? null : round(Math.min(Math.max(z, 0), 3) / 3, 4), contribution: null,
-      inputs: {
-        latest_price: x.anomaly?.latest ?? null, latest_date: x.anomaly?.as_of ?? null,
-        window_mean_log: x.anomaly?.window_mean_log ?? null, window_std_log: x.anomaly?.window_std_log ?? null,
-        window_periods: x.anomaly?.window_periods ?? 0, window_from: x.anomaly?.window_from ?? null, window_to: x.anomaly?.window_to ?? null,
-        volatility_annualised: x.anomaly?.volatility_annualised ?? null, formula: 's = clip(z, 0, 3) / 3',
-      },
-      as_of: x.anomaly?.as_of ?? null, source: x.priceSource,
-      ...(z === null ? { reason: x.anomaly
-        ? 'too short or flat a trailing history (needs 24 months, or 3 years for annual series, with some variation)'
-        : 'no public price series in our sources' } : {}),
-    },
-    {
-      key: 'concentration', name: 'Supplier concentration', weight: WEIGHTS.concentration, effective_weight: 0, available: x.concentration !== null,
-      raw: x.concentration?.hhi ?? null, raw_label: 'Herfindahl–Hirschman index of producer shares (0–10,000)',
-      score: x.concentration ? round(clamp01(Math.log10(x.concentration.hhi / 1000)), 4) : null, contribution: null,
-      inputs: { hhi: x.concentration?.hhi ?? null, year: x.concentration?.year ?? null, producing_countries: x.concentration?.countries ?? null, formula: 's = clip(log10(HHI / 1000), 0, 1)' },
-      as_of: x.concentration ? `${x.concentration.year}-12-31` : null, source: x.concentration?.source ?? null,
-      ...(x.concentration ? {} : { reason: 'no production table by country in our sources' }),
-    },
-    {
-      key: 'reserves', name: 'Reserve buffer', weight: WEIGHTS.reserves, effective_weight: 0, available: x.reserve?.shortfall != null,
-      raw: x.reserve?.shortfall == null ? null : round(x.reserve.shortfall, 4), raw_label: x.reserve?.label ?? 'relative shortfall of the reserve against its target',
-      score: x.reserve?.shortfall == null ? null : round(x.reserve.shortfall, 4), contribution: null,
-      inputs: x.reserve?.inputs ?? {}, as_of: x.reserve?.as_of ?? null, source: x.reserve?.source ?? null,
-      ...(x.reserve?.shortfall == null ? { reason: 'no strategic reserve data for this commodity in our sources' } : {}),
-    },
-    {
-      key: 'events', name: 'Event pressure', weight: WEIGHTS.events, effective_weight: 0, available: x.events !== null,
-      raw: x.events ? round(x.events.sum, 4) : null, raw_label: 'Σ category weight × relevance × 2^(−age / half-life) over tagged events',
-      score: x.events ? round(x.events.score, 4) : null, contribution: null,
-      inputs: { events_counted: x.events?.contributions.length ?? 0, as_of: x.asOf, formula: 's = 1 − exp(−Σ)' },
-      as_of: x.asOf, source: 'chokepoint-editorial',
-      ...(x.events ? {} : { reason: 'the events dataset is not available' }),
-    },
-  ];
+  // Price.
+  const price = base('price', 'Price shock', WEIGHTS.price, 'largest robust z of the 3- and 12-month change in log price');
+  if (!x.price) price.reason = 'no public price series in our sources';
+  else {
+    price.source = x.price.source;
+    const p = priceStress(x.price, t);
+    const cad = cadences(x.price.source, x.price.series);
+    if (p.date) price.as_of = periodEnd(p.date, cad.cadence === 'weekly' || cad.cadence === 'daily' ? 'daily' : cad.cadence);
+    if ('reason' in p) price.reason = p.reason;
+    else {
+      price.raw = round(p.z, 4);
+      price.score = round(p.score, 4);
+      price.inputs = { ...p.inputs, horizon_months: p.horizon };
+      withAge(price, marketAge(cad, p.date, t), 'the latest price');
+    }
+  }
+  components.push(price);
+
+  // Concentration.
+  const conc = base('concentration', 'Supplier concentration', WEIGHTS.concentration, 'Herfindahl–Hirschman index of the most concentrated supply stage (0–10,000)');
+  const cs = concentrationStress(x.stages, t, cadences);
+  if (!cs) conc.reason = x.stages.length === 0 ? 'no production or trade table by country in our sources' : 'no supply-stage table published by this date';
+  else {
+    conc.raw = cs.year.hhi;
+    conc.score = round(cs.score, 4);
+    conc.inputs = cs.inputs;
+    conc.as_of = `${cs.year.year}-12-31`;
+    conc.source = cs.stage.source;
+    withAge(conc, cs.age, `the ${cs.year.year} ${cs.stage.stage} table`);
+  }
+  components.push(conc);
+
+  // Reserves.
+  const res = base('reserves', 'Reserve buffer', x.reserve?.weight ?? WEIGHTS.reserves, x.reserve?.kind === 'spr'
+    ? 'relative shortfall of the US Strategic Petroleum Reserve against its 5-year mean (the US buffer only)'
+    : 'relative shortfall of EU gas storage fill against its seasonal norm');
+  if (!x.reserve) res.reason = 'no strategic reserve data for this commodity in our sources';
+  else {
+    res.source = x.reserve.source;
+    res.inputs = { scope: x.reserve.scope };
+    const r = reserveStress(x.reserve, t);
+    if (r.date) res.as_of = r.date;
+    if ('reason' in r) res.reason = r.reason;
+    else {
+      res.raw = round(r.shortfall, 4);
+      res.score = round(r.shortfall, 4);
+      res.inputs = { scope: x.reserve.scope, ...r.inputs };
+      withAge(res, marketAge(cadences(x.reserve.source), r.date, t), 'the latest reserve reading');
+    }
+  }
+  components.push(res);
+
+  // Events.
+  const ev = base('events', 'Event pressure', WEIGHTS.events, 'Σ ± category weight × relevance × decay over tagged events (easing events count negative)');
+  const e = eventPressure(x.slug, x.events, x.topSuppliers, t);
+  ev.source = 'chokepoint-editorial';
+  ev.as_of = t;
+  if (!e.covered) ev.reason = 'no event for this commodity is tagged on or before this date, so the event desk does not cover it yet';
+  else {
+    ev.available = true;
+    ev.freshness_factor = 1;
+    ev.input_freshness = 'current';
+    ev.raw = round(e.sum, 4);
+    ev.score = round(e.score, 4);
+    ev.inputs = {
+      events_counted: e.contributions.length, tightening: round(e.contributions.filter((c) => c.pressure > 0).reduce((s, c) => s + c.pressure, 0), 4),
+      easing: round(e.contributions.filter((c) => c.pressure < 0).reduce((s, c) => s + c.pressure, 0), 4), formula: 's = 1 − exp(−max(Σ, 0))',
+    };
+  }
+  components.push(ev);
+
   const available = components.filter((c) => c.available);
-  const totalWeight = available.reduce((s, c) => s + c.weight, 0);
+  const nominal = components.reduce((s, c) => s + c.weight, 0);
+  const total = available.reduce((s, c) => s + c.weight * c.freshness_factor, 0);
+  const coverage = round(total / nominal, 4);
+  const nonEvent = available.filter((c) => c.key !== 'events');
   let index: number | null = null;
-  if (totalWeight > 0) {
+  let reason: string | undefined;
+  if (available.length < 2 || nonEvent.length === 0) {
+    reason = available.length === 0
+      ? 'no component can be measured'
+      : `too little to stand on: ${available.map((c) => c.key).join(' and ')} only (an index needs at least two components, not events alone)`;
+  } else {
     let sum = 0;
     for (const c of available) {
-      c.effective_weight = round(c.weight / totalWeight, 6);
+      c.effective_weight = round((c.weight * c.freshness_factor) / total, 6);
       c.contribution = round(100 * c.effective_weight * (c.score ?? 0), 2);
       sum += c.contribution;
     }
-    index = round(sum, 1);
+    index = round(Math.min(100, Math.max(0, sum)), 1);
   }
   return {
-    index,
-    band: band(index),
-    as_of: x.asOf,
-    methodology_version: METHODOLOGY_VERSION,
-    weights_rescaled: available.length < components.length,
+    index, band: band(index), as_of: t, lag_days: Math.max(0, daysBetween(t, today)), methodology_version: METHODOLOGY_VERSION, coverage,
+    weights_rescaled: available.length < components.length || available.some((c) => c.freshness_factor < 1),
+    ...(reason ? { reason } : {}),
     components,
-    events: x.events?.contributions.slice(0, 20) ?? [],
+    events: e.contributions.slice(0, 20),
   };
+}
+
+/** The date a current reading describes: the newest market observation (price or reserve) up to today. */
+export function readingDate(x: CommodityInputs, today: string, cadences: Cadences): string {
+  const dates: string[] = [];
+  const p = x.price?.points.at(-1);
+  if (p && x.price && x.price.frequency !== 'annual') {
+    const cad = cadences(x.price.source, x.price.series).cadence;
+    dates.push(periodEnd(p.date, cad === 'monthly' ? 'monthly' : 'daily'));
+  }
+  const r = x.reserve?.points.at(-1);
+  if (r) dates.push(r.date);
+  const newest = dates.sort().at(-1);
+  return newest && newest < today ? newest : today;
+}
+
+/** Month ends from `from` (YYYY-MM) to the last month end on or before `until`. */
+export function monthEnds(from: string, until: string): string[] {
+  const out: string[] = [];
+  let k = monthKey(`${from}-01`);
+  for (;;) {
+    const end = new Date(Date.UTC(Math.floor(k / 12), (k % 12) + 1, 0)).toISOString().slice(0, 10);
+    if (end > until) break;
+    out.push(end);
+    k++;
+  }
+  return out;
+}
+
+export const HISTORY_FROM = '2015-01';
+
+/** The reading at the end of every month from 2015-01 to the month of `until`, with the same code. */
+export function stressHistory(x: CommodityInputs, until: string, today: string, cadences: Cadences): StressHistoryPoint[] {
+  return monthEnds(HISTORY_FROM, until).map((d) => {
+    const s = stressAt(x, d, today, cadences);
+    return { date: d, index: s.index, band: s.band, coverage: s.coverage };
+  });
 }
