@@ -267,9 +267,23 @@ describe('health and discovery', () => {
     expect(head.headers.get('link')).toContain('</.well-known/api-catalog>; rel="api-catalog"');
   });
 
-  it('reports the build, its age and each source', async () => {
-    const body = (await (await get('/healthz')).json()) as { status: string; sources: unknown[] };
-    expect(body).toMatchObject({ status: 'ok', build: expect.any(String) });
+  it('reports the build, its age and each source with its load status and its freshness', async () => {
+    const res = await get('/healthz');
+    // Degraded is still 200: load balancers keep an instance that serves old data.
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    const body = JSON.parse(text) as { status: string; degraded_by: { id: string; reason: string }[]; sources: Record<string, unknown>[] };
     expect(body.sources).toHaveLength(11);
+    // Every file loaded, but the mirror's headline series end months before today: degraded, and it says which.
+    expect(body.sources.every((s) => s.status === 'fresh' || s.status === 'unchanged')).toBe(true);
+    expect(body).toMatchObject({ status: 'degraded', build: expect.any(String) });
+    const weekly = body.sources.find((s) => s.id === 'eia-weekly-petroleum')!;
+    expect(weekly).toMatchObject({ status: 'fresh', freshness: 'stale', data_as_of: '2026-02-27', expected_next: '2026-03-11', cadence: 'weekly', headline: true });
+    expect(body.sources.find((s) => s.id === 'eurostat-gas-imports-by-partner')).toMatchObject({ freshness: 'historical', expected_next: null, headline: false });
+    expect(body.degraded_by.map((d) => d.id)).toEqual(expect.arrayContaining(['eia-weekly-petroleum', 'gie-agsi-gas-storage', 'eia-oil-prices']));
+    expect(body.degraded_by.map((d) => d.id)).not.toContain('eurostat-gas-imports-by-partner');
+    expect(body.degraded_by.find((d) => d.id === 'eia-weekly-petroleum')!.reason).toMatch(/stale: they end 2026-02-27, the next observation was due by 2026-03-11/);
+    // No server paths or SQL in what the public reads.
+    expect(text).not.toMatch(/\/work\/|\/tmp\/|\/home\/|SELECT |read_csv/);
   });
 });

@@ -4,6 +4,7 @@ import { ASK_MAX_BODY_BYTES, ROUTES } from '../contract/api.ts';
 import type { LoadedBuild } from './build.ts';
 import type { BuildSource } from './build-store.ts';
 import { DATA_CACHE, JSON_TYPE, MEMO_KEY, commonHeaders, sendBytes, sendFile } from './http.ts';
+import { healthOf } from './health.ts';
 import { McpEndpoint } from './mcp/http.ts';
 import { ApiError, problemResponse } from './problem.ts';
 import { ask } from './routes/ask.ts';
@@ -133,17 +134,7 @@ export function createApp(opts: AppOptions): Hono {
   app.get('/healthz', () => {
     const b = opts.source.current();
     if (!b) return health(503, { status: 'unavailable', detail: 'no build published yet' });
-    return health(
-      200,
-      {
-        status: b.manifest.sources.some((s) => s.status === 'stale' || s.status === 'unavailable') ? 'degraded' : 'ok',
-        build: b.id,
-        generated_at: b.manifest.generated_at,
-        age_seconds: Math.round((Date.now() - b.generatedAt.getTime()) / 1000),
-        sources: b.manifest.sources.map((s) => ({ id: s.id, status: s.status, data_as_of: s.data_as_of, retrieved_at: s.retrieved_at, stale_since: s.stale_since, stale_reason: s.stale_reason })),
-        omitted: b.manifest.omitted,
-      },
-    );
+    return health(200, healthOf(b.manifest, new Date(), b.generatedAt));
   });
 
   app.get('/*', (c, next) => {

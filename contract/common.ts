@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** Methodology version of the indicators; bumped whenever a formula or weight changes. */
-export const METHODOLOGY_VERSION = '1.0.0';
+export const METHODOLOGY_VERSION = '2.0.0';
 export const LICENSE = 'CC-BY-4.0';
 export const LICENSE_URL = 'https://creativecommons.org/licenses/by/4.0/';
 
@@ -21,6 +21,17 @@ export const Iso2 = z.string().regex(/^[a-z]{2}$/).describe('ISO 3166-1 alpha-2 
 export const Lang = z.enum(['en', 'fr', 'de', 'es']).describe('Language (ISO 639-1)');
 export const LANGS = Lang.options;
 
+/** How old a source's newest observation is against its publisher's cadence (rule: docs/freshness.md). */
+export const Freshness = z
+  .enum(['current', 'late', 'stale', 'historical', 'discontinued'])
+  .describe(
+    "How old the newest observation is against the publisher's cadence and lag: current (the next observation is not due yet); late (past its expected date, within the grace period of its cadence); stale (past the grace period); historical (a fixed edition or extract that will not update); discontinued (the publisher stopped the series). Rule: docs/freshness.md",
+  );
+export type Freshness = z.infer<typeof Freshness>;
+
+export const Cadence = z.enum(['daily', 'weekly', 'monthly', 'annual', 'irregular']).describe("How often the publisher releases a new period");
+export type Cadence = z.infer<typeof Cadence>;
+
 /** Provenance of one upstream source behind a payload. */
 export const SourceRef = z
   .strictObject({
@@ -30,7 +41,16 @@ export const SourceRef = z
     url: z.url().describe("The publisher's page for the dataset"),
     license: z.string().describe("The publisher's terms for this source (not Chokepoint's licence)"),
     retrieved_at: DateTimeString.describe('When the pipeline retrieved this version of the source'),
-    stale: z.boolean().describe('True when the latest load failed and the last good snapshot was used'),
+    data_as_of: DateString.nullable().describe(
+      "Newest observation of this source behind the payload: the payload's own series where it ends earlier than the source (null when the source has no dated observation)",
+    ),
+    freshness: Freshness,
+    expected_next: DateString.nullable().describe(
+      "When the observation after `data_as_of` is due under the publisher's cadence and lag (null for historical, discontinued and irregular sources)",
+    ),
+    stale: z
+      .boolean()
+      .describe('The latest load failed and the last good snapshot is served (a load status; how old the data is, is `freshness`)'),
   })
   .describe('An upstream source behind the payload');
 export type SourceRef = z.infer<typeof SourceRef>;

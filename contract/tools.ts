@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CountryPath, CommodityParam, CommodityPath, EventsQuery, ListCommoditiesQuery, ReserveQuery, ScenariosQuery, SearchHit, SearchQuery, TimeSeriesQuery } from './api.ts';
 import { CommodityListEntry, CommoditySheet, Price } from './commodities.ts';
-import { CommodityCode, CommodityGroup, CommoditySlug, DateString, Lang, LICENSE } from './common.ts';
+import { CommodityCode, CommodityGroup, CommoditySlug, DateString, Lang, LICENSE, SourceRef } from './common.ts';
 import { EVENT_CATEGORIES, EventSchema, SCENARIO_STATUSES, ScenarioSchema } from './content.ts';
 import { CountryProfile } from './countries.ts';
 import { Frequency, Reserve, ReserveMetric, TimeSeries } from './reserves.ts';
@@ -119,7 +119,10 @@ export const ToolResultMeta = {
   as_of: DateString.nullable().describe('Date of the newest observation behind the result (null when it has none)'),
   license: z.literal(LICENSE).describe('Licence of the data'),
   attribution: z.string().describe('Attribution text with the backlink, required on reuse'),
-  notes: z.array(z.string()).optional().describe('Caveats that apply to the result, and how a long result was shortened'),
+  notes: z.array(z.string()).optional().describe('Caveats that apply to the result (late, stale or historical sources among them), and how a long result was shortened'),
+  sources: z
+    .array(SourceRef)
+    .describe('The upstream sources behind the result, as in the HTTP answer\'s meta.sources: each with data_as_of, retrieved_at, freshness and expected_next'),
 };
 
 function withResultMeta<O extends z.ZodObject>(o: O) {

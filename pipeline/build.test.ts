@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, readlinkSync } from 'node:fs';
+import { existsSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +8,8 @@ import { BuildManifest } from '../contract/manifest.ts';
 import { ReserveResponse } from '../contract/reserves.ts';
 import { DATA_DIR, SOURCES_DIR, readCsv, readJson, tempDir, testEffects } from '../test/support.ts';
 import { runBuild, type BuildResult } from './build.ts';
+import { EXAMPLE_COMMODITIES, EXAMPLE_COUNTRIES, fillBlocks, methodologyBlocks } from './methodology-doc.ts';
+import { METHODOLOGY_VERSION } from '../contract/common.ts';
 
 // These builds never serve pages: the site stage (Astro, ~15 s) runs once, in the shared test build.
 process.env.CHOKEPOINT_SITE = 'off';
@@ -147,6 +149,22 @@ describe('build from the real sources', () => {
     const csv = readFileSync(cur('data/stress/commodities.csv'), 'utf8');
     expect(csv.split('\r\n')[0]).toBe('id,date,index,band,coverage');
     expect(csv).toContain('energy.gas,2022-02-28,');
+  });
+
+  it('docs/methodology.md quotes this build: its worked examples and backtest table are generated from it', () => {
+    const sheets = EXAMPLE_COMMODITIES.map((slug) => CommoditySheetResponse.parse(readJson(cur(`v1/commodities/${slug}.json`))).data);
+    const profiles = EXAMPLE_COUNTRIES.map((iso) => CountryProfileResponse.parse(readJson(cur(`v1/countries/${iso}.json`))).data);
+    const backtest = readJson(cur('data/stress/backtest.json')).data;
+    const path = join(import.meta.dirname, '..', 'docs', 'methodology.md');
+    const doc = readFileSync(path, 'utf8');
+    const filled = fillBlocks(doc, methodologyBlocks(sheets, profiles, backtest));
+    if (process.env.UPDATE_DOCS) {
+      writeFileSync(path, filled);
+      return;
+    }
+    expect(doc).toContain('<!-- generated:backtest -->');
+    expect(doc).toContain(`**Methodology version ${METHODOLOGY_VERSION}**`);
+    expect(filled === doc, 'docs/methodology.md is out of date: run UPDATE_DOCS=1 npx vitest run pipeline/build.test.ts').toBe(true);
   });
 
   it('writes a manifest whose hashes match the files, with every source provenance', () => {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { LICENSE, LICENSE_URL, METHODOLOGY_VERSION, type Meta, type SourceRef } from '../contract/common.ts';
 import { CommodityListResponse, CommoditySheetResponse, type CommodityListEntry, type CommoditySheet } from '../contract/commodities.ts';
 import { CountryIndexResponse, CountryProfileResponse, type CountryProfile } from '../contract/countries.ts';
+import type { StressHistoryPoint } from '../contract/stress.ts';
 import type { SourceStatus } from '../contract/manifest.ts';
 import { ReserveIndexFile, ReserveResponse, ReserveSeriesFile } from '../contract/reserves.ts';
 import { type Commodity, loadCatalogue } from './catalogue.ts';
@@ -10,15 +11,18 @@ import { type ContentBundle, publishContent, readContent } from './content-stage
 import { Db } from './db.ts';
 import { type Effects, timed } from './effects.ts';
 import { ingestSource } from './ingest.ts';
+import { type SourceCadence, ageText, cadenceFor, freshnessOf, loadCadences } from './freshness.ts';
 import { countryNames } from './names.ts';
 import { buildPaths, openBuild, publishBuild, discardBuild, type BuildWriter } from './publish.ts';
 import { SOURCES } from './sources/registry.ts';
 import type { SourceAdapter } from './sources/types.ts';
-import { coveredCountries, countryStress, energyExposures, russianGasShares } from './steps/countries.ts';
+import { type CountryEnergy, countryStressAt, coveredCountries, energyExposures, energyInputs, russianGasShares } from './steps/countries.ts';
 import { buildPriceTables, latestPrices, priceAnomalies, priceFrequency, priceHistory } from './steps/prices.ts';
 import { gasStorageReading, usOilReading, type ReserveReading } from './steps/reserves.ts';
 import { EI_TRADE_YEAR, HHI_THRESHOLDS, hhi, hhiBand, shareTable, topFlows, type ShareTableData } from './steps/shares.ts';
-import { band, commodityStress, eventPressure } from './steps/stress.ts';
+import { type Cadences, type CommodityInputs, band, readingDate, stressAt, stressHistory } from './steps/stress.ts';
+import { loadStressInputs } from './steps/stress-inputs.ts';
+import { loadBacktest, runBacktest } from './steps/backtest.ts';
 import { weeklyDigest } from './steps/digest.ts';
 import { publishDiscovery } from './discovery/stage.ts';
 import { publishSearchIndex } from './search/stage.ts';
@@ -45,7 +49,7 @@ export interface BuildResult {
 
 export const EDITORIAL_SOURCE = 'chokepoint-editorial';
 /** docs/<page>.md published at /docs/<page>. */
-export const DOC_PAGES = ['api', 'methodology', 'security', 'content'] as const;
+export const DOC_PAGES = ['api', 'methodology', 'freshness', 'security', 'content'] as const;
 
 /** One full build: ingest every source, compute the indicators, write and validate every output, publish. */
 export async function runBuild(opts: BuildOptions, fx: Effects): Promise<BuildResult> {
@@ -56,11 +60,12 @@ export async function runBuild(opts: BuildOptions, fx: Effects): Promise<BuildRe
   try {
     const catalogue = await timed(fx.log, 'catalogue', () => loadCatalogue(opts.dataDir), (c) => `${c.length} commodities`);
     const statuses: SourceStatus[] = [];
+    const cadences = await loadCadences(opts.dataDir);
     const paths = buildPaths(opts.outDir);
     for (const adapter of opts.sources ?? SOURCES) {
       const status = await timed(fx.log, `source ${adapter.id}`, () =>
-        ingestSource(db, adapter, { sourcesDir: opts.sourcesDir, snapshotsDir: paths.snapshots, download: opts.download ?? false }, fx),
-        (s) => `${s.status}${s.data_as_of ? `, data to ${s.data_as_of}` : ''}`,
+        ingestSource(db, adapter, { sourcesDir: opts.sourcesDir, snapshotsDir: paths.snapshots, download: opts.download ?? false, cadences }, fx),
+        (s) => `${s.status}${s.data_as_of ? `, data to ${s.data_as_of}` : ''}, ${s.freshness}`,
       );
       statuses.push(status);
     }
@@ -72,7 +77,7 @@ export async function runBuild(opts: BuildOptions, fx: Effects): Promise<BuildRe
       .slice(0, 8);
     const buildId = `${generatedAt.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}-${inputsHash}`;
     writer = await openBuild(opts.outDir, buildId);
-    const metaFor = metaFactory({ build: buildId, generatedAt: generatedAt.toISOString(), baseUrl: opts.baseUrl, statuses });
+    const metaFor = metaFactory({ build: buildId, generatedAt: generatedAt.toISOString(), baseUrl: opts.baseUrl, statuses, cadences });
     const today = generatedAt.toISOString().slice(0, 10);
     const omitted: { output: string; reason: string }[] = [];
     for (const s of statuses) if (s.status === 'unavailable') omitted.push({ output: `outputs from ${s.id}`, reason: s.stale_reason ?? 'unavailable' });
@@ -120,14 +125,18 @@ export async function runBuild(opts: BuildOptions, fx: Effects): Promise<BuildRe
     for (const s of content.skipped) omitted.push({ output: `briefing ${s.file}`, reason: s.reason });
 
     // Commodity stress, then the sheets and the list.
+    const cadenceOf: Cadences = (source, series) => cadenceFor(cadences, source, series ?? undefined);
+    const stressInputs = await timed(fx.log, 'stress inputs', () =>
+      loadStressInputs(db, catalogue, content.events, (slug) => new Set(shares.get(slug)?.producers?.entries.slice(0, 3).map((e) => e.iso3) ?? [])),
+    );
     const sheets: CommoditySheet[] = [];
-    await timed(fx.log, 'commodity stress and sheets', async () => {
-      for (const c of catalogue) sheets.push(await commoditySheet(db, c, { latest, anomalies, shares, readings, content, today }));
+    await timed(fx.log, 'commodity stress, history and sheets', async () => {
+      for (const c of catalogue) sheets.push(await commoditySheet(db, c, { latest, anomalies, shares, readings, content, today, inputs: stressInputs.get(c.slug)!, cadenceOf }));
     }, () => `${sheets.length} sheets`);
     for (const s of sheets) {
       await writer!.json(`v1/commodities/${s.slug}.json`, CommoditySheetResponse, {
         data: s,
-        meta: metaFor(commoditySources(catalogue.find((c) => c.slug === s.slug)!, s), s.updated_at, { methodology_version: METHODOLOGY_VERSION }),
+        meta: metaFor(commoditySources(catalogue.find((c) => c.slug === s.slug)!, s), s.updated_at, { methodology_version: METHODOLOGY_VERSION }, sheetDataAsOf(s)),
       });
     }
     const list: CommodityListEntry[] = sheets.map(toListEntry).sort((a, b) => a.slug.localeCompare(b.slug));
@@ -135,6 +144,12 @@ export async function runBuild(opts: BuildOptions, fx: Effects): Promise<BuildRe
       data: list,
       meta: metaFor(unique(sheets.flatMap((s) => commoditySources(catalogue.find((c) => c.slug === s.slug)!, s))), maxDate(sheets.flatMap((s) => [s.price?.as_of, ...s.stress.components.filter((k) => k.key !== 'events').map((k) => k.as_of)])), { count: list.length, methodology_version: METHODOLOGY_VERSION }),
     });
+
+    // The index history as one CSV, and the backtest of that history against documented crises.
+    const backtest = runBacktest(await loadBacktest(opts.dataDir), new Map(sheets.map((sh) => [sh.slug, sh.stress_history])));
+    fx.log.info(`✓ backtest: ${backtest.crises.filter((c) => c.hit).length} of ${backtest.crises.length} crises flagged, ${backtest.calm_flagged} of ${backtest.calm_months} calm months flagged`);
+    await writer.raw('data/stress/backtest.json', JSON.stringify({ data: backtest, meta: metaFor([EDITORIAL_SOURCE], null, { methodology_version: METHODOLOGY_VERSION }) }, null, 1), 'application/json; charset=utf-8');
+    await writer.raw('data/stress/commodities.csv', historyCsv(sheets.map((sh) => [sh.slug, sh.stress_history])), 'text/csv; charset=utf-8');
 
     // The weekly digest, from what changed; stress movers are named against the live build.
     const previous = await readFile(join(paths.current, 'v1/commodities.json'), 'utf8').then(
@@ -148,17 +163,18 @@ export async function runBuild(opts: BuildOptions, fx: Effects): Promise<BuildRe
     const reserveIndex = [];
     for (const [key, r] of readings) {
       const sources = r.reserve.commodity === 'gas' ? ['gie-agsi-gas-storage', 'ei-statistical-review-2024'] : ['eia-weekly-petroleum'];
-      await writer.json(`v1/reserves/${key}.json`, ReserveResponse, { data: r.reserve, meta: metaFor(sources, r.reserve.as_of) });
-      await writer.json(`data/reserves/${key}.json`, ReserveSeriesFile, { data: r.series, meta: metaFor(sources, r.reserve.as_of) });
+      await writer.json(`v1/reserves/${key}.json`, ReserveResponse, { data: r.reserve, meta: metaFor(sources, r.reserve.as_of, {}, { [sources[0]!]: r.reserve.as_of }) });
+      await writer.json(`data/reserves/${key}.json`, ReserveSeriesFile, { data: r.series, meta: metaFor(sources, r.reserve.as_of, {}, { [sources[0]!]: r.reserve.as_of }) });
       reserveIndex.push({ commodity: r.reserve.commodity, country: r.reserve.country, name: r.reserve.name, as_of: r.reserve.as_of, url: `/v1/reserves?commodity=${r.reserve.commodity}&country=${r.reserve.country}` });
     }
     await writer.json('data/reserves.json', ReserveIndexFile, { data: reserveIndex, meta: metaFor(['gie-agsi-gas-storage', 'eia-weekly-petroleum'], maxDate(reserveIndex.map((r) => r.as_of)), { count: reserveIndex.length }) });
 
     // Countries.
-    const profiles = await timed(fx.log, 'country profiles', () => countryProfiles(db, sheets, shares, readings, names), (p) => `${p.length} countries`);
+    const profiles = await timed(fx.log, 'country profiles and history', () => countryProfiles(db, sheets, shares, readings, names, { today, eiLagDays: cadenceOf('ei-statistical-review-2024').lag_days }), (p) => `${p.length} countries`);
     for (const p of profiles) {
-      await writer.json(`v1/countries/${p.iso3}.json`, CountryProfileResponse, { data: p, meta: metaFor(['ei-statistical-review-2024', 'usgs-mcs-2026', 'eurostat-gas-imports-by-partner', 'country-codes', ...(p.reserves.length ? ['gie-agsi-gas-storage'] : [])], p.updated_at, { methodology_version: METHODOLOGY_VERSION }) });
+      await writer.json(`v1/countries/${p.iso3}.json`, CountryProfileResponse, { data: p, meta: metaFor(['ei-statistical-review-2024', 'usgs-mcs-2026', 'eurostat-gas-imports-by-partner', 'country-codes', ...(p.reserves.length ? ['gie-agsi-gas-storage'] : [])], p.updated_at, { methodology_version: METHODOLOGY_VERSION }, { 'gie-agsi-gas-storage': maxDate(p.reserves.map((r) => r.as_of)) }) });
     }
+    await writer.raw('data/stress/countries.csv', historyCsv(profiles.map((p) => [p.iso3, p.stress_history])), 'text/csv; charset=utf-8');
     await writer.json('data/countries.json', CountryIndexResponse, {
       data: profiles.map((p) => ({ iso3: p.iso3, iso2: p.iso2, name: p.name, stress_index: p.stress_index, stress_band: p.stress_band, url: p.url })),
       meta: metaFor(['country-codes', 'ei-statistical-review-2024'], maxDate(profiles.map((p) => p.updated_at)), { count: profiles.length }),
@@ -188,9 +204,11 @@ export async function runBuild(opts: BuildOptions, fx: Effects): Promise<BuildRe
       code,
       opts.baseUrl,
       generatedAt.getUTCFullYear(),
+      // The pages say how old each series is and count days to a deadline from today.
+      today,
       Object.entries(writer.payloadHashes).sort(),
-      // fresh and unchanged read the same on the site: both mean the source is current.
-      statuses.map((s) => [s.id, s.status === 'fresh' ? 'unchanged' : s.status, s.retrieved_at, s.data_as_of, s.stale_reason]),
+      // fresh and unchanged read the same on the site: both mean the files loaded.
+      statuses.map((s) => [s.id, s.status === 'fresh' ? 'unchanged' : s.status, s.retrieved_at, s.data_as_of, s.stale_reason, s.freshness, s.expected_next]),
       (await readFile(join(writer.dir, 'openapi.json'), 'utf8')).replaceAll(buildId, ''),
     );
     await timed(fx.log, 'site', () =>
@@ -219,26 +237,57 @@ export async function runBuild(opts: BuildOptions, fx: Effects): Promise<BuildRe
   }
 }
 
-export type MetaFor = (sources: readonly string[], asOf: string | null, extra?: Partial<Meta>) => Meta;
+/**
+ * The meta of a payload: the sources behind it (ids), the date of its newest observation, and
+ * extras. `dataAsOf` gives, per source, the newest observation of that source in this payload
+ * where it ends earlier than the source (one country's storage, one commodity's price series):
+ * its `data_as_of` and freshness are then the payload's own.
+ */
+export type MetaFor = (
+  sources: readonly string[],
+  asOf: string | null,
+  extra?: Partial<Meta>,
+  dataAsOf?: Readonly<Record<string, string | null | undefined>>,
+) => Meta;
 
-function metaFactory(x: { build: string; generatedAt: string; baseUrl: string; statuses: readonly SourceStatus[] }): MetaFor {
+function metaFactory(x: { build: string; generatedAt: string; baseUrl: string; statuses: readonly SourceStatus[]; cadences: Record<string, SourceCadence> }): MetaFor {
+  const today = x.generatedAt.slice(0, 10);
   const refs = new Map<string, SourceRef>();
   for (const s of x.statuses) {
     if (s.status === 'unavailable' || !s.retrieved_at) continue;
-    refs.set(s.id, { id: s.id, publisher: s.publisher, dataset: s.dataset, url: s.url, license: s.license, retrieved_at: s.retrieved_at, stale: s.status === 'stale' });
+    refs.set(s.id, {
+      id: s.id, publisher: s.publisher, dataset: s.dataset, url: s.url, license: s.license, retrieved_at: s.retrieved_at,
+      data_as_of: s.data_as_of, freshness: s.freshness, expected_next: s.expected_next, stale: s.status === 'stale',
+    });
   }
   refs.set(EDITORIAL_SOURCE, {
     id: EDITORIAL_SOURCE, publisher: 'Chokepoint', dataset: 'Editorial content: events, scenarios, briefings', url: `${x.baseUrl}/`,
-    license: LICENSE, retrieved_at: x.generatedAt, stale: false,
+    license: LICENSE, retrieved_at: x.generatedAt, data_as_of: null, stale: false,
+    freshness: freshnessOf(cadenceFor(x.cadences, EDITORIAL_SOURCE), null, today).freshness, expected_next: null,
   });
+  const own = (r: SourceRef, asOf: string | null | undefined): SourceRef => {
+    if (asOf === undefined || asOf === null || asOf === r.data_as_of) return r;
+    const f = freshnessOf(cadenceFor(x.cadences, r.id), asOf, today);
+    return { ...r, data_as_of: asOf, freshness: f.freshness, expected_next: f.expected_next };
+  };
+  const ageNote = (r: SourceRef): string | null => {
+    if (!r.data_as_of) return null;
+    if (r.freshness === 'historical' || r.freshness === 'discontinued') {
+      return `${r.id} is ${r.freshness === 'historical' ? 'a historical edition' : 'discontinued'}: its data end ${r.data_as_of} and will not update`;
+    }
+    if (r.freshness !== 'late' && r.freshness !== 'stale') return null;
+    return `${r.id} is ${r.freshness}: its data end ${r.data_as_of} (${ageText(r.data_as_of, today)}); the next observation was due by ${r.expected_next}`;
+  };
   const attribution = `Chokepoint (${x.baseUrl}/), licensed ${LICENSE}. Reuse requires attribution with a link back to ${x.baseUrl}/. Upstream sources keep their own terms (meta.sources).`;
-  return (sources, asOf, extra = {}) => {
-    const used = unique(sources).map((id) => refs.get(id)).filter((r): r is SourceRef => r !== undefined);
+  return (sources, asOf, extra = {}, dataAsOf = {}) => {
+    const used = unique(sources).map((id) => refs.get(id) && own(refs.get(id)!, dataAsOf[id])).filter((r): r is SourceRef => r !== undefined);
     const stale = used.filter((r) => r.stale).map((r) => `${r.id} could not be refreshed; its last good snapshot (retrieved ${r.retrieved_at}) is served`);
+    const aged = used.map(ageNote).filter((n): n is string => n !== null);
+    const notes = [...(extra.notes ?? []), ...stale, ...aged];
     return {
       as_of: asOf, generated_at: x.generatedAt, build: x.build, license: LICENSE, license_url: LICENSE_URL, attribution, sources: used,
       ...extra,
-      ...(stale.length ? { notes: [...(extra.notes ?? []), ...stale] } : {}),
+      ...(notes.length ? { notes } : {}),
     };
   };
 }
@@ -250,6 +299,8 @@ interface SheetContext {
   readings: Map<string, ReserveReading>;
   content: ContentBundle;
   today: string;
+  inputs: CommodityInputs;
+  cadenceOf: Cadences;
 }
 
 async function commoditySheet(db: Db, c: Commodity, x: SheetContext): Promise<CommoditySheet> {
@@ -264,22 +315,10 @@ async function commoditySheet(db: Db, c: Commodity, x: SheetContext): Promise<Co
   const reserveCode = c.code === 'gas' ? 'gas' : c.code === 'oil' || c.code === 'wti' ? 'oil' : null;
   const reserveKey = reserveCode === 'gas' ? 'gas/eu' : reserveCode === 'oil' ? 'oil/us' : null;
   const reading = reserveKey ? x.readings.get(reserveKey) : undefined;
-  const topSuppliers = new Set(producers?.entries.slice(0, 3).map((e) => e.iso3) ?? []);
-  const stress = commodityStress({
-    slug: c.slug,
-    asOf: x.today,
-    anomaly: x.anomalies.get(c.slug),
-    priceSource: c.price?.source ?? null,
-    concentration,
-    reserve: reading
-      ? {
-          shortfall: reading.shortfall, inputs: reading.shortfall_inputs, as_of: reading.reserve.as_of,
-          source: reading.reserve.commodity === 'gas' ? 'gie-agsi-gas-storage' : 'eia-weekly-petroleum',
-          label: reading.reserve.commodity === 'gas' ? 'relative shortfall of EU storage fill against its seasonal norm' : 'relative shortfall of US SPR days of net-import cover against 90 days',
-        }
-      : null,
-    events: eventPressure(c.slug, x.content.events, topSuppliers, x.today),
-  });
+  // The reading describes the newest market observation behind it, not the build date.
+  const asOf = readingDate(x.inputs, x.today, x.cadenceOf);
+  const stress = stressAt(x.inputs, asOf, x.today, x.cadenceOf);
+  const stressHist = stressHistory(x.inputs, asOf, x.today, x.cadenceOf);
   const history = lp ? await priceHistory(db, c.slug) : [];
   const dates = [lp?.as_of, reading?.reserve.as_of, producers ? `${producers.year}-12-31` : undefined, maxDate(stress.events.map((e) => e.date))];
   const flows = c.trade ? await topFlows(db, c.trade.sheet, c.trade.flow) : [];
@@ -306,6 +345,7 @@ async function commoditySheet(db: Db, c: Commodity, x: SheetContext): Promise<Co
       : null,
     flows: flows.map((f) => ({ ...f, year: EI_TRADE_YEAR, source: 'ei-statistical-review-2024' })),
     stress,
+    stress_history: stressHist,
     price_history: lp && c.price ? { frequency: priceFrequency(c.price.source), currency: c.price.currency, unit: c.price.unit, points: history } : null,
     reserves: [...x.readings.keys()]
       .filter((k) => reserveCode !== null && k.startsWith(`${reserveCode}/`))
@@ -325,6 +365,15 @@ function commoditySources(c: Commodity, s: CommoditySheet): string[] {
   ];
 }
 
+/** Per source, the newest observation a sheet uses where it can end before its source: the price series, the reserve. */
+function sheetDataAsOf(s: CommoditySheet): Record<string, string | null> {
+  const out: Record<string, string | null> = {};
+  const reserve = s.stress.components.find((k) => k.key === 'reserves');
+  if (reserve?.source && reserve.as_of) out[reserve.source] = reserve.as_of;
+  if (s.price) out[s.price.source] = s.price.as_of;
+  return out;
+}
+
 function toListEntry(s: CommoditySheet): CommodityListEntry {
   return { slug: s.slug, code: s.code, group: s.group, name: s.name, names: s.names, unit: s.unit, price: s.price, stress_index: s.stress_index, stress_band: s.stress_band, updated_at: s.updated_at, url: s.url };
 }
@@ -335,11 +384,15 @@ async function countryProfiles(
   shares: SheetContext['shares'],
   readings: Map<string, ReserveReading>,
   names: Awaited<ReturnType<typeof countryNames>>,
+  x: { today: string; eiLagDays: number },
 ): Promise<CountryProfile[]> {
   const countries = await coveredCountries(db);
-  const { exposures, autonomy } = await energyExposures(db);
+  const energy = await energyInputs(db, new Map(countries.map((c) => [c.iso3, c.region])));
+  const { exposures, autonomy } = energyExposures(energy);
+  const sheetBySlug = new Map(sheets.map((s) => [s.slug, s]));
+  const historyBySlug = new Map(sheets.map((s) => [s.slug, new Map(s.stress_history.map((h) => [h.date, h.index]))]));
+  const months = sheets.find((s) => s.slug === 'energy.oil')?.stress_history.map((h) => h.date) ?? [];
   const russian = await russianGasShares(db);
-  const stressBySlug = new Map(sheets.map((s) => [s.slug, s.stress_index]));
   const production = new Map<string, CountryProfile['production']>();
   // From the full tables: a sheet shows the top 15 producers, a profile every commodity the country produces.
   for (const [slug, { producers }] of shares) {
@@ -351,7 +404,13 @@ async function countryProfiles(
   }
   return countries.map((ref) => {
     const exp = exposures.get(ref.iso3) ?? [];
-    const st = countryStress(exp, stressBySlug);
+    const ce: CountryEnergy = energy.get(ref.iso3) ?? { iso3: ref.iso3, region: ref.region, years: new Map(), suppliers: new Map() };
+    const st = countryStressAt(ce, x.today, x.eiLagDays, (slug) => sheetBySlug.get(slug)?.stress_index ?? null);
+    const stressAsOf = maxDate(st.parts.filter((p) => p.material).map((p) => sheetBySlug.get(p.benchmark)?.stress.as_of));
+    const history = months.map((d) => {
+      const h = countryStressAt(ce, d, x.eiLagDays, (slug) => historyBySlug.get(slug)?.get(d) ?? null);
+      return { date: d, index: h.index, band: band(h.index), coverage: h.index === null ? 0 : 1 };
+    });
     const iso2 = ref.iso2.toLowerCase();
     const reserves = [...readings.values()].filter((r) => r.reserve.country === iso2).map((r) => ({
       commodity: r.reserve.commodity, country: iso2, fill_pct: r.reserve.fill_pct, as_of: r.reserve.as_of, url: `/v1/reserves?commodity=${r.reserve.commodity}&country=${iso2}`,
@@ -360,10 +419,14 @@ async function countryProfiles(
     return {
       iso3: ref.iso3, iso2: ref.iso2, name: names.nameOf3(ref.iso3, 'en'), names: names.namesOf3(ref.iso3), region: ref.region, subregion: ref.subregion,
       stress_index: st.index, stress_band: band(st.index),
-      stress: { method: 'mean over consumed energy commodities of import dependence × (0.5 + 0.5 × supplier concentration score) × commodity stress', methodology_version: METHODOLOGY_VERSION, parts: st.parts },
+      stress: {
+        method: 'Σ over fuels above 5 % of primary energy of energy share × import dependence × (0.5 + 0.5 × supplier concentration score) × benchmark stress',
+        methodology_version: METHODOLOGY_VERSION, as_of: stressAsOf, energy_year: st.year, ...(st.reason ? { reason: st.reason } : {}), parts: st.parts,
+      },
+      stress_history: history,
       exposures: exp,
       autonomy: autonomy.get(ref.iso3) ?? [],
-      supplier_concentration: exp.filter((e) => e.supplier_hhi !== null).map((e) => ({ commodity: e.commodity, hhi: e.supplier_hhi as number, year: e.suppliers_year ?? EI_TRADE_YEAR, basis: 'import suppliers (EI trade movements 2023)' })),
+      supplier_concentration: exp.filter((e) => e.supplier_hhi !== null).map((e) => ({ commodity: e.commodity, hhi: e.supplier_hhi as number, year: e.suppliers_year ?? EI_TRADE_YEAR, basis: e.suppliers_basis ?? `import suppliers (EI trade movements ${EI_TRADE_YEAR})` })),
       production: (production.get(ref.iso3) ?? []).sort((a, b) => a.rank - b.rank),
       russian_gas_import_share: russian.get(ref.iso3) ?? [],
       reserves,
@@ -374,6 +437,13 @@ async function countryProfiles(
 }
 
 const round4 = (x: number) => Math.round(x * 1e4) / 1e4;
+
+/** Month-end stress readings as CSV: one row per id and month, fixed columns. */
+function historyCsv(rows: readonly (readonly [string, readonly StressHistoryPoint[]])[]): string {
+  const lines = ['id,date,index,band,coverage'];
+  for (const [id, history] of rows) for (const h of history) lines.push(`${id},${h.date},${h.index ?? ''},${h.band ?? ''},${h.coverage}`);
+  return `${lines.join('\r\n')}\r\n`;
+}
 export function maxDate(dates: readonly (string | null | undefined)[]): string | null {
   return dates.filter((d): d is string => !!d).sort().at(-1) ?? null;
 }

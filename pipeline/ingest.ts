@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { SourceStatus } from '../contract/manifest.ts';
 import { type Db, sqlString } from './db.ts';
 import type { Effects } from './effects.ts';
+import { type SourceCadence, cadenceFor, freshnessOf, isoDay } from './freshness.ts';
 import { TABLE_SCHEMAS, createTableSql, sameTypeFamily } from './sources/schemas.ts';
 import type { SourceAdapter } from './sources/types.ts';
 
@@ -15,6 +16,8 @@ export interface IngestOptions {
   snapshotsDir: string;
   /** Fetch each source from its publisher instead of reading the mirror. */
   download: boolean;
+  /** data/cadence.yaml (loadCadences): how old each source may be before it is late or stale. */
+  cadences: Record<string, SourceCadence>;
 }
 
 interface Snapshot {
@@ -25,6 +28,9 @@ interface Snapshot {
   /** Set while loads keep failing, so the manifest can say since when the data is stale. */
   failing_since?: string | null;
 }
+
+/** A source status before its freshness is known. */
+type LoadStatus = Omit<SourceStatus, 'cadence' | 'freshness' | 'expected_next' | 'overdue_days'>;
 
 const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
 
@@ -125,8 +131,19 @@ async function writeSnapshot(db: Db, adapter: SourceAdapter, inputDir: string, t
  * load is read back from its snapshot (not re-parsed); a source that fails to load keeps its
  * last good snapshot and is reported stale; with no snapshot it is reported unavailable and
  * its tables are created empty, so the outputs that need it come out empty rather than wrong.
+ * Beside that load status, the freshness of its newest observation on the build clock
+ * (`fx.now()`) under its cadence in data/cadence.yaml: the two answer different questions.
  */
 export async function ingestSource(db: Db, adapter: SourceAdapter, opts: IngestOptions, fx: Effects): Promise<SourceStatus> {
+  const cadence = cadenceFor(opts.cadences, adapter.id);
+  const today = isoDay(fx.now());
+  const status = await loadSource(db, adapter, opts, fx);
+  const f = freshnessOf(cadence, status.data_as_of, today);
+  return { ...status, cadence: cadence.cadence, freshness: f.freshness, expected_next: f.expected_next, overdue_days: f.overdue_days };
+}
+
+/** The load half of ingestSource: what loaded, from where, and the newest observation. */
+async function loadSource(db: Db, adapter: SourceAdapter, opts: IngestOptions, fx: Effects): Promise<LoadStatus> {
   const snapDir = join(opts.snapshotsDir, adapter.id);
   const snap = await readSnapshot(snapDir);
   const base = {

@@ -169,6 +169,57 @@ describe('the readout site', () => {
     await index.page.close();
   });
 
+  it('freshness: a stale series shows its note on the US SPR page and the home page; the table shows both statuses', async () => {
+    type Ref = { id: string; data_as_of: string | null; freshness: string; expected_next: string | null };
+    const dmy = (d: string) => new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${d}T00:00:00Z`));
+
+    // The SPR (EIA weekly data to 27 Feb 2026; the test build's clock is 22 Nov 2026): a visible note above the figures.
+    const spr = await open('/reserves/oil/us/', 'reserve-oil-us');
+    const { meta: sprMeta } = await json<{ meta: { sources: Ref[] } }>('/v1/reserves?commodity=oil&country=us');
+    const weekly = sprMeta.sources.find((s) => s.id === 'eia-weekly-petroleum')!;
+    expect(weekly).toMatchObject({ data_as_of: '2026-02-27', freshness: 'stale', expected_next: '2026-03-11' });
+    const note = spr.page.locator('[data-testid=age-note][data-source=eia-weekly-petroleum]');
+    await expect.poll(() => note.count()).toBe(1);
+    expect(await note.isVisible()).toBe(true);
+    expect(await note.getAttribute('data-freshness')).toBe('stale');
+    expect(await text(spr.page, '[data-testid=age-note]')).toMatch(/EIA weekly data ends 27 Feb 2026, 9 months ago \(stale; the next release was due by 11 Mar 2026\)/);
+    // The note comes before the figures it qualifies.
+    const [noteY, kpiY] = await Promise.all([note.boundingBox(), spr.page.locator('.kpis').first().boundingBox()]);
+    expect(noteY!.y).toBeLessThan(kpiY!.y);
+    await spr.page.close();
+
+    // Home: the EU storage figure and chart carry the AGSI+ note; the table gives load status and freshness per source.
+    const { page } = await open('/', 'home-freshness');
+    const eu = await json<{ data: { as_of: string }; meta: { sources: Ref[] } }>('/v1/reserves?commodity=gas&country=eu');
+    const agsi = eu.meta.sources.find((s) => s.id === 'gie-agsi-gas-storage')!;
+    expect(agsi.freshness).toBe('stale');
+    const homeNote = page.locator('[data-testid=age-note][data-source=gie-agsi-gas-storage]');
+    expect(await homeNote.isVisible()).toBe(true);
+    expect(await homeNote.textContent()).toContain(`AGSI+ storage data ends ${dmy(eu.data.as_of)}`);
+    expect(await text(page, '.kpi:has([data-testid=eu-fill]) .sub')).toMatch(/stale$/);
+    const health = await json<{ sources: { id: string; freshness: string }[] }>('/healthz');
+    const rows = page.locator('[data-testid=freshness-table] tbody tr');
+    expect(await rows.count()).toBe(11);
+    const row = async (id: string) => (await page.locator(`[data-testid=freshness-table] tr[data-source="${id}"]`).innerText()).replace(/\s+/g, ' ');
+    expect(await row('eia-weekly-petroleum')).toMatch(/27 Feb 2026 .*Stale .*11 Mar 2026 Loaded/);
+    expect(await row('eurostat-gas-imports-by-partner')).toMatch(/31 Dec 2020 .*Historical \(will not update\) — Loaded/);
+    expect(await row('usgs-mcs-2026')).toMatch(/Current 4 Feb 2027 Loaded/);
+    expect(await page.locator('[data-testid=freshness-table] td[data-freshness=current]').count()).toBeLessThan(5);
+    for (const s of health.sources) expect(await page.locator(`tr[data-source="${s.id}"] td[data-freshness="${s.freshness}"]`).count(), s.id).toBe(1);
+
+    // A deadline already past is reported as passed, not as days to go from the reading's date.
+    const caption = await text(page, 'section[aria-labelledby=eu-gas] figcaption');
+    expect(caption).toMatch(/Target 90 % by 1 Nov 2026: passed\. On 20 Aug 2026, the newest day with data, storage was [\d.]+ % full/);
+    expect(caption).not.toMatch(/points to go in/);
+    await page.close();
+
+    // The Russian-gas chart is labelled as 2011–2020 history.
+    const de = await open('/countries/DEU/', 'country-deu-freshness');
+    expect(await text(de.page, '#h-ru')).toBe('Russian gas in imports, 2011–2020 (history)');
+    expect(await text(de.page, '[data-testid=history-note]')).toMatch(/^History, not a current figure/);
+    await de.page.close();
+  });
+
   it('scenarios board: every scenario in the column of its status', async () => {
     const { page, bytes } = await open('/scenarios/', 'scenarios');
     const { data } = await json<{ data: { id: string; status: string; title: string }[] }>('/v1/scenarios');

@@ -38,6 +38,8 @@ interface Draft {
   /** Extra records for the model's context (not cited by the grounded answer). */
   extra: Fact[];
   dateMiss: boolean;
+  /** The day of the question: deadlines are counted from it, not from the data's date. */
+  today: string;
 }
 
 /** Records parsed once per build and path. */
@@ -141,13 +143,14 @@ function reserveFacts(b: LoadedBuild, lex: Lexicon, d: Draft, code: 'gas' | 'oil
     if (cur.volume) bits.push(`volume: ${cur.volume.value} ${cur.volume.unit}`);
     if (cur.capacity) bits.push(`capacity: ${cur.capacity.value} ${cur.capacity.unit}`);
     if (cur.coverage_days !== null) bits.push(`coverage_days: ${cur.coverage_days}`);
-    if (cur.target) bits.push(`target: ${cur.target.fill_pct} % by ${cur.target.date}`);
+    const passed = cur.target !== null && cur.target.date < d.today;
+    if (cur.target) bits.push(`target: ${cur.target.fill_pct} % by ${cur.target.date}${passed ? ` (passed on ${d.today}; newest reading ${cur.as_of})` : ''}`);
     d.used.push({ id: key, type: 'reserve', title, url: `/v1/reserves?commodity=${code}&country=${c.iso2}`, quote: bits.join('; ') });
     let s = d.p.storage(place, pct(cur.fill_pct, lang), formatDate(cur.as_of, lang));
     if (cur.volume) s += d.p.storageVolume(`${num(cur.volume.value, lang)} ${cur.volume.unit}`, cur.capacity ? `${num(cur.capacity.value, lang)} ${cur.capacity.unit}` : null);
     s += '.';
     if (cur.coverage_days !== null && wantsCover) s += d.p.cover(num(cur.coverage_days, lang, 1));
-    if (cur.target && !r.metrics.has('cover')) s += d.p.target(pct(cur.target.fill_pct, lang, 0), formatDate(cur.target.date, lang));
+    if (cur.target && !r.metrics.has('cover')) s += (passed ? d.p.targetPassed : d.p.target)(pct(cur.target.fill_pct, lang, 0), formatDate(cur.target.date, lang));
     d.parts.push(s);
     return true;
   }
@@ -386,7 +389,7 @@ export async function groundedAnswer(b: LoadedBuild, q: string, now: Date = new 
   const r = recognise(lex, q);
   const lang = r.lang;
   const p = PHRASES[lang];
-  const d: Draft = { lang, p, parts: [], used: [], missing: [], extra: [], dateMiss: false };
+  const d: Draft = { lang, p, parts: [], used: [], missing: [], extra: [], dateMiss: false, today: now.toISOString().slice(0, 10) };
   const cannot = (reason: string): Grounded => ({ answer: { answer: p.cannot(reason), lang, citations: [], confidence: 0, mode: 'grounded' }, context: [], recognised: r });
 
   if (r.outOfScope) return cannot(p.reasons.outOfScope);

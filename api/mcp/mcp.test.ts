@@ -13,7 +13,7 @@ type Kind = 'streamable' | 'sse';
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const KINDS: Kind[] = ['streamable', 'sse'];
-const META_KEYS = ['as_of', 'license', 'attribution', 'notes'];
+const META_KEYS = ['as_of', 'license', 'attribution', 'notes', 'sources'];
 
 interface Connected {
   client: Client;

@@ -1,7 +1,8 @@
 import type { z } from 'zod';
 import type { CommodityPath, ListCommoditiesQuery } from '../../contract/api.ts';
 import type { CommodityListEntry, CommoditySheet, Price } from '../../contract/commodities.ts';
-import type { LoadedBuild } from '../build.ts';
+import type { Meta } from '../../contract/common.ts';
+import { type LoadedBuild, perBuild } from '../build.ts';
 import { ApiError } from '../problem.ts';
 import { resolveCommodity } from '../resolve.ts';
 import { type Answer, computed, fromFile } from './answer.ts';
@@ -34,5 +35,25 @@ export function getPrice(b: LoadedBuild, q: { commodity: string }): Answer<Price
       suggestions: priced,
     });
   }
-  return computed({ ...entry.price, slug: entry.slug, code: entry.code, name: entry.name }, { ...b.commodityMeta, as_of: entry.price.as_of });
+  // The price's own source, as the sheet gives it: its data_as_of and freshness are the series' own.
+  const sheet = sheetMeta(b, slug);
+  const source = entry.price.source;
+  const notes = (sheet.notes ?? []).filter((n) => n.startsWith(`${source} `));
+  const { count: _count, notes: _notes, ...meta } = b.commodityMeta;
+  return computed(
+    { ...entry.price, slug: entry.slug, code: entry.code, name: entry.name },
+    { ...meta, as_of: entry.price.as_of, sources: sheet.sources.filter((x) => x.id === source), ...(notes.length ? { notes } : {}) },
+  );
+}
+
+const sheetMetas = perBuild(() => new Map<string, Meta>());
+/** The meta of one commodity sheet, parsed once per build. */
+function sheetMeta(b: LoadedBuild, slug: string): Meta {
+  const cache = sheetMetas(b);
+  let meta = cache.get(slug);
+  if (!meta) {
+    meta = (JSON.parse(new TextDecoder().decode(b.files.get(`v1/commodities/${slug}.json`)!.body)) as { meta: Meta }).meta;
+    cache.set(slug, meta);
+  }
+  return meta;
 }

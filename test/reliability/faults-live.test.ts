@@ -74,7 +74,10 @@ describe('faults seen from a running server', () => {
   it('a corrupt source: the server keeps the last good figures and reports the source stale, with zero errors', async () => {
     const before = await get('/v1/reserves?commodity=gas&country=de');
     expect(before.status).toBe(200);
-    expect((await get('/healthz')).body.status).toBe('ok');
+    // Before: every source loaded (the mirror's stale headline series degrade it, but no load failure does).
+    const healthy = await get('/healthz');
+    expect((healthy.body.sources as Json[]).every((s) => s.status === 'fresh' || s.status === 'unchanged')).toBe(true);
+    expect((healthy.body.degraded_by as Json[]).filter((d) => /load failed|failed to load/.test(d.reason))).toEqual([]);
     const file = join(mirror, 'gie-agsi-gas-storage/agsi_de_eu_daily_2020_2026.csv');
     const good = await readFile(file);
     await writeFile(file, 'this is not the AGSI file\n1,2\n');
@@ -91,6 +94,9 @@ describe('faults seen from a running server', () => {
       const src = (health.body.sources as Json[]).find((s) => s.id === 'gie-agsi-gas-storage')!;
       expect(src).toMatchObject({ status: 'stale', stale_since: '2026-11-22T00:15:00.000Z' });
       expect(src.stale_reason).toMatch(/header lacks/);
+      // The load status and the freshness are separate: the snapshot served keeps its data date.
+      expect(src).toMatchObject({ freshness: 'stale', data_as_of: '2026-08-20' });
+      expect((health.body.degraded_by as Json[]).find((d) => d.id === 'gie-agsi-gas-storage' && /latest load failed/.test(d.reason))).toBeTruthy();
       const after = await get('/v1/reserves?commodity=gas&country=de');
       expect(after.status).toBe(200);
       expect(after.body.data).toEqual(before.body.data);

@@ -24,10 +24,17 @@ export function defineTool<N extends ToolName>(name: N, run: (b: LoadedBuild, ar
   return { name, run };
 }
 
-/** as_of, license, attribution (and notes) of a tool result, from the meta of the HTTP answer it mirrors. */
+/** as_of, license, attribution, sources (with their freshness) and notes of a tool result, from the meta of the HTTP answer it mirrors. */
 export function resultMeta(meta: Meta, notes: string[] = []) {
   const all = [...(meta.notes ?? []), ...notes];
-  return { as_of: meta.as_of, license: meta.license, attribution: meta.attribution, ...(all.length ? { notes: all } : {}) };
+  return { as_of: meta.as_of, license: meta.license, attribution: meta.attribution, sources: meta.sources, ...(all.length ? { notes: all } : {}) };
+}
+
+/** The sources of several answers, once each (a source whose series end on different dates appears once per date). */
+export function mergedSources(metas: readonly Meta[]): Meta['sources'] {
+  const seen = new Map<string, Meta['sources'][number]>();
+  for (const m of metas) for (const s of m.sources) if (!seen.has(`${s.id}|${s.data_as_of}`)) seen.set(`${s.id}|${s.data_as_of}`, s);
+  return [...seen.values()];
 }
 
 /** The last sentence of every summary: date, licence, where to cite. */

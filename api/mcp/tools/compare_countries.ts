@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { CountryComparison } from '../../../contract/tools.ts';
 import { getCountry } from '../../queries/countries.ts';
 import { ApiError } from '../../problem.ts';
-import { defineTool, footer, pct } from './common.ts';
+import { defineTool, footer, mergedSources, pct } from './common.ts';
 
 const FIELDS = Object.keys(CountryComparison.shape) as (keyof z.infer<typeof CountryComparison>)[];
 
@@ -21,7 +21,7 @@ export default defineTool('compare_countries', (b, args) => {
     return `${c.name} (${c.iso3}): stress ${c.stress_index ?? 'n/a'}${c.stress_band ? ` (${c.stress_band})` : ''}${dep ? `, most import-dependent for ${dep.commodity} (${pct((dep.import_dependence ?? 0) * 100, 0)})` : ''}, ${c.reserves.length} reserve(s) tracked`;
   };
   return {
-    structured: { countries, as_of: asOf, license: meta.license, attribution: meta.attribution, ...(notes.length ? { notes } : {}) },
+    structured: { countries, as_of: asOf, license: meta.license, attribution: meta.attribution, sources: mergedSources(unique.map((a) => a.meta)), ...(notes.length ? { notes } : {}) },
     summary: `${countries.map(line).join('; ')}. ${footer(b, asOf)}`,
   };
 });

@@ -7,7 +7,8 @@ export default defineTool('get_reserve', (b, args) => {
     `${data.name}: ${data.fill_pct !== null ? `${pct(data.fill_pct, 2)} full, ` : ''}${num(data.volume.value)} ${data.volume.unit}${data.capacity ? ` of ${num(data.capacity.value)} ${data.capacity.unit}` : ''}`,
     data.coverage_days !== null ? `${num(data.coverage_days)} days of cover` : null,
     data.seasonal_norm_pct !== null ? `seasonal norm ${pct(data.seasonal_norm_pct)} (gap ${num(data.gap_to_norm_pct)} pp)` : null,
-    data.target ? `target ${pct(data.target.fill_pct, 0)} by ${data.target.date}` : null,
+    // Against the build date: a deadline already past is said to be past, never counted down from the reading.
+    data.target ? `target ${pct(data.target.fill_pct, 0)} by ${data.target.date}${data.target.date < b.manifest.generated_at.slice(0, 10) ? ` (passed; the reading of ${data.as_of} is the newest)` : ''}` : null,
   ].filter(Boolean);
   return { structured: { ...resultMeta(meta), ...data }, summary: `${parts.join('; ')}. ${footer(b, data.as_of)}` };
 });

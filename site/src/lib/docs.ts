@@ -4,6 +4,7 @@ import { markdown } from './markdown';
 /** The guides published as pages: docs/<page>.md in the repository, docs/<page> in the build. */
 export const GUIDES = {
   methodology: 'Methodology',
+  freshness: 'Data freshness',
   content: 'Editorial content rules',
   security: 'Security policy',
 } as const;
@@ -12,7 +13,7 @@ export const GUIDES = {
 export async function guide(page: string) {
   const md = readText(`docs/${page}`);
   const r = await markdown(md);
-  const html = r.html.replace(/href="(?:\.\/|docs\/)?(api|methodology|security|content)\.md(#[^"]*)?"/g, (_m, p: string, h: string | undefined) => `href="/docs/${p}/${h ?? ''}"`);
+  const html = r.html.replace(/href="(?:\.\/|docs\/)?(api|methodology|freshness|security|content)\.md(#[^"]*)?"/g, (_m, p: string, h: string | undefined) => `href="/docs/${p}/${h ?? ''}"`);
   const title = /^#\s+(.+)$/m.exec(md)?.[1] ?? page;
   return { html, title, headings: r.headings };
 }
