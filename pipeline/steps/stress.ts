@@ -456,13 +456,14 @@ export function stressAt(x: CommodityInputs, t: string, today: string, cadences:
 
 /** The date a current reading describes: the newest market observation (price or reserve) up to today. */
 export function readingDate(x: CommodityInputs, today: string, cadences: Cadences): string {
+  // Only observations dated up to today: a future-dated row is the contract's to refuse, not ours to read.
   const dates: string[] = [];
-  const p = x.price?.points.at(-1);
+  const p = x.price ? x.price.points[lastAtOrBefore(x.price.points, today)] : undefined;
   if (p && x.price && x.price.frequency !== 'annual') {
     const cad = cadences(x.price.source, x.price.series).cadence;
     dates.push(periodEnd(p.date, cad === 'monthly' ? 'monthly' : 'daily'));
   }
-  const r = x.reserve?.points.at(-1);
+  const r = x.reserve ? x.reserve.points[lastAtOrBefore(x.reserve.points, today)] : undefined;
   if (r) dates.push(r.date);
   const newest = dates.sort().at(-1);
   return newest && newest < today ? newest : today;
