@@ -267,6 +267,26 @@ describe('health and discovery', () => {
     expect(head.headers.get('link')).toContain('</.well-known/api-catalog>; rel="api-catalog"');
   });
 
+  it("says in meta.sources how old each payload's own series is (issue 12)", async () => {
+    type Ref = { id: string; data_as_of: string | null; freshness: string; expected_next: string | null; retrieved_at: string; stale: boolean };
+    const agsiOf = async (path: string) => ((await (await get(path)).json()) as { meta: { sources: Ref[] } }).meta.sources.find((s) => s.id === 'gie-agsi-gas-storage')!;
+    // AGSI+: Germany to 2026-08-20, France (one of the 16 countries of the shorter file) to 2026-05-06.
+    expect(await agsiOf('/v1/reserves?commodity=gas&country=de')).toMatchObject({ data_as_of: '2026-08-20', freshness: 'stale', expected_next: '2026-08-22', stale: false });
+    expect(await agsiOf('/v1/reserves?commodity=gas&country=fr')).toMatchObject({ data_as_of: '2026-05-06', freshness: 'stale', expected_next: '2026-05-08' });
+    expect(await agsiOf('/v1/countries/FRA')).toMatchObject({ data_as_of: '2026-05-06' });
+    // A commodity's price source carries the price series' own date.
+    const cobalt = (await (await get('/v1/commodities/metals.cobalt')).json()) as { data: { price: { as_of: string } }; meta: { sources: Ref[]; notes?: string[] } };
+    expect(cobalt.meta.sources.find((s) => s.id === 'imf-commodity-prices')).toMatchObject({ data_as_of: cobalt.data.price.as_of, freshness: 'stale' });
+    expect(cobalt.meta.notes?.join(' ')).toMatch(/imf-commodity-prices is stale: its data end/);
+    // A historical source says so, with no date to wait for.
+    const deu = (await (await get('/v1/countries/DEU')).json()) as { meta: { sources: Ref[] } };
+    expect(deu.meta.sources.find((s) => s.id === 'eurostat-gas-imports-by-partner')).toMatchObject({ data_as_of: '2020-12-31', freshness: 'historical', expected_next: null });
+    // The OpenAPI document carries the fields.
+    const doc = (await (await get('/openapi.json')).json()) as { components: { schemas: Record<string, { properties: Record<string, unknown>; required?: string[] }> } };
+    expect(doc.components.schemas.SourceRef!.required).toEqual(expect.arrayContaining(['data_as_of', 'freshness', 'expected_next', 'retrieved_at', 'stale']));
+    expect(Object.keys(doc.components.schemas.Health!.properties)).toEqual(expect.arrayContaining(['degraded_by', 'sources', 'checked_on']));
+  });
+
   it('reports the build, its age and each source with its load status and its freshness', async () => {
     const res = await get('/healthz');
     // Degraded is still 200: load balancers keep an instance that serves old data.

@@ -50,7 +50,7 @@ export const SourceRef = z
     ),
     stale: z
       .boolean()
-      .describe('The latest load failed and the last good snapshot is served (a load status; how old the data is, is `freshness`)'),
+      .describe('True when the latest load failed and the last good snapshot is served (the load status; how old the data is, is `freshness`)'),
   })
   .describe('An upstream source behind the payload');
 export type SourceRef = z.infer<typeof SourceRef>;

@@ -23,7 +23,9 @@ export const Reserve = z
     target: z
       .strictObject({ fill_pct: z.number(), date: DateString, basis: z.string(), url: z.url() })
       .nullable()
-      .describe('The legal or seasonal target that applies next'),
+      .describe(
+        'The legal or seasonal target that applies next after `as_of` (the reading\'s date). When the data are behind, that date may already have passed: count days to it from today, never from `as_of`, and report a passed target as passed with the value on `as_of`',
+      ),
     seasonal_norm_pct: z.number().nullable().describe('Mean fill on this calendar day over the reference years'),
     seasonal_norm_years: z.array(z.number().int()),
     gap_to_norm_pct: z.number().nullable().describe('fill_pct − seasonal_norm_pct, in percentage points'),

@@ -11,7 +11,7 @@ import { type ContentBundle, publishContent, readContent } from './content-stage
 import { Db } from './db.ts';
 import { type Effects, timed } from './effects.ts';
 import { ingestSource } from './ingest.ts';
-import { type SourceCadence, ageText, cadenceFor, freshnessOf, loadCadences } from './freshness.ts';
+import { type SourceCadence, ageText, buildFreshness, cadenceFor, freshnessOf, loadCadences } from './freshness.ts';
 import { countryNames } from './names.ts';
 import { buildPaths, openBuild, publishBuild, discardBuild, type BuildWriter } from './publish.ts';
 import { SOURCES } from './sources/registry.ts';
@@ -267,7 +267,7 @@ function metaFactory(x: { build: string; generatedAt: string; baseUrl: string; s
   });
   const own = (r: SourceRef, asOf: string | null | undefined): SourceRef => {
     if (asOf === undefined || asOf === null || asOf === r.data_as_of) return r;
-    const f = freshnessOf(cadenceFor(x.cadences, r.id), asOf, today);
+    const f = buildFreshness(cadenceFor(x.cadences, r.id), asOf, today);
     return { ...r, data_as_of: asOf, freshness: f.freshness, expected_next: f.expected_next };
   };
   const ageNote = (r: SourceRef): string | null => {
@@ -276,6 +276,7 @@ function metaFactory(x: { build: string; generatedAt: string; baseUrl: string; s
       return `${r.id} is ${r.freshness === 'historical' ? 'a historical edition' : 'discontinued'}: its data end ${r.data_as_of} and will not update`;
     }
     if (r.freshness !== 'late' && r.freshness !== 'stale') return null;
+    if (!r.expected_next) return null;
     return `${r.id} is ${r.freshness}: its data end ${r.data_as_of} (${ageText(r.data_as_of, today)}); the next observation was due by ${r.expected_next}`;
   };
   const attribution = `Chokepoint (${x.baseUrl}/), licensed ${LICENSE}. Reuse requires attribution with a link back to ${x.baseUrl}/. Upstream sources keep their own terms (meta.sources).`;

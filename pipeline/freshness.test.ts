@@ -10,6 +10,7 @@ import {
   GRACE_DAYS,
   type SourceCadence,
   ageText,
+  buildFreshness,
   deadlineStatus,
   freshnessAt,
   cadenceFor,
@@ -122,6 +123,12 @@ describe('freshness rule', () => {
     expect(freshnessOf({ ...weekly, status: 'discontinued' }, '2020-12-31', '2026-11-23').freshness).toBe('discontinued');
     expect(freshnessOf({ ...weekly, cadence: 'irregular' }, '2020-12-31', '2026-11-23')).toEqual({ freshness: 'current', expected_next: null, overdue_days: 0 });
     expect(freshnessOf(weekly, null, '2026-11-23')).toEqual({ freshness: 'current', expected_next: null, overdue_days: 0 });
+  });
+
+  it('buildFreshness lets a broken date through to validation instead of stopping the build', () => {
+    expect(() => freshnessOf(weekly, '12026-02-27', '2026-11-23')).toThrow(/not a YYYY-MM-DD date/);
+    expect(buildFreshness(weekly, '12026-02-27', '2026-11-23')).toEqual({ freshness: 'current', expected_next: null, overdue_days: 0 });
+    expect(buildFreshness(weekly, '2026-02-27', '2026-11-23')).toEqual(freshnessOf(weekly, '2026-02-27', '2026-11-23'));
   });
 
   it('merges a series override over its source', () => {

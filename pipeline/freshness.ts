@@ -9,7 +9,7 @@ import { parse } from 'yaml';
 import { z } from 'zod';
 import { Cadence as CadenceEnum, DateString } from '../contract/common.ts';
 import { SOURCES } from './sources/registry.ts';
-import type { SourceCadence } from '../contract/freshness.ts';
+import { type SourceCadence, freshnessOf } from '../contract/freshness.ts';
 
 export {
   type Cadence,
@@ -92,4 +92,17 @@ export function cadenceTable(all: Record<string, SourceCadence>): string {
     for (const series of Object.keys(c.series ?? {})) row(`\`${id}\` series \`${series}\``, cadenceFor(all, id, series));
   }
   return rows.join('\n');
+}
+
+/**
+ * freshnessOf for the build: a `dataAsOf` that is no calendar date (a broken load) gives no
+ * expected date instead of throwing, so that the build reaches validation, which rejects the
+ * date and names the file and the field.
+ */
+export function buildFreshness(c: SourceCadence, dataAsOf: string | null, today: string): ReturnType<typeof freshnessOf> {
+  try {
+    return freshnessOf(c, dataAsOf, today);
+  } catch {
+    return { freshness: 'current', expected_next: null, overdue_days: 0 };
+  }
 }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { SourceStatus } from '../contract/manifest.ts';
 import { type Db, sqlString } from './db.ts';
 import type { Effects } from './effects.ts';
-import { type SourceCadence, cadenceFor, freshnessOf, isoDay } from './freshness.ts';
+import { type SourceCadence, buildFreshness, cadenceFor, isoDay } from './freshness.ts';
 import { TABLE_SCHEMAS, createTableSql, sameTypeFamily } from './sources/schemas.ts';
 import type { SourceAdapter } from './sources/types.ts';
 
@@ -138,7 +138,7 @@ export async function ingestSource(db: Db, adapter: SourceAdapter, opts: IngestO
   const cadence = cadenceFor(opts.cadences, adapter.id);
   const today = isoDay(fx.now());
   const status = await loadSource(db, adapter, opts, fx);
-  const f = freshnessOf(cadence, status.data_as_of, today);
+  const f = buildFreshness(cadence, status.data_as_of, today);
   return { ...status, cadence: cadence.cadence, freshness: f.freshness, expected_next: f.expected_next, overdue_days: f.overdue_days };
 }
 

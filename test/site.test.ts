@@ -201,9 +201,9 @@ describe('the readout site', () => {
     const rows = page.locator('[data-testid=freshness-table] tbody tr');
     expect(await rows.count()).toBe(11);
     const row = async (id: string) => (await page.locator(`[data-testid=freshness-table] tr[data-source="${id}"]`).innerText()).replace(/\s+/g, ' ');
-    expect(await row('eia-weekly-petroleum')).toMatch(/27 Feb 2026 .*Stale .*11 Mar 2026 Loaded/);
-    expect(await row('eurostat-gas-imports-by-partner')).toMatch(/31 Dec 2020 .*Historical \(will not update\) — Loaded/);
-    expect(await row('usgs-mcs-2026')).toMatch(/Current 4 Feb 2027 Loaded/);
+    expect(await row('eia-weekly-petroleum')).toMatch(/27 Feb 2026 9 months ago Stale \d+ days overdue; was due 11 Mar 2026 Loaded/);
+    expect(await row('eurostat-gas-imports-by-partner')).toMatch(/31 Dec 2020 .*Historical \(will not update\) Loaded/);
+    expect(await row('usgs-mcs-2026')).toMatch(/Current next due 4 Feb 2027 Loaded/);
     expect(await page.locator('[data-testid=freshness-table] td[data-freshness=current]').count()).toBeLessThan(5);
     for (const s of health.sources) expect(await page.locator(`tr[data-source="${s.id}"] td[data-freshness="${s.freshness}"]`).count(), s.id).toBe(1);
 

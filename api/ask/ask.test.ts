@@ -175,6 +175,15 @@ describe('composition', () => {
     expect(a.answer).toContain(formatNumber(pt.value, 'de'));
     expect(a.citations[0]!.url).toBe(`/v1/reserves/timeseries?commodity=gas&country=de&from=${pt.date}&to=${pt.date}`);
   });
+  it('reports a target date already past as passed, counted from the day asked, not from the data (issue 12)', async () => {
+    const q = 'How full is the EU gas storage?';
+    const after = (await groundedAnswer(b, q, NOW)).answer;
+    expect(after.answer).toMatch(/The deadline to reach 90% \(November 1, 2026\) has passed; the reading above is the newest in the data\./);
+    expect(after.answer).not.toMatch(/The target is/);
+    expect(after.citations[0]!.quote).toMatch(/target: 90 % by 2026-11-01 \(passed on 2026-11-22; newest reading 2026-08-20\)/);
+    const before = (await groundedAnswer(b, q, new Date('2026-10-01T00:00:00Z'))).answer;
+    expect(before.answer).toMatch(/The target is 90% by November 1, 2026\./);
+  });
   it('says plainly when the data cannot answer, with no citation and confidence 0', async () => {
     for (const [q, phrase] of [
       ['What is the population of Germany?', 'cannot answer'],

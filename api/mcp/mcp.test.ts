@@ -98,7 +98,7 @@ describe('MCP at /mcp over the running app', () => {
         expect(t.outputSchema?.type, t.name).toBe('object');
         expect(t.annotations?.readOnlyHint, t.name).toBe(true);
         expect(t.annotations?.openWorldHint, t.name).toBe(false);
-        for (const k of ['as_of', 'license', 'attribution']) expect(Object.keys(t.outputSchema?.properties ?? {}), `${t.name}.${k}`).toContain(k);
+        for (const k of ['as_of', 'license', 'attribution', 'sources']) expect(Object.keys(t.outputSchema?.properties ?? {}), `${t.name}.${k}`).toContain(k);
       }
       const card = await rest(api, '/.well-known/mcp/server-card');
       const pick = (t: Json) => ({ name: t.name, title: t.title, description: t.description, inputSchema: t.inputSchema, outputSchema: t.outputSchema, annotations: t.annotations });
@@ -117,6 +117,8 @@ describe('MCP at /mcp over the running app', () => {
         expect(sc.license).toBe('CC-BY-4.0');
         expect(sc.license).toBe(body.meta.license);
         expect(sc.attribution).toBe(body.meta.attribution);
+        // The same sources as the HTTP meta, each saying how old its data is.
+        if (name !== 'get_price') expect(sc.sources).toEqual(body.meta.sources);
         expect(r.content[0]?.type).toBe('text');
         expect(text(r).length).toBeLessThan(1200);
         return { sc, body };
@@ -125,7 +127,9 @@ describe('MCP at /mcp over the running app', () => {
       it('get_reserve', async () => {
         const { sc, body } = await agrees('get_reserve', { commodity: 'gas', country: 'de' }, '/v1/reserves?commodity=gas&country=de');
         expect(sc.as_of).toBe(body.meta.as_of);
-        await agrees('get_reserve', { commodity: 'OIL', country: 'US' }, '/v1/reserves?commodity=oil&country=us');
+        const oil = await agrees('get_reserve', { commodity: 'OIL', country: 'US' }, '/v1/reserves?commodity=oil&country=us');
+        expect(oil.sc.sources).toEqual([expect.objectContaining({ id: 'eia-weekly-petroleum', data_as_of: '2026-02-27', freshness: 'stale', expected_next: '2026-03-11' })]);
+        expect((oil.sc.notes as string[]).join(' ')).toMatch(/eia-weekly-petroleum is stale: its data end 2026-02-27/);
       });
 
       it('get_price', async () => {
@@ -134,6 +138,8 @@ describe('MCP at /mcp over the running app', () => {
           return { ...e.price, slug: e.slug, code: e.code, name: e.name };
         });
         expect(sc.as_of).toBe((body.data as Json[]).find((x) => x.code === 'oil')!.price.as_of);
+        // Only the price's own source, dated as the price series is.
+        expect(sc.sources).toEqual([expect.objectContaining({ id: 'eia-oil-prices', data_as_of: sc.as_of, freshness: 'stale' })]);
       });
 
       it('compare_countries', async () => {
@@ -150,6 +156,9 @@ describe('MCP at /mcp over the running app', () => {
           expect(r.structuredContent!.attribution).toBe(body.meta.attribution);
         }
         expect(r.structuredContent!.as_of).toBe(asOf.sort().at(-1));
+        // AGSI+ ends on different days for DE and FR: one entry per date, each with its own freshness.
+        const agsi = (r.structuredContent!.sources as Json[]).filter((x) => x.id === 'gie-agsi-gas-storage');
+        expect(agsi.map((x) => x.data_as_of).sort()).toEqual(['2026-05-06', '2026-08-20']);
         expect(r.structuredContent!.license).toBe('CC-BY-4.0');
       });
 

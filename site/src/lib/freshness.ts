@@ -32,6 +32,15 @@ export const FRESHNESS_LABEL: Record<string, string> = {
   discontinued: 'Discontinued',
 };
 
+/** ageText against the build date; empty for a date the build will reject at validation anyway. */
+export function age(d: string): string {
+  try {
+    return ageText(d, today);
+  } catch {
+    return '';
+  }
+}
+
 export interface AgeNote {
   source: string;
   freshness: 'late' | 'stale';
@@ -45,7 +54,7 @@ export function ageNote(s: Dated): AgeNote | null {
   if ((s.freshness !== 'late' && s.freshness !== 'stale') || !s.data_as_of) return null;
   const label = SOURCE_LABEL[s.id] ?? s.id;
   const due = s.expected_next ? `; the next release was due by ${date(s.expected_next)}` : '';
-  return { source: s.id, freshness: s.freshness, text: `${label} ends ${date(s.data_as_of)}, ${ageText(s.data_as_of, today)} (${s.freshness}${due}).` };
+  return { source: s.id, freshness: s.freshness, text: `${label} ends ${date(s.data_as_of)}, ${age(s.data_as_of)} (${s.freshness}${due}).` };
 }
 
 /** The notes of a payload's late or stale sources, optionally only those in `ids`. */
