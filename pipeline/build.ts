@@ -317,7 +317,7 @@ async function commoditySheet(db: Db, c: Commodity, x: SheetContext): Promise<Co
   const reserveKey = reserveCode === 'gas' ? 'gas/eu' : reserveCode === 'oil' ? 'oil/us' : null;
   const reading = reserveKey ? x.readings.get(reserveKey) : undefined;
   // The reading describes the newest market observation behind it, not the build date.
-  const asOf = readingDate(x.inputs, x.today, x.cadenceOf);
+  const asOf = readingDate(x.inputs, x.today);
   const stress = stressAt(x.inputs, asOf, x.today, x.cadenceOf);
   const stressHist = stressHistory(x.inputs, asOf, x.today, x.cadenceOf);
   const history = lp ? await priceHistory(db, c.slug) : [];

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { z } from 'zod';
 import type { StressHistoryPoint } from '../../contract/stress.ts';
+import { round } from './reserves.ts';
 
 const Month = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'a month as YYYY-MM');
 const Window = z.strictObject({ commodity: z.string(), from: Month, to: Month, label: z.string().min(1), source_url: z.url({ protocol: /^https$/ }) });
@@ -64,8 +65,8 @@ export function runBacktest(windows: BacktestWindows, histories: ReadonlyMap<str
   const calmFlagged = calm.reduce((s, w) => s + w.flagged, 0);
   return {
     crises, calm,
-    hit_rate: Math.round((crises.filter((c) => c.hit).length / crises.length) * 1e4) / 1e4,
-    false_alarm_rate: calmMonths ? Math.round((calmFlagged / calmMonths) * 1e4) / 1e4 : 0,
+    hit_rate: round(crises.filter((c) => c.hit).length / crises.length, 4),
+    false_alarm_rate: calmMonths ? round(calmFlagged / calmMonths, 4) : 0,
     calm_months: calmMonths, calm_flagged: calmFlagged,
   };
 }

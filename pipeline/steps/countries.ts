@@ -1,7 +1,8 @@
 import type { CountryProfile } from '../../contract/countries.ts';
 import type { Db } from '../db.ts';
 import { daysBetween } from '../freshness.ts';
-import { clamp01, hhiScore, round } from './stress.ts';
+import { clamp01, round } from './reserves.ts';
+import { hhiScore } from './stress.ts';
 import { EI_TRADE_YEAR, hhi } from './shares.ts';
 
 /** The energy commodities whose production, consumption and imports EI records per country. */

@@ -6,6 +6,7 @@
 import type { Commodity } from '../catalogue.ts';
 import type { Db } from '../db.ts';
 import { priceFrequency } from './prices.ts';
+import { round } from './reserves.ts';
 import { EI_TRADE_YEAR, EI_WORLD_ROWS, hhi } from './shares.ts';
 import { type CommodityInputs, type ConcentrationStage, type HhiYear, type Point, type ReserveInput, SPR_WEIGHT, type TaggedEvent, WEIGHTS } from './stress.ts';
 
@@ -45,7 +46,7 @@ export function hhiByYear(rows: readonly Row[], what: string, requireTotal = tru
     const listed = countries.reduce((s, r) => s + r.value, 0);
     const denominator = Math.max(total ?? 0, listed);
     const shares = countries.map((r) => ({ name: r.iso3 as string, share: Math.min(1, r.value / denominator) })).sort((a, b) => b.share - a.share);
-    out.push({ year: y, hhi: hhi(shares.map((s) => s.share)), countries: countries.length, top: shares[0]?.name ?? null, top_share: shares[0] ? Math.round(shares[0].share * 1e4) / 1e4 : null });
+    out.push({ year: y, hhi: hhi(shares.map((s) => s.share)), countries: countries.length, top: shares[0]?.name ?? null, top_share: shares[0] ? round(shares[0].share, 4) : null });
   }
   return out;
 }

@@ -7,6 +7,7 @@ import { METHODOLOGY_VERSION } from '../../contract/common.ts';
 import type { EventEffect, EventKind } from '../../contract/content.ts';
 import type { CommodityStress, StressBand, StressHistoryPoint } from '../../contract/stress.ts';
 import { type Cadence, type SourceCadence, daysBetween, freshnessOf, periodEnd } from '../freshness.ts';
+import { clamp01, round } from './reserves.ts';
 
 /** Nominal weights (METHOD.md starting point); rescaled over the components that are available. */
 export const WEIGHTS = { price: 0.3, concentration: 0.25, reserves: 0.2, events: 0.25 } as const;
@@ -98,8 +99,6 @@ export function band(index: number | null): StressBand | null {
   return index < 25 ? 'low' : index < 50 ? 'moderate' : index < 75 ? 'high' : 'severe';
 }
 
-export const round = (x: number, digits: number) => Math.round(x * 10 ** digits) / 10 ** digits;
-export const clamp01 = (x: number) => Math.min(1, Math.max(0, x));
 /** Concentration score of an HHI (0–10,000). */
 export const hhiScore = (hhi: number) => clamp01(Math.log10(Math.max(hhi, 1) / HHI_FLOOR) / Math.log10(10_000 / HHI_FLOOR));
 
@@ -361,7 +360,7 @@ export function stressAt(x: CommodityInputs, t: string, today: string, cadences:
     price.source = x.price.source;
     const p = priceStress(x.price, t);
     const cad = cadences(x.price.source, x.price.series);
-    if (p.date) price.as_of = periodEnd(p.date, cad.cadence === 'weekly' || cad.cadence === 'daily' ? 'daily' : cad.cadence);
+    if (p.date) price.as_of = priceEnd(x.price, p.date);
     if ('reason' in p) price.reason = p.reason;
     else {
       price.raw = round(p.z, 4);
@@ -454,15 +453,15 @@ export function stressAt(x: CommodityInputs, t: string, today: string, cadences:
   };
 }
 
+/** End of the period a price observation stands for: the day, or the month of a monthly average. */
+const priceEnd = (p: PriceInput, date: string) => periodEnd(date, p.frequency === 'daily' ? 'daily' : p.frequency === 'monthly' ? 'monthly' : 'annual');
+
 /** The date a current reading describes: the newest market observation (price or reserve) up to today. */
-export function readingDate(x: CommodityInputs, today: string, cadences: Cadences): string {
+export function readingDate(x: CommodityInputs, today: string): string {
   // Only observations dated up to today: a future-dated row is the contract's to refuse, not ours to read.
   const dates: string[] = [];
   const p = x.price ? x.price.points[lastAtOrBefore(x.price.points, today)] : undefined;
-  if (p && x.price && x.price.frequency !== 'annual') {
-    const cad = cadences(x.price.source, x.price.series).cadence;
-    dates.push(periodEnd(p.date, cad === 'monthly' ? 'monthly' : 'daily'));
-  }
+  if (p && x.price && x.price.frequency !== 'annual') dates.push(priceEnd(x.price, p.date));
   const r = x.reserve ? x.reserve.points[lastAtOrBefore(x.reserve.points, today)] : undefined;
   if (r) dates.push(r.date);
   const newest = dates.sort().at(-1);
