@@ -26,6 +26,23 @@ export const Exposure = z
   })
   .describe('How much of a commodity the country must import, and from whom');
 
+export const MineralExposure = z
+  .strictObject({
+    commodity: CommoditySlug,
+    year: z.number().int().describe('The year of the net import reliance figure (USGS estimate for the latest year)'),
+    net_import_reliance: z.number().min(0).max(1).nullable().describe('Net imports as a share of apparent consumption; 0 for a net exporter; the lower bound where USGS prints ">50"; null where withheld'),
+    net_import_reliance_printed: z.string().describe('The figure as USGS prints it ("79", ">50", "E" for net exporter, "W" withheld)'),
+    suppliers: z.array(Supplier).describe('Import sources, largest first (value = percent of imports); "Other countries" has no iso3'),
+    suppliers_period: z.string().nullable().describe('The years the import-source shares cover (null when USGS lists none)'),
+    supplier_hhi: z.number().min(0).max(10000).nullable().describe('HHI of the named import sources, a lower bound: "Other countries" is left out'),
+    commodity_stress: z.number().nullable().describe("The commodity's stress index"),
+    weight: z.number().nullable().describe('net_import_reliance × (0.5 + 0.5 × concentration score of the import sources)'),
+    points: z.number().nullable().describe('weight × commodity_stress: the exposure on the 0–100 scale, comparable across minerals'),
+    source: z.string(),
+  })
+  .describe("The United States' reliance on imports of a mineral and where they come from (USGS)");
+export type MineralExposure = z.infer<typeof MineralExposure>;
+
 export const Autonomy = z.strictObject({
   commodity: CommoditySlug,
   year: z.number().int(),
@@ -69,6 +86,9 @@ export const CountryProfile = z
     }),
     stress_history: z.array(StressHistoryPoint).describe('The index at the end of every month from 2015-01, computed with the same code from the data published by then'),
     exposures: z.array(Exposure),
+    mineral_exposures: z
+      .array(MineralExposure)
+      .describe('Mineral import exposure, largest first, where the sources publish it (USGS net import reliance: the United States only); not part of stress_index, which weighs energy by its share of primary energy'),
     autonomy: z.array(Autonomy),
     supplier_concentration: z
       .array(z.strictObject({ commodity: CommoditySlug, hhi: z.number(), year: z.number().int(), basis: z.string() }))

@@ -140,6 +140,30 @@ describe('build from the real sources', () => {
     expect(gbr.stress_history.length).toBeGreaterThan(100);
   });
 
+  it("gives the United States' mineral import reliance and sources exactly as USGS prints them, outside its energy index", () => {
+    const rows = readCsv(join(SOURCES_DIR, 'usgs-mcs-2026/MCS2026_Commodities_Data.csv')).filter((r) => r['MCS chapter'] === 'COBALT');
+    const nir = rows.find((r) => r.Statistics === 'Net import reliance' && r.Year === '2025')!;
+    const norway = rows.find((r) => r.Section === 'Import Sources' && r.Country === 'Norway')!;
+    const usa = CountryProfileResponse.parse(readJson(cur('v1/countries/USA.json'))).data;
+    const cobalt = usa.mineral_exposures.find((m) => m.commodity === 'metals.cobalt')!;
+    expect(cobalt.net_import_reliance).toBe(Number(nir.Value) / 100);
+    expect(cobalt.suppliers.find((s) => s.iso3 === 'NOR')!.value).toBe(Number(norway.Value));
+    expect(usa.mineral_exposures.find((m) => m.commodity === 'metals.ironore')).toMatchObject({ net_import_reliance_printed: 'E', net_import_reliance: 0, points: 0 });
+    expect(usa.stress_index).toBeCloseTo(usa.stress.parts.reduce((s, p) => s + p.contribution, 0), 1);
+    const deu = CountryProfileResponse.parse(readJson(cur('v1/countries/DEU.json'))).data;
+    expect(deu.mineral_exposures).toEqual([]);
+  });
+
+  it('measures silver, platinum and palladium shocks in gold, and does not score gold’s own monetary price', () => {
+    for (const slug of ['metals.silver', 'metals.platinum', 'metals.palladium']) {
+      const price = CommoditySheetResponse.parse(readJson(cur(`v1/commodities/${slug}.json`))).data.stress.components.find((c) => c.key === 'price')!;
+      expect(price.inputs.measured_against, slug).toBe('metals.gold');
+    }
+    const gold = CommoditySheetResponse.parse(readJson(cur('v1/commodities/metals.gold.json'))).data;
+    expect(gold.price).not.toBeNull();
+    expect(gold.stress.components.find((c) => c.key === 'price')).toMatchObject({ available: false, reason: expect.stringMatching(/monetary/) });
+  });
+
   it('flags the documented crises and stays quiet in calm periods (the published backtest)', () => {
     const { data } = readJson(cur('data/stress/backtest.json')) as { data: { hit_rate: number; false_alarm_rate: number; crises: unknown[]; calm_months: number } };
     expect(data.crises.length).toBeGreaterThanOrEqual(10);

@@ -22,6 +22,7 @@ import { gasStorageReading, usOilReading, type ReserveReading } from './steps/re
 import { EI_TRADE_YEAR, HHI_THRESHOLDS, hhi, hhiBand, shareTable, topFlows, type ShareTableData } from './steps/shares.ts';
 import { type Cadences, type CommodityInputs, band, readingDate, stressAt, stressHistory } from './steps/stress.ts';
 import { loadStressInputs } from './steps/stress-inputs.ts';
+import { usMineralExposures } from './steps/us-minerals.ts';
 import { loadBacktest, runBacktest } from './steps/backtest.ts';
 import { weeklyDigest } from './steps/digest.ts';
 import { publishDiscovery } from './discovery/stage.ts';
@@ -170,7 +171,7 @@ export async function runBuild(opts: BuildOptions, fx: Effects): Promise<BuildRe
     await writer.json('data/reserves.json', ReserveIndexFile, { data: reserveIndex, meta: metaFor(['gie-agsi-gas-storage', 'eia-weekly-petroleum'], maxDate(reserveIndex.map((r) => r.as_of)), { count: reserveIndex.length }) });
 
     // Countries.
-    const profiles = await timed(fx.log, 'country profiles and history', () => countryProfiles(db, sheets, shares, readings, names, { today, eiLagDays: cadenceOf('ei-statistical-review-2024').lag_days }), (p) => `${p.length} countries`);
+    const profiles = await timed(fx.log, 'country profiles and history', () => countryProfiles(db, catalogue, sheets, shares, readings, names, { today, eiLagDays: cadenceOf('ei-statistical-review-2024').lag_days }), (p) => `${p.length} countries`);
     for (const p of profiles) {
       await writer.json(`v1/countries/${p.iso3}.json`, CountryProfileResponse, { data: p, meta: metaFor(['ei-statistical-review-2024', 'usgs-mcs-2026', 'eurostat-gas-imports-by-partner', 'country-codes', ...(p.reserves.length ? ['gie-agsi-gas-storage'] : [])], p.updated_at, { methodology_version: METHODOLOGY_VERSION }, { 'gie-agsi-gas-storage': maxDate(p.reserves.map((r) => r.as_of)) }) });
     }
@@ -381,6 +382,7 @@ function toListEntry(s: CommoditySheet): CommodityListEntry {
 
 async function countryProfiles(
   db: Db,
+  catalogue: readonly Commodity[],
   sheets: readonly CommoditySheet[],
   shares: SheetContext['shares'],
   readings: Map<string, ReserveReading>,
@@ -394,6 +396,7 @@ async function countryProfiles(
   const historyBySlug = new Map(sheets.map((s) => [s.slug, new Map(s.stress_history.map((h) => [h.date, h.index]))]));
   const months = sheets.find((s) => s.slug === 'energy.oil')?.stress_history.map((h) => h.date) ?? [];
   const russian = await russianGasShares(db);
+  const usMinerals = await usMineralExposures(db, catalogue, (slug) => sheetBySlug.get(slug)?.stress_index ?? null);
   const production = new Map<string, CountryProfile['production']>();
   // From the full tables: a sheet shows the top 15 producers, a profile every commodity the country produces.
   for (const [slug, { producers }] of shares) {
@@ -426,6 +429,7 @@ async function countryProfiles(
       },
       stress_history: history,
       exposures: exp,
+      mineral_exposures: ref.iso3 === 'USA' ? usMinerals : [],
       autonomy: autonomy.get(ref.iso3) ?? [],
       supplier_concentration: exp.filter((e) => e.supplier_hhi !== null).map((e) => ({ commodity: e.commodity, hhi: e.supplier_hhi as number, year: e.suppliers_year ?? EI_TRADE_YEAR, basis: e.suppliers_basis ?? `import suppliers (EI trade movements ${EI_TRADE_YEAR})` })),
       production: (production.get(ref.iso3) ?? []).sort((a, b) => a.rank - b.rank),

@@ -30,6 +30,7 @@ export const CatalogueEntry = z
     trade: z.strictObject({ sheet: z.string(), flow: z.string() }).optional(),
     reserves_in_ground: UsgsRef.optional(),
     reserves: z.array(Iso2).optional(),
+    us_imports: z.strictObject({ chapter: z.string(), reliance: z.string(), sources: z.string() }).optional(),
   })
   .superRefine((entry, ctx) => {
     const needsSeries = entry.price && entry.price.source !== 'eia-henry-hub' && !entry.price.series;

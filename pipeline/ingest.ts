@@ -164,7 +164,9 @@ async function loadSource(db: Db, adapter: SourceAdapter, opts: IngestOptions, f
       await adapter.download(inputDir, fx.fetch);
     }
     const hashed = await hashFiles(adapter, inputDir);
-    if (snap && snap.sha256 === hashed.sha256 && existsSync(join(snapDir, 'tables'))) {
+    // A snapshot taken before the adapter declared a new table must not stand in for a load.
+    const complete = adapter.tables.every((t) => existsSync(join(snapDir, 'tables', `${t}.parquet`)));
+    if (snap && snap.sha256 === hashed.sha256 && complete) {
       await loadFromSnapshot(db, adapter, snapDir);
       if (snap.failing_since) await writeFile(join(snapDir, 'snapshot.json'), JSON.stringify({ ...snap, failing_since: null }, null, 2));
       return { ...base, status: 'unchanged', sha256: snap.sha256, retrieved_at: snap.retrieved_at, data_as_of: snap.data_as_of, stale_reason: null, stale_since: null, files: snap.files };

@@ -8,6 +8,7 @@ export const COUNTRY_ALIASES: Readonly<Record<string, string>> = {
   // Every source: the file's English names are 'UK'/'US' or the long official forms.
   'united kingdom': 'GBR',
   'united states': 'USA',
+  'the bahamas': 'BHS',
   // Energy Institute
   'china hong kong sar': 'HKG',
   'trinidad & tobago': 'TTO',

@@ -91,6 +91,8 @@ describe('country-codes adapter', () => {
           UNION ALL SELECT 'ei_trade.exporter', exporter FROM ei_trade WHERE NOT exporter_is_aggregate
           UNION ALL SELECT 'ei_trade.importer', importer FROM ei_trade WHERE NOT importer_is_aggregate
           UNION ALL SELECT 'usgs_world', country FROM usgs_world WHERE NOT is_aggregate
+          -- 'China, Germany, and Russia' is one joint share, not a country.
+          UNION ALL SELECT 'usgs_us', country FROM usgs_us WHERE section = 'Import Sources' AND NOT is_aggregate AND country NOT LIKE '%, and %'
           UNION ALL SELECT 'eurostat_gas_imports', geo FROM eurostat_gas_imports WHERE NOT is_aggregate
         ) s
         WHERE lower(trim(name)) NOT IN (SELECT name FROM country_names)

@@ -4,6 +4,12 @@
  * creates them empty when a source is unavailable with no snapshot, so that every step still
  * runs and simply finds no rows.
  */
+const USGS_COLUMNS = {
+  chapter: 'VARCHAR', commodity: 'VARCHAR', section: 'VARCHAR', country: 'VARCHAR', is_aggregate: 'BOOLEAN',
+  is_world_total: 'BOOLEAN', statistic: 'VARCHAR', detail: 'VARCHAR', unit: 'VARCHAR', year: 'VARCHAR', value: 'DOUBLE',
+  value_code: 'VARCHAR', value_low: 'DOUBLE', value_high: 'DOUBLE', is_critical: 'BOOLEAN',
+} as const;
+
 export const TABLE_SCHEMAS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   eia_oil_prices: { series: 'VARCHAR', frequency: 'VARCHAR', date: 'DATE', value: 'DOUBLE' },
   eia_henry_hub: { frequency: 'VARCHAR', date: 'DATE', value: 'DOUBLE' },
@@ -25,11 +31,8 @@ export const TABLE_SCHEMAS: Readonly<Record<string, Readonly<Record<string, stri
     sheet: 'VARCHAR', unit: 'VARCHAR', flow: 'VARCHAR', exporter: 'VARCHAR', exporter_is_aggregate: 'BOOLEAN',
     importer: 'VARCHAR', importer_is_aggregate: 'BOOLEAN', value: 'DOUBLE',
   },
-  usgs_world: {
-    chapter: 'VARCHAR', commodity: 'VARCHAR', section: 'VARCHAR', country: 'VARCHAR', is_aggregate: 'BOOLEAN',
-    is_world_total: 'BOOLEAN', statistic: 'VARCHAR', detail: 'VARCHAR', unit: 'VARCHAR', year: 'VARCHAR', value: 'DOUBLE',
-    value_code: 'VARCHAR', value_low: 'DOUBLE', value_high: 'DOUBLE', is_critical: 'BOOLEAN',
-  },
+  usgs_world: USGS_COLUMNS,
+  usgs_us: USGS_COLUMNS,
   eurostat_gas_imports: { siec: 'VARCHAR', partner: 'VARCHAR', unit: 'VARCHAR', geo: 'VARCHAR', is_aggregate: 'BOOLEAN', year: 'INTEGER', value: 'DOUBLE' },
   agsi_storage: {
     country: 'VARCHAR', date: 'DATE', fill_pct: 'DOUBLE', gas_in_storage_twh: 'DOUBLE', working_gas_volume_twh: 'DOUBLE',

@@ -67,6 +67,8 @@ describe('usgs-mcs-2026 adapter', () => {
     expect(await db.one(`SELECT chapter, commodity, statistic, detail, unit, year, is_critical FROM usgs_world WHERE country = 'World total'`)).toEqual({
       chapter: 'COBALT', commodity: 'Cobalt', statistic: 'Production', detail: 'Mine production', unit: 'metric tons', year: '2025', is_critical: true,
     });
+    // The US tables go to usgs_us: import sources here (salient production rows stay out).
+    expect(await db.all(`SELECT country, section, year, value FROM usgs_us`)).toEqual([{ country: 'United States', section: 'Import Sources', year: '2021–24', value: 45 }]);
   });
 
   it('throws SourceError for a missing file, a bad header or no world rows', async () => {
@@ -85,6 +87,8 @@ describe('usgs-mcs-2026 adapter', () => {
     expect(await db.one(`SELECT count(*)::INTEGER AS n FROM usgs_world WHERE value_code = 'W'`)).toEqual({ n: 30 });
     expect(await db.one(`SELECT count(*)::INTEGER AS n FROM usgs_world`)).toEqual({ n: 3303 });
     expect(await db.one(`SELECT count(*)::INTEGER AS n FROM usgs_world WHERE section NOT LIKE 'World%'`)).toEqual({ n: 0 });
+    expect(await db.one(`SELECT value FROM usgs_us WHERE chapter = 'COBALT' AND statistic = 'Net import reliance' AND year = '2025'`)).toEqual({ value: 79 });
+    expect(await db.one(`SELECT value_code, value_low FROM usgs_us WHERE chapter = 'LITHIUM' AND statistic = 'Net import reliance' AND year = '2025'`)).toEqual({ value_code: '>50', value_low: 50 });
     // SOURCES.md: this is v1.0, with Brazil's REE reserves at 21,000,000 t (revised later).
     expect(await db.one(`SELECT value FROM usgs_world WHERE chapter = 'RARE EARTHS' AND country = 'Brazil' AND statistic = 'Reserves'`)).toEqual({ value: 21000000 });
   });

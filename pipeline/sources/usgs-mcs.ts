@@ -15,6 +15,41 @@ const COLUMNS = ['MCS chapter', 'Section', 'Commodity', 'Country', 'Statistics',
 const NUMBER = `[0-9][0-9,]*(\\.[0-9]+)?`;
 const toNum = (expr: string) => `TRY_CAST(replace(${expr}, ',', '') AS DOUBLE)`;
 
+/**
+ * The rows `where` selects, with the printed value parsed. Codes keep their text in value_code so
+ * that 'W' (withheld) stays visible instead of becoming a gap. '—' is USGS for zero, '<x' is below
+ * x, '>x' above x, 'a–b' / 'a - b' a range, 'E' (net import reliance) a net exporter.
+ */
+function parsed(file: string, where: string): string {
+  return `
+    WITH raw AS (
+      SELECT trim("MCS chapter") AS chapter, trim(Commodity) AS commodity,
+             trim(regexp_replace(trim(Section), ':$', '')) AS section, trim(Country) AS country,
+             trim(Statistics) AS statistic, trim(Statistics_detail) AS detail, trim(Unit) AS unit,
+             trim(Year) AS year, trim(Value) AS v, trim("Is critical mineral 2025") = 'Yes' AS is_critical
+      FROM ${readCsvText(file)}
+      WHERE (${where}) AND nullif(trim(Value), '') IS NOT NULL
+    ),
+    parsed AS (
+      SELECT *,
+        CASE WHEN regexp_full_match(v, '${NUMBER}') THEN ${toNum('v')} END AS value,
+        regexp_extract(v, '^(${NUMBER})\\s*[–-]\\s*(${NUMBER})$', 1) AS lo,
+        regexp_extract(v, '^(${NUMBER})\\s*[–-]\\s*(${NUMBER})$', 3) AS hi,
+        regexp_extract(v, '^([<>])\\s*(${NUMBER})$', 1) AS op,
+        regexp_extract(v, '^([<>])\\s*(${NUMBER})$', 2) AS bound
+      FROM raw
+    )
+    SELECT chapter, commodity, section, country, ${aggregateSql('country')} AS is_aggregate,
+           country = 'World total' AS is_world_total, statistic, detail, unit, year, value,
+           CASE WHEN value IS NULL THEN v END AS value_code,
+           CASE WHEN lo <> '' THEN ${toNum('lo')} WHEN op = '>' THEN ${toNum('bound')}
+                WHEN op = '<' OR v = '—' THEN 0 END AS value_low,
+           CASE WHEN hi <> '' THEN ${toNum('hi')} WHEN op = '<' THEN ${toNum('bound')}
+                WHEN v = '—' THEN 0 END AS value_high,
+           is_critical
+    FROM parsed`;
+}
+
 export const usgsMcsSource: SourceAdapter = {
   id: 'usgs-mcs-2026',
   publisher: 'U.S. Geological Survey',
@@ -23,42 +58,16 @@ export const usgsMcsSource: SourceAdapter = {
   licence: 'CC0-1.0 / public domain',
   redistribution: 'open',
   files: [{ path: FILE, url: `${ITEM}?format=json` }],
-  tables: ['usgs_world'],
+  tables: ['usgs_world', 'usgs_us'],
 
   async load(db: Db, dir: string): Promise<void> {
     const file = requireFile(this, dir, FILE);
     await requireColumns(this, file, COLUMNS);
-    // Codes keep their text in value_code so that 'W' (withheld) stays visible instead of becoming a gap.
-    // '—' is USGS for zero, '<x' is below x, '>x' above x, 'a–b' / 'a - b' a range.
-    await db.run(`
-      CREATE OR REPLACE TABLE usgs_world AS
-      WITH raw AS (
-        SELECT trim("MCS chapter") AS chapter, trim(Commodity) AS commodity,
-               trim(regexp_replace(trim(Section), ':$', '')) AS section, trim(Country) AS country,
-               trim(Statistics) AS statistic, trim(Statistics_detail) AS detail, trim(Unit) AS unit,
-               trim(Year) AS year, trim(Value) AS v, trim("Is critical mineral 2025") = 'Yes' AS is_critical
-        FROM ${readCsvText(file)}
-        WHERE trim(Section) LIKE 'World%' AND nullif(trim(Value), '') IS NOT NULL
-      ),
-      parsed AS (
-        SELECT *,
-          CASE WHEN regexp_full_match(v, '${NUMBER}') THEN ${toNum('v')} END AS value,
-          regexp_extract(v, '^(${NUMBER})\\s*[–-]\\s*(${NUMBER})$', 1) AS lo,
-          regexp_extract(v, '^(${NUMBER})\\s*[–-]\\s*(${NUMBER})$', 3) AS hi,
-          regexp_extract(v, '^([<>])\\s*(${NUMBER})$', 1) AS op,
-          regexp_extract(v, '^([<>])\\s*(${NUMBER})$', 2) AS bound
-        FROM raw
-      )
-      SELECT chapter, commodity, section, country, ${aggregateSql('country')} AS is_aggregate,
-             country = 'World total' AS is_world_total, statistic, detail, unit, year, value,
-             CASE WHEN value IS NULL THEN v END AS value_code,
-             CASE WHEN lo <> '' THEN ${toNum('lo')} WHEN op = '>' THEN ${toNum('bound')}
-                  WHEN op = '<' OR v = '—' THEN 0 END AS value_low,
-             CASE WHEN hi <> '' THEN ${toNum('hi')} WHEN op = '<' THEN ${toNum('bound')}
-                  WHEN v = '—' THEN 0 END AS value_high,
-             is_critical
-      FROM parsed`);
+    await db.run(`CREATE OR REPLACE TABLE usgs_world AS ${parsed(file, "trim(Section) LIKE 'World%'")}`);
+    // The United States' own tables: net import reliance (salient statistics) and import sources 2021–24.
+    await db.run(`CREATE OR REPLACE TABLE usgs_us AS ${parsed(file, "trim(Statistics) = 'Net import reliance' OR trim(Section) = 'Import Sources'")}`);
     await requireRows(this, db, 'usgs_world');
+    await requireRows(this, db, 'usgs_us');
   },
 
   async download(dir: string, fetchImpl: typeof fetch): Promise<void> {

@@ -99,6 +99,20 @@ describe('price shock', () => {
     expect(r.score).toBe(1);
   });
 
+  it('measures a precious metal in gold, so a rally gold shares is not a supply shock', () => {
+    // Gold moves on its own path (a different wobble) and rallies with the metal in the last month.
+    const gold = monthly(2010, 150, [180]).map((p, i) => (i < 150 ? { ...p, value: 100 * Math.exp(0.002 * i + 0.03 * Math.cos(i * 1.3)) } : p));
+    const metal = series([180]);
+    const alone = priceStress(metal, '2022-07-31');
+    const inGold = priceStress({ ...metal, numeraire: { slug: 'metals.gold', points: gold } }, '2022-07-31');
+    const outrunsGold = priceStress({ ...series([360]), numeraire: { slug: 'metals.gold', points: gold } }, '2022-07-31');
+    if ('reason' in alone || 'reason' in inGold || 'reason' in outrunsGold) throw new Error('expected readings');
+    expect(alone.score).toBe(1);
+    expect(inGold.score).toBe(0);
+    expect(inGold.inputs.measured_against).toBe('metals.gold');
+    expect(outrunsGold.score).toBe(1);
+  });
+
   it('refuses an annual average: it cannot show a shock', () => {
     expect(priceStress({ source: 'ei-statistical-review-2024', series: 'x', frequency: 'annual', points: [{ date: '2023-01-01', value: 5 }] }, '2024-01-01')).toMatchObject({ reason: expect.stringMatching(/annual average/) });
   });

@@ -8,7 +8,7 @@ import type { Db } from '../db.ts';
 import { priceFrequency } from './prices.ts';
 import { round } from './reserves.ts';
 import { EI_TRADE_YEAR, EI_WORLD_ROWS, hhi } from './shares.ts';
-import { type CommodityInputs, type ConcentrationStage, type HhiYear, type Point, type ReserveInput, SPR_WEIGHT, type TaggedEvent, WEIGHTS } from './stress.ts';
+import { type CommodityInputs, type ConcentrationStage, GOLD_PRICE_EXCLUDED, type HhiYear, type Point, PRECIOUS, type ReserveInput, SPR_WEIGHT, type TaggedEvent, WEIGHTS } from './stress.ts';
 
 const EI = 'ei-statistical-review-2024';
 const USGS = 'usgs-mcs-2026';
@@ -110,9 +110,12 @@ export async function loadStressInputs(
 ): Promise<Map<string, CommodityInputs>> {
   const euGas = await db.all<Point>(`SELECT strftime(date, '%Y-%m-%d') AS date, fill_pct AS value FROM agsi_storage WHERE country = 'eu' AND fill_pct IS NOT NULL ORDER BY date`);
   const spr = await db.all<Point>(`SELECT strftime(date, '%Y-%m-%d') AS date, value FROM eia_petroleum_weekly WHERE series_id = 'WCSSTUS1' AND value IS NOT NULL ORDER BY date`);
+  const pricePoints = (slug: string) => db.all<Point>(`SELECT strftime(date, '%Y-%m-%d') AS date, value FROM price_obs WHERE slug = ? AND value > 0 ORDER BY date`, [slug]);
+  const gold = await pricePoints(PRECIOUS.numeraire);
   const out = new Map<string, CommodityInputs>();
   for (const c of catalogue) {
-    const points = c.price ? await db.all<Point>(`SELECT strftime(date, '%Y-%m-%d') AS date, value FROM price_obs WHERE slug = ? AND value > 0 ORDER BY date`, [c.slug]) : [];
+    const points = c.price ? await pricePoints(c.slug) : [];
+    const numeraire = (PRECIOUS.measured as readonly string[]).includes(c.slug) && gold.length ? { slug: PRECIOUS.numeraire, points: gold } : undefined;
     const stages: ConcentrationStage[] = [];
     if (c.production?.source === EI) stages.push({ stage: 'production', basis: c.production.basis, source: EI, years: await eiSheetYears(db, c.production.sheet) });
     if (c.production?.source === USGS) {
@@ -132,7 +135,8 @@ export async function loadStressInputs(
     if ((c.code === 'oil' || c.code === 'wti') && spr.length) reserve = { kind: 'spr', source: 'eia-weekly-petroleum', scope: 'US Strategic Petroleum Reserve only: no other country’s stocks are in our sources', weight: SPR_WEIGHT, points: spr };
     out.set(c.slug, {
       slug: c.slug,
-      price: c.price && points.length ? { source: c.price.source, series: c.price.series ?? null, frequency: priceFrequency(c.price.source), points } : null,
+      price: c.price && points.length ? { source: c.price.source, series: c.price.series ?? null, frequency: priceFrequency(c.price.source), points, numeraire } : null,
+      priceExcluded: c.slug === PRECIOUS.numeraire ? GOLD_PRICE_EXCLUDED : undefined,
       stages: stages.filter((s) => s.years.length > 0),
       reserve,
       events: events.filter((e) => e.commodities.includes(c.slug)),

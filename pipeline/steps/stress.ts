@@ -1,5 +1,5 @@
 /**
- * The commodity stress index, methodology 2.0.0 (docs/methodology.md): a pure function of a
+ * The commodity stress index, methodology 2.1.0 (docs/methodology.md): a pure function of a
  * commodity's dated inputs and the date t the reading describes. Only observations dated on or
  * before t enter; the same function gives the current reading and every month of the history.
  */
@@ -25,6 +25,9 @@ export const MIN_EVENT_PRESSURE = 0.0005;
 export const PRICE = { horizons: [3, 12], windowMonths: 120, minChanges: 36, zFloor: 1, zSpan: 2, dailyLevelDays: 30, levelMonths: 60 } as const;
 /** Concentration: s = log(HHI / 500) / log(20 ) — 0 for twenty equal suppliers, 1 for a monopoly. */
 export const HHI_FLOOR = 500;
+/** Precious metals' shocks are measured in gold, whose own price is monetary (central banks, ETFs), not a supply signal. */
+export const PRECIOUS = { numeraire: 'metals.gold', measured: ['metals.silver', 'metals.platinum', 'metals.palladium'] } as const;
+export const GOLD_PRICE_EXCLUDED = 'gold’s price is set by monetary and investment demand, not by mine supply: it is the yardstick the other precious metals’ price shocks are measured against, and not scored itself';
 /** Structural (annual) inputs keep full weight for 3 years after their year ends, half weight to 5, then expire. */
 export const STRUCTURAL_AGE_YEARS = { full: 3, expire: 5 } as const;
 /** Market inputs (prices, reserves): overdue days past which a stale input expires, by cadence. */
@@ -45,6 +48,11 @@ export interface PriceInput {
   frequency: 'daily' | 'monthly' | 'annual';
   /** Positive prices, oldest first. */
   points: readonly Point[];
+  /**
+   * A price the shock is measured against (for silver, platinum and palladium: gold), so that a
+   * rally every precious metal shares, which is monetary, does not read as a supply shock.
+   */
+  numeraire?: { slug: string; points: readonly Point[] } | undefined;
 }
 
 export interface HhiYear {
@@ -86,6 +94,8 @@ export interface TaggedEvent {
 export interface CommodityInputs {
   slug: string;
   price: PriceInput | null;
+  /** Why the price is not scored although it is published (gold: the numeraire of the precious metals). */
+  priceExcluded?: string | undefined;
   stages: readonly ConcentrationStage[];
   reserve: ReserveInput | null;
   events: readonly TaggedEvent[];
@@ -142,9 +152,20 @@ function median(xs: number[]): number {
   return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
 }
 
-/** Monthly mean log price per month key, computed once per series. */
+/** Monthly mean log price per month key, computed once per series; relative to the numeraire's when there is one. */
 const monthlyCache = new WeakMap<readonly Point[], Map<number, number>>();
-function monthlyLogs(points: readonly Point[]): Map<number, number> {
+const relativeCache = new WeakMap<readonly Point[], Map<number, number>>();
+function monthlyLogs(points: readonly Point[], numeraire?: readonly Point[]): Map<number, number> {
+  if (numeraire) {
+    const own = monthlyLogs(points);
+    const num = monthlyLogs(numeraire);
+    let rel = relativeCache.get(points);
+    if (!rel) {
+      rel = new Map([...own].flatMap(([k, v]) => (num.has(k) ? [[k, v - (num.get(k) as number)] as const] : [])));
+      relativeCache.set(points, rel);
+    }
+    return rel;
+  }
   let m = monthlyCache.get(points);
   if (m) return m;
   const sums = new Map<number, [number, number]>();
@@ -180,8 +201,10 @@ export function priceStress(p: PriceInput, t: string): PriceReading | { reason: 
   if (i < 0) return { reason: 'no price observation on or before this date', date: null };
   const last = p.points[i] as Point;
   if (p.frequency === 'annual') return { reason: 'an annual average price cannot show a supply shock', date: last.date };
-  const months = monthlyLogs(p.points);
+  const months = monthlyLogs(p.points, p.numeraire?.points);
   const current = monthKey(last.date);
+  const numeraireLog = p.numeraire ? monthlyLogs(p.numeraire.points).get(current) : 0;
+  if (numeraireLog === undefined) return { reason: `no ${p.numeraire?.slug} price for the month of the latest price, which the shock is measured against`, date: last.date };
   let level: number;
   if (p.frequency === 'daily') {
     let sum = 0;
@@ -191,9 +214,13 @@ export function priceStress(p: PriceInput, t: string): PriceReading | { reason: 
       sum += Math.log((p.points[j] as Point).value);
       n++;
     }
-    level = sum / n;
-  } else level = Math.log(last.value);
+    level = sum / n - numeraireLog;
+  } else level = Math.log(last.value) - numeraireLog;
   const inputs: Record<string, number | string | boolean | null> = { latest_price: last.value, latest_date: last.date, level_log: round(level, 6) };
+  if (p.numeraire) {
+    inputs.measured_against = p.numeraire.slug;
+    inputs.latest_ratio = round(Math.exp(level), 6);
+  }
   let best: { z: number; h: number } | null = null;
   for (const h of PRICE.horizons) {
     const base = months.get(current - h);
@@ -355,7 +382,8 @@ export function stressAt(x: CommodityInputs, t: string, today: string, cadences:
 
   // Price.
   const price = base('price', 'Price shock', WEIGHTS.price, 'largest robust z of the 3- and 12-month change in log price');
-  if (!x.price) price.reason = 'no public price series in our sources';
+  if (x.priceExcluded) price.reason = x.priceExcluded;
+  else if (!x.price) price.reason = 'no public price series in our sources';
   else {
     price.source = x.price.source;
     const p = priceStress(x.price, t);
@@ -460,7 +488,7 @@ const priceEnd = (p: PriceInput, date: string) => periodEnd(date, p.frequency ==
 export function readingDate(x: CommodityInputs, today: string): string {
   // Only observations dated up to today: a future-dated row is the contract's to refuse, not ours to read.
   const dates: string[] = [];
-  const p = x.price ? x.price.points[lastAtOrBefore(x.price.points, today)] : undefined;
+  const p = x.price && !x.priceExcluded ? x.price.points[lastAtOrBefore(x.price.points, today)] : undefined;
   if (p && x.price && x.price.frequency !== 'annual') dates.push(priceEnd(x.price, p.date));
   const r = x.reserve ? x.reserve.points[lastAtOrBefore(x.reserve.points, today)] : undefined;
   if (r) dates.push(r.date);
