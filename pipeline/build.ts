@@ -412,7 +412,13 @@ async function countryProfiles(
     const st = countryStressAt(ce, x.today, x.eiLagDays, (slug) => sheetBySlug.get(slug)?.stress_index ?? null);
     const stressAsOf = maxDate(st.parts.filter((p) => p.material).map((p) => sheetBySlug.get(p.benchmark)?.stress.as_of));
     const history = months.map((d) => {
-      const h = countryStressAt(ce, d, x.eiLagDays, (slug) => historyBySlug.get(slug)?.get(d) ?? null);
+      // After a benchmark's last month end its current reading stands, as it does for the headline
+      // index: coal's monthly price ending in May must not blank a country's June.
+      const h = countryStressAt(ce, d, x.eiLagDays, (slug) => {
+        const sheet = sheetBySlug.get(slug);
+        const last = sheet?.stress_history.at(-1)?.date;
+        return historyBySlug.get(slug)?.get(d) ?? (last && d > last ? (sheet?.stress_index ?? null) : null);
+      });
       return { date: d, index: h.index, band: band(h.index), coverage: h.index === null ? 0 : 1 };
     });
     const iso2 = ref.iso2.toLowerCase();

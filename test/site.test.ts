@@ -2,12 +2,13 @@
  * The readout site in real Chromium (Debian's, through playwright-core): every page type, checked
  * against the API's JSON, with its links, console errors, transferred bytes and a screenshot.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO } from './support.ts';
+import { parse } from 'yaml';
+import { DATA_DIR, REPO } from './support.ts';
 import { startTestServer } from './http.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -63,6 +64,51 @@ const json = async <T = any>(path: string): Promise<T> => { // eslint-disable-li
 const text = async (page: Page, sel: string) => ((await page.locator(sel).first().textContent()) ?? '').replace(/\s+/g, ' ').trim();
 /** The site's number format: fixed decimals, U+2212 for minus. */
 const fmt = (x: number, d: number) => new Intl.NumberFormat('en-GB', { minimumFractionDigits: d, maximumFractionDigits: d }).format(x).replace(/^-/, '−');
+
+type HistoryPoint = { date: string; index: number | null; band: string | null };
+const ms = (d: string) => Date.parse(`${d}T00:00:00Z`);
+/** Where a date falls across the history chart's width, 0–1 (the axis runs from the first month's start to the last month end). */
+const across = (h: HistoryPoint[], d: string) => (ms(d) - ms(`${h[0]!.date.slice(0, 7)}-01`)) / (ms(h.at(-1)!.date) - ms(`${h[0]!.date.slice(0, 7)}-01`));
+const box = async (l: Locator) => (await l.boundingBox())!;
+
+/**
+ * What a reader of a "Stress index history" section sees: the chart with the four bands named, a
+ * table row per month, its CSV, the method version with working links to the methodology.
+ */
+async function checkHistory(page: Page, history: HistoryPoint[], version: string, name: string) {
+  expect(await text(page, '#h-hist')).toBe('Stress index history');
+  const sec = page.locator('section[data-testid=stress-history]');
+  const svg = sec.locator('svg.chart');
+  expect(await svg.getAttribute('role')).toBe('img');
+  expect(await svg.locator('title').first().textContent()).toContain(`${name}: stress index at each month end`);
+  expect(await svg.isVisible()).toBe(true);
+  for (const band of ['Low < 25', 'Moderate 25–50', 'High 50–75', 'Severe ≥ 75']) expect(await svg.locator('text', { hasText: band }).isVisible(), band).toBe(true);
+  // The data table: every month, newest first, the index in the site's number format.
+  const rows = sec.locator('details table tbody tr');
+  expect(await rows.count()).toBe(history.length);
+  const newest = [...history].reverse().find((p) => p.index !== null)!;
+  // (textContent: the table sits in a closed <details>, so it has no rendered text)
+  expect(await sec.locator(`details table tbody tr:has(td:text-is("${newest.date}")) td:nth-child(2)`).textContent()).toBe(fmt(newest.index!, 1));
+  // The chart's CSV: this history, one row a month.
+  const csvHref = (await sec.locator('figure a[type="text/csv"]').getAttribute('href'))!;
+  const csv = await fetch(`${api.url}${csvHref}`);
+  expect(csv.status, csvHref).toBe(200);
+  expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+  const lines = (await csv.text()).trim().split('\r\n');
+  expect(lines[0]).toBe('date,index,band,coverage');
+  expect(lines.length - 1).toBe(history.length);
+  // The method version, and links that answer: the methodology's sections, every history in one CSV.
+  const method = sec.locator('[data-testid=history-method]');
+  expect(await text(page, 'section[data-testid=stress-history] [data-testid=history-method]')).toContain(`Method version ${version}`);
+  const doc = await (await fetch(`${api.url}/docs/methodology/`)).text();
+  for (const href of await method.locator('a[href^="/docs/methodology/#"]').evaluateAll((as: { getAttribute(name: string): string | null }[]) => as.map((a) => a.getAttribute('href')!))) {
+    expect(doc, href).toContain(`id="${href.split('#')[1]}"`);
+  }
+  const all = await fetch(`${api.url}${await method.locator('a[type="text/csv"]').getAttribute('href')}`);
+  expect(all.status).toBe(200);
+  expect((await all.text()).split('\r\n')[0]).toBe('id,date,index,band,coverage');
+  return { sec, svg };
+}
 
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM} (.ci/run installs Debian's chromium)`);
@@ -148,6 +194,86 @@ describe('the readout site', () => {
     expect(await text(page, '[data-testid=gas-fill]')).toBe(`${fmt(r.fill_pct, 1)} %`);
     expect(await page.locator('section[aria-labelledby=h-dep] tbody tr').count()).toBe(p.exposures.length);
     expect(await bytes()).toBeLessThan(BUDGET);
+    await page.close();
+  });
+
+  it('stress history, oil: the monthly index over the bands with the backtest\'s Hormuz 2026 crisis window shaded and named', async () => {
+    const { page, bytes } = await open('/commodities/energy.oil/', 'commodity-oil-history');
+    const { data: c } = await json<{ data: { name: string; stress: { methodology_version: string }; stress_history: HistoryPoint[] } }>('/v1/commodities/energy.oil');
+    const { sec, svg } = await checkHistory(page, c.stress_history, c.stress.methodology_version, c.name);
+    // The crisis window as documented in data/backtest.yaml: in the list under the chart, with its months and source…
+    const doc = parse(readFileSync(join(DATA_DIR, 'backtest.yaml'), 'utf8')) as { crises: { commodity: string; from: string; to: string; label: string; source_url: string }[] };
+    const w = doc.crises.find((x) => x.commodity === 'energy.oil' && x.from.startsWith('2026') && /Hormuz/.test(x.label))!;
+    expect(w).toMatchObject({ from: '2026-03', to: '2026-06' });
+    const item = sec.locator(`[data-testid=crisis-windows] li[data-from="${w.from}"][data-to="${w.to}"]`);
+    expect(await item.count()).toBe(1);
+    const said = (await item.innerText()).replace(/\s+/g, ' ');
+    expect(said).toContain(w.label);
+    expect(said).toContain('Mar 2026 – Jun 2026');
+    expect(await item.locator('a').getAttribute('href')).toBe(w.source_url);
+    // …and shaded on the chart at those months, under the same number.
+    const key = (await item.locator('.key').textContent())!.trim();
+    const shade = svg.locator('rect.window').filter({ has: page.locator('title', { hasText: w.label }) });
+    expect(await shade.count()).toBe(1);
+    const [s, area] = await Promise.all([box(shade), box(svg)]);
+    expect(s.width).toBeGreaterThan(4);
+    const mid = (s.x + s.width / 2 - area.x) / area.width;
+    expect(Math.abs(mid - across(c.stress_history, '2026-04-30'))).toBeLessThan(0.01);
+    expect(await svg.locator('text.wkey', { hasText: new RegExp(`^${key}$`) }).isVisible()).toBe(true);
+    // The table marks the window's months with its number.
+    expect(await sec.locator(`details table tbody tr:has(td:text-is("2026-04-30")) td:last-child`).textContent()).toBe(key);
+    expect(await bytes()).toBeLessThan(BUDGET);
+    await page.close();
+
+    // On a phone the chart keeps its text size (no viewBox scaling) and the window stays visible.
+    const wide = await open('/commodities/energy.oil/', 'commodity-oil-history-1366', { width: 1366, height: 900 });
+    const phone = await open('/commodities/energy.oil/', 'commodity-oil-history-mobile', { width: 390, height: 844 });
+    const tick = (p: Page) => box(p.locator('section[data-testid=stress-history] svg text.tick').first());
+    const [big, small] = await Promise.all([tick(wide.page), tick(phone.page)]);
+    expect(small.height).toBeGreaterThanOrEqual(12);
+    expect(Math.abs(small.height - big.height)).toBeLessThanOrEqual(1);
+    const phoneShade = phone.page.locator('section[data-testid=stress-history] rect.window').filter({ has: phone.page.locator('title', { hasText: w.label }) });
+    expect((await box(phoneShade)).width).toBeGreaterThan(4);
+    const overflow = await phone.page.evaluate(() => {
+      const root = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document.documentElement;
+      return root.scrollWidth - root.clientWidth;
+    });
+    expect(overflow).toBeLessThanOrEqual(1);
+    await wide.page.close();
+    await phone.page.close();
+  });
+
+  it("stress history, country: Germany's monthly index, every month end from 2015", async () => {
+    const { page, bytes } = await open('/countries/DEU/', 'country-deu-history');
+    const { data: p } = await json<{ data: { name: string; stress: { methodology_version: string }; stress_history: HistoryPoint[] } }>('/v1/countries/DEU');
+    await checkHistory(page, p.stress_history, p.stress.methodology_version, p.name);
+    expect(p.stress_history.every((h) => h.index !== null)).toBe(true);
+    expect(await page.locator('section[data-testid=stress-history] [data-testid=history-gaps]').count()).toBe(0);
+    expect(await bytes()).toBeLessThan(BUDGET);
+    await page.close();
+  });
+
+  it("the United States page shows its mineral import reliance and sources as the API gives them", async () => {
+    const { page } = await open('/countries/USA/', 'country-usa-minerals');
+    const { data: p } = await json<{ data: { mineral_exposures: { commodity: string; net_import_reliance_printed: string; suppliers: { name: string }[] }[] } }>('/v1/countries/USA');
+    const cobalt = p.mineral_exposures.find((m) => m.commodity === 'metals.cobalt')!;
+    const row = page.locator('section[data-testid=mineral-exposure] tbody tr:has(a:text-is("Cobalt"))');
+    expect(await row.locator('td:nth-child(2)').textContent()).toBe(`${cobalt.net_import_reliance_printed} %`);
+    expect(await row.locator('td:nth-child(3)').textContent()).toContain(cobalt.suppliers.find((s) => s.name !== 'Other countries')!.name);
+    expect(await page.locator('section[data-testid=mineral-exposure] tbody tr').count()).toBe(p.mineral_exposures.length);
+    await page.close();
+  });
+
+  it('stress history, commodity: months without an index are a gap with a note, never a zero', async () => {
+    const { page } = await open('/commodities/metals.silver/', 'silver-history');
+    const { data: c } = await json<{ data: { name: string; stress: { methodology_version: string }; stress_history: HistoryPoint[] } }>('/v1/commodities/metals.silver');
+    const { sec } = await checkHistory(page, c.stress_history, c.stress.methodology_version, c.name);
+    const missing = c.stress_history.filter((h) => h.index === null);
+    expect(missing.length).toBeGreaterThan(0);
+    expect(await text(page, 'section[data-testid=stress-history] [data-testid=history-gaps]')).toContain(`No index in ${missing.length} of ${c.stress_history.length} months`);
+    const row = sec.locator(`details table tbody tr:has(td:text-is("${missing.at(-1)!.date}"))`);
+    expect(await row.locator('td:nth-child(2)').textContent()).toBe('—');
+    expect(await row.locator('td:nth-child(3)').textContent()).toBe('no index');
     await page.close();
   });
 

@@ -37,6 +37,29 @@ export interface CountryIndexEntry {
   stress_band: CommodityListEntry['stress_band'];
   url: string;
 }
+/** One window of data/backtest.yaml with its result (data/stress/backtest.json, pipeline/steps/backtest.ts). */
+export interface BacktestWindow {
+  commodity: string;
+  /** First and last month of the window, YYYY-MM, inclusive. */
+  from: string;
+  to: string;
+  label: string;
+  source_url: string;
+  months: number;
+  scored: number;
+  flagged: number;
+  peak: number | null;
+  peak_month: string | null;
+  hit?: boolean;
+}
+export interface Backtest {
+  crises: BacktestWindow[];
+  calm: BacktestWindow[];
+  hit_rate: number;
+  false_alarm_rate: number;
+  calm_months: number;
+  calm_flagged: number;
+}
 export interface ReserveIndexEntry {
   commodity: string;
   country: string;
@@ -52,6 +75,7 @@ export const country = (iso3: string) => read<Envelope<CountryProfile>>(`v1/coun
 export const reserves = () => read<Envelope<ReserveIndexEntry[]>>('data/reserves.json');
 export const reserve = (code: string, iso2: string) => read<Envelope<Reserve>>(`v1/reserves/${code}/${iso2}.json`);
 export const reserveSeries = (code: string, iso2: string) => read<Envelope<ReserveSeries>>(`data/reserves/${code}/${iso2}.json`);
+export const backtest = () => read<Envelope<Backtest>>('data/stress/backtest.json');
 export const scenarios = () => read<Envelope<Scenario[]>>('v1/scenarios.json');
 export const events = () => read<Envelope<Event[]>>('data/events.json');
 export const briefings = (lang: BriefingLang) => read<Envelope<Briefing[]>>(`data/briefings/${lang}.json`);

@@ -26,6 +26,12 @@ export function date(d: string | null | undefined): string {
   const [y, m, day] = d.slice(0, 10).split('-');
   return `${Number(day)} ${MONTHS[Number(m) - 1]} ${y}`;
 }
+/** 2026-08-31 or 2026-08 → Aug 2026 */
+export function month(d: string | null | undefined): string {
+  if (!d) return '—';
+  const [y, m] = d.slice(0, 7).split('-');
+  return `${MONTHS[Number(m) - 1]} ${y}`;
+}
 /** ISO timestamp → 22 Nov 2026, 04:12 UTC */
 export function dateTime(iso: string): string {
   return `${date(iso)}, ${iso.slice(11, 16)} UTC`;

@@ -2,12 +2,12 @@ import type { APIRoute } from 'astro';
 import { commodities, sheet } from '../../../lib/data';
 import { csv } from '../../../lib/series';
 
-const FILES = ['price', 'producers', 'consumers', 'reserves'] as const;
+const FILES = ['price', 'producers', 'consumers', 'reserves', 'stress-history'] as const;
 
 export function getStaticPaths() {
   return commodities().data.flatMap((c) => {
     const s = sheet(c.slug).data;
-    const has = { price: !!s.price_history?.points.length, producers: !!s.producers, consumers: !!s.consumers, reserves: !!s.reserves_in_ground };
+    const has = { price: !!s.price_history?.points.length, producers: !!s.producers, consumers: !!s.consumers, reserves: !!s.reserves_in_ground, 'stress-history': s.stress_history.length > 0 };
     return FILES.filter((f) => has[f]).map((file) => ({ params: { slug: c.slug, file } }));
   });
 }
@@ -19,6 +19,8 @@ export const GET: APIRoute = ({ params }) => {
   if (params.file === 'price') {
     const h = s.price_history!;
     body = csv(['date', 'value', 'currency', 'unit'], h.points.map((p) => [p.date, p.value, h.currency, h.unit]));
+  } else if (params.file === 'stress-history') {
+    body = csv(['date', 'index', 'band', 'coverage'], s.stress_history.map((p) => [p.date, p.index, p.band, p.coverage]));
   } else {
     const t = params.file === 'producers' ? s.producers! : params.file === 'consumers' ? s.consumers! : s.reserves_in_ground!;
     body = csv(['iso3', 'name', 'value', 'unit', 'share', 'year', 'basis', 'source'], t.entries.map((e) => [e.iso3, e.name, e.value, t.unit, e.share, t.year, t.basis, t.source]));
