@@ -1,27 +1,35 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { isInitializeRequest, isJSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import type { ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { BuildSource } from '../build-store.ts';
+import { socketIp } from '../client-ip.ts';
 import { EXPOSED_HEADERS } from '../http.ts';
 import { PROBLEM_TYPE, PROBLEM_TYPES } from '../problem.ts';
-import type { RateLimits } from '../rate-limit.ts';
-import { createMcpServer, RATE_KEY, type McpServerDeps, type RateDecisions } from './server.ts';
+import { rateKey, type RateLimits } from '../rate-limit.ts';
+import { gateTransport, POST_KEY, type PostContext } from './gate.ts';
+import { DEFAULT_FLOW_LIMITS, MCP_MAX_BODY_BYTES, MCP_OVERLOADED, MCP_SESSION_LIFETIME_SECONDS, type FlowLimits } from './limits.ts';
+import { createMcpServer, type McpServerDeps } from './server.ts';
 import { McpSessions, type McpSession } from './sessions.ts';
 import { WebSseServerTransport } from './sse.ts';
 
 export const MCP_PATH = '/mcp';
-/** Largest JSON-RPC message body accepted on POST /mcp. */
-export const MCP_MAX_BODY_BYTES = 64 * 1024;
+export { MCP_MAX_BODY_BYTES } from './limits.ts';
 
 export interface McpOptions {
   /** Sessions open at once, all clients together (default 100). */
   maxSessions?: number;
   /** Sessions open at once per client IP (default 10). */
   maxSessionsPerIp?: number;
-  /** Seconds without a message after which a session is closed (default 300). */
+  /** Seconds without a counted message (data-reading or ping) after which a session is closed (default 300). */
   sessionIdleSeconds?: number;
+  /** Seconds after which a session is closed however active (default MCP_SESSION_LIFETIME_SECONDS). */
+  sessionLifetimeSeconds?: number;
+  /** Flow limits (batch, string lengths, response size, queued bytes, in-flight requests); defaults in limits.ts. */
+  flow?: Partial<FlowLimits>;
   /**
    * Host header values accepted (DNS-rebinding protection): a host name matches on any port, a
    * `host:port` only on that port, `*` accepts any. Default: the host of the public base URL and
@@ -31,7 +39,7 @@ export interface McpOptions {
   /** Origin header values accepted when one is sent (same forms; default the public origins and the loopback ones, http and https). */
   allowedOrigins?: readonly string[];
   maxBodyBytes?: number;
-  /** The client a request counts as, for the per-IP session cap (the Node server passes its rate-limit key of the client IP). */
+  /** The client a request counts as, for the per-IP caps (the Node server passes its rate-limit key of the client IP; default the socket address, IPv6 by /64). Grouped by rateKey() in any case. */
   clientKey?: (c: Context) => string;
   /** SSE keep-alive comment interval (default 15 s). */
   keepAliveMs?: number;
@@ -40,7 +48,7 @@ export interface McpOptions {
 export interface McpMountContext {
   source: BuildSource;
   baseUrl: string;
-  /** The rate limits, when on: each tools/call consumes one unit of "data" for the caller. */
+  /** The rate limits, when on: each data-reading message (tools/call, resources/read, prompts/get, completion/complete) and each ping consumes one unit of "data" for the caller. */
   limits?: Partial<Pick<RateLimits, 'consume' | 'headers'>> | null;
   /** Headers every response carries (licence and backlink, CORS, nosniff). */
   common: () => Record<string, string>;
@@ -94,24 +102,45 @@ const hostOf = (url: string) => {
   }
 };
 
+type StreamableSession = McpSession & {
+  transport: WebStandardStreamableHTTPServerTransport;
+  /** POSTs waiting for the transport's answer; answered 404 if the session closes first (the SDK would leave them hanging). */
+  waiting: Set<(r: Response) => void>;
+  /** Sockets of responses not yet flushed to the kernel (destroyed when the session is over its queue). */
+  outgoing: Set<Socket>;
+};
+type SseSession = McpSession & { transport: WebSseServerTransport };
+
 /**
  * The MCP endpoint on the app: Streamable HTTP (POST, GET and DELETE /mcp with Mcp-Session-Id)
  * and the SSE transport (GET /mcp without a session opens the stream, whose first event names
  * /mcp?sessionId=… to POST to) on one path. Each session has its own MCP server over the current
- * build; sessions are capped in total and per client and close when idle.
+ * build; sessions are capped in total and per client, close when idle and at the end of their
+ * lifetime, and are flow-controlled (limits.ts): batch size, in-flight requests per session and
+ * per client, response size, bytes queued for a client that does not read.
  */
 export class McpEndpoint {
   readonly sessions: McpSessions;
+  readonly flow: FlowLimits;
   private readonly maxBody: number;
 
   constructor(private readonly opts: McpOptions = {}) {
-    this.sessions = new McpSessions({
-      max: opts.maxSessions ?? 100,
-      perClient: opts.maxSessionsPerIp ?? 10,
-      idleMs: (opts.sessionIdleSeconds ?? 300) * 1000,
-    });
+    this.flow = { ...DEFAULT_FLOW_LIMITS, ...opts.flow };
+    this.sessions = new McpSessions(
+      {
+        max: opts.maxSessions ?? 100,
+        perClient: opts.maxSessionsPerIp ?? 10,
+        idleMs: (opts.sessionIdleSeconds ?? 300) * 1000,
+        lifetimeMs: (opts.sessionLifetimeSeconds ?? MCP_SESSION_LIFETIME_SECONDS) * 1000,
+        inFlightPerSession: this.flow.maxInFlightPerSession,
+        inFlightPerClient: this.flow.maxInFlightPerIp,
+      },
+      (m) => this.log(m),
+    );
     this.maxBody = opts.maxBodyBytes ?? MCP_MAX_BODY_BYTES;
   }
+
+  private log: (msg: string) => void = () => {};
 
   close(): Promise<void> {
     return this.sessions.closeAll();
@@ -119,10 +148,13 @@ export class McpEndpoint {
 
   mount(app: Hono, ctx: McpMountContext): void {
     const log = ctx.log ?? (() => {});
+    this.log = log;
     const deps: McpServerDeps = { source: ctx.source, baseUrl: ctx.baseUrl, log };
-    const clientKey = this.opts.clientKey ?? (() => 'unknown');
+    const keyOf = this.opts.clientKey ?? ((c: Context) => socketIp(c));
+    const clientKey = (c: Context) => rateKey(keyOf(c));
     const sessions = this.sessions;
     const maxBody = this.maxBody;
+    const flow = this.flow;
 
     const allowedHosts = () => {
       if (this.opts.allowedHosts?.length) return this.opts.allowedHosts;
@@ -148,36 +180,34 @@ export class McpEndpoint {
       });
     const rpcError = (status: number, code: number, message: string, extra: Record<string, string> = {}) =>
       new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), { status, headers: headers({ 'content-type': 'application/json', ...extra }) });
-    /** A transport's response with our headers (no-store, licence, CORS) added. */
-    const finish = (res: Response, extra: Record<string, string> = {}) => {
+    /** A transport's response with our headers (no-store, licence, CORS) added; `body` replaces its body when given. */
+    const finish = (res: Response, extra: Record<string, string> = {}, body?: string | null) => {
       const h = new Headers(res.headers);
       for (const [k, v] of Object.entries(headers(extra))) h.set(k, v);
-      return new Response(res.body, { status: res.status, statusText: res.statusText, headers: h });
+      return new Response(body === undefined ? res.body : body, { status: res.status, statusText: res.statusText, headers: h });
     };
-    const refuse = (c: Context, client: string) => {
-      const r = sessions.refusal(client);
+    const refuse = async (c: Context, client: string) => {
+      const r = await sessions.admit(client);
       if (!r) return null;
       return r.status === 429
         ? problem(c, 429, PROBLEM_TYPES[429], 'Too many requests', r.detail, { policy: 'mcp-sessions-per-ip' }, { 'retry-after': String(r.retryAfter) })
         : problem(c, 503, '/problems/mcp-sessions-exhausted', 'Service unavailable', r.detail, {}, { 'retry-after': String(r.retryAfter) });
     };
+    /** Flow control said no: nothing of the message was executed or charged. */
+    const overloaded = (detail: string) => rpcError(429, MCP_OVERLOADED, `Too many requests: ${detail}`, { 'retry-after': '1' });
 
-    /** Count each tools/call of the message against the caller's data budget; the decisions go to the handlers. */
-    const decide = async (c: Context, messages: unknown[]): Promise<{ auth: AuthInfo; limitHeaders: Record<string, string> }> => {
-      const decisions: RateDecisions = {};
-      let limitHeaders: Record<string, string> = {};
+    /** The POST's context for the gate: charges go to this request's client. */
+    const postContext = (c: Context): { post: PostContext; auth: AuthInfo } => {
       const limits = ctx.limits;
-      if (limits?.consume && limits.headers) {
-        for (const m of messages) {
-          if (!isJSONRPCRequest(m) || m.method !== 'tools/call') continue;
-          const r = await limits.consume(c, 'data');
-          limitHeaders = limits.headers('data', r);
-          const window = /w=(\d+)/.exec(limitHeaders['RateLimit-Policy'] ?? '')?.[1] ?? '60';
-          decisions[String(m.id)] = { ...r, detail: `rate limit exceeded: the "data" policy allows ${r.limit} requests per ${window} seconds per client (MCP tool calls and HTTP data requests together); retry in ${r.resetSeconds} s` };
-        }
-      }
-      return { auth: { token: '', clientId: 'anonymous', scopes: [], extra: { [RATE_KEY]: decisions } }, limitHeaders };
+      const consume = limits?.consume;
+      const post: PostContext = {
+        pending: [],
+        charge: consume ? () => consume(c, 'data') : async () => null,
+        headers: (r) => limits?.headers?.('data', r) ?? {},
+      };
+      return { post, auth: { token: '', clientId: 'anonymous', scopes: [], extra: { [POST_KEY]: post } } };
     };
+    const limitHeaders = (post: PostContext) => (post.last ? post.headers(post.last) : {});
 
     // DNS-rebinding protection: the Host, and the Origin when a browser sends one.
     const guard: MiddlewareHandler = async (c, next) => {
@@ -217,43 +247,116 @@ export class McpEndpoint {
         return rpcError(400, -32700, 'Parse error: the body is not valid JSON');
       }
       const messages = Array.isArray(body) ? body : [body];
+      // The batch cap, on both transports, before anything is looked at.
+      if (Array.isArray(body) && (body.length === 0 || body.length > flow.maxBatch)) {
+        return rpcError(400, -32600, `Invalid Request: a batch holds 1 to ${flow.maxBatch} messages; this one has ${body.length}`);
+      }
+      const requests = messages.filter((m) => isJSONRPCRequest(m)).length;
 
       // SSE transport: the message goes to the session's stream; the POST only acknowledges it.
       const sseId = c.req.query('sessionId');
       if (sseId !== undefined) {
-        const s = sessions.get(sseId, 'sse') as (McpSession & { transport: WebSseServerTransport }) | undefined;
+        const s = sessions.get(sseId, 'sse') as SseSession | undefined;
         if (!s) return problem(c, 404, PROBLEM_TYPES[404], 'Not found', `no open SSE session '${sseId}'; open one with GET /mcp (Accept: text/event-stream)`);
-        const { auth, limitHeaders } = await decide(c, messages);
+        const parsed = WebSseServerTransport.parse(messages);
+        if (!parsed.ok) return rpcError(400, -32600, `Invalid Request: ${parsed.error}`);
+        // Backpressure: a client that does not read its stream gets no more work done for it.
+        if (s.transport.backedUp) return overloaded(`the SSE stream of this session holds ${s.transport.queuedBytes} bytes its client has not read; read the stream first`);
+        const reserved = sessions.reserve(s, requests);
+        if (!reserved.ok) return overloaded(reserved.detail);
+        const { post, auth } = postContext(c);
         const requestInfo = { headers: Object.fromEntries(c.req.raw.headers), url: new URL(c.req.url) };
-        try {
-          for (const m of messages) s.transport.handleMessage(m, { authInfo: auth, requestInfo });
-        } catch (err) {
-          return rpcError(400, -32600, `Invalid Request: ${(err as Error).message}`);
-        }
-        return new Response('Accepted', { status: 202, headers: headers({ 'content-type': 'text/plain; charset=utf-8', ...limitHeaders }) });
+        for (const m of parsed.messages) s.transport.handleMessage(m, { authInfo: auth, requestInfo });
+        await Promise.all(post.pending);
+        return new Response('Accepted', { status: 202, headers: headers({ 'content-type': 'text/plain; charset=utf-8', ...limitHeaders(post) }) });
       }
 
       // Streamable HTTP.
       const sid = c.req.header('mcp-session-id');
-      let session: (McpSession & { transport: WebStandardStreamableHTTPServerTransport }) | undefined;
+      let session: StreamableSession | undefined;
       if (sid !== undefined) {
-        session = sessions.get(sid, 'streamable') as typeof session;
+        session = sessions.get(sid, 'streamable') as StreamableSession | undefined;
         if (!session) return rpcError(404, -32001, 'Session not found: it was closed or expired; initialize a new session');
       } else {
         if (!messages.some((m) => isInitializeRequest(m))) {
           return rpcError(400, -32000, 'Bad Request: no Mcp-Session-Id header; a session starts with an initialize request (or open the SSE transport with GET /mcp)');
         }
-        const refused = refuse(c, clientKey(c));
+        const client = clientKey(c);
+        const refused = await refuse(c, client);
         if (refused) return refused;
-        session = await openStreamable(clientKey(c));
+        session = await openStreamable(client);
       }
-      const { auth, limitHeaders } = await decide(c, messages);
-      const res = await session.transport.handleRequest(c.req.raw, { parsedBody: body, authInfo: auth });
-      if (sid === undefined && !session.transport.sessionId) await sessions.close(session.id); // initialization refused
-      return finish(res, limitHeaders);
+      const s = session;
+      // In flight from here until the response has been handed to the socket: responses a client
+      // leaves unread hold their place, so they cannot pile up in memory.
+      const reserved = sessions.reserve(s, requests);
+      if (!reserved.ok) return overloaded(reserved.detail);
+      let bytes = 0;
+      let released = false;
+      const release = () => {
+        if (released) return;
+        released = true;
+        sessions.release(s, requests);
+        s.queuedBytes -= bytes;
+      };
+      const { post, auth } = postContext(c);
+      let res: Response;
+      try {
+        res = await new Promise<Response>((resolve, reject) => {
+          const done = (r: Response) => {
+            s.waiting.delete(done);
+            resolve(r);
+          };
+          s.waiting.add(done);
+          s.transport.handleRequest(c.req.raw, { parsedBody: body, authInfo: auth }).then(done, (err: unknown) => {
+            s.waiting.delete(done);
+            reject(err instanceof Error ? err : new Error(String(err)));
+          });
+        });
+        await Promise.all(post.pending);
+      } catch (err) {
+        release();
+        throw err;
+      }
+      if (sid === undefined && !s.transport.sessionId) await sessions.close(s.id); // initialization refused
+      const text = res.body ? await res.text() : null;
+      bytes = text ? Buffer.byteLength(text) : 0;
+      // One response of any size (up to the batch and response caps) may wait; a second one past the cap closes the session.
+      if (bytes > 0 && s.queuedBytes > 0 && s.queuedBytes + bytes > flow.maxQueuedBytes) {
+        const queued = s.queuedBytes;
+        bytes = 0;
+        release();
+        await sessions.abort(s.id, `${queued} bytes of responses not taken by the client, ${flow.maxQueuedBytes} allowed`);
+        return overloaded(`this session's client has not taken ${queued} bytes of earlier responses (at most ${flow.maxQueuedBytes} may wait); the session is closed`);
+      }
+      s.queuedBytes += bytes;
+      // Released once the bytes have left this process: the response is finished and its socket's
+      // write buffer is empty (Node buffers what the kernel does not take, and finishes the
+      // response before that buffer drains).
+      const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
+      const socket = outgoing?.socket;
+      if (outgoing && socket && typeof outgoing.once === 'function' && !socket.destroyed) {
+        s.outgoing.add(socket);
+        const settled = () => {
+          socket.off('drain', settled);
+          socket.off('close', settled);
+          s.outgoing.delete(socket);
+          release();
+        };
+        outgoing.once('close', () => {
+          if (socket.destroyed || socket.writableLength === 0) settled();
+          else {
+            socket.on('drain', settled);
+            socket.once('close', settled);
+          }
+        });
+      } else {
+        release();
+      }
+      return finish(res, limitHeaders(post), text);
     });
 
-    const openStreamable = async (client: string) => {
+    const openStreamable = async (client: string): Promise<StreamableSession> => {
       const id = crypto.randomUUID();
       const server = createMcpServer(deps);
       const transport = new WebStandardStreamableHTTPServerTransport({
@@ -262,10 +365,33 @@ export class McpEndpoint {
         maxRequestBodySize: maxBody,
         onsessionclosed: () => void sessions.close(id),
       });
-      const session = { id, kind: 'streamable' as const, client, lastSeen: Date.now(), transport, close: () => server.close() };
+      const now = Date.now();
+      const outgoing = new Set<Socket>();
+      const session: StreamableSession = {
+        id,
+        kind: 'streamable',
+        client,
+        createdAt: now,
+        lastSeen: now,
+        inFlight: 0,
+        queuedBytes: 0,
+        transport,
+        outgoing,
+        waiting: new Set(),
+        close: () => server.close(),
+        // Unread responses of a session over its queue: their sockets go, and their memory with them.
+        abort: () => {
+          for (const o of outgoing) o.destroy();
+          outgoing.clear();
+        },
+      };
       sessions.add(session);
-      server.server.onclose = () => sessions.remove(id);
+      server.server.onclose = () => {
+        for (const answer of [...session.waiting]) answer(rpcError(404, -32001, 'Session not found: it was closed while the request was executing; initialize a new session'));
+        sessions.remove(id);
+      };
       await server.connect(transport);
+      gateTransport(transport, { flow, sessions, session, releaseOnSend: false, log });
       return session;
     };
 
@@ -274,7 +400,7 @@ export class McpEndpoint {
       const sid = c.req.header('mcp-session-id');
       if (sid !== undefined) {
         // Streamable HTTP: the session's stream of server-initiated messages.
-        const s = sessions.get(sid, 'streamable') as (McpSession & { transport: WebStandardStreamableHTTPServerTransport }) | undefined;
+        const s = sessions.get(sid, 'streamable') as StreamableSession | undefined;
         if (!s) return rpcError(404, -32001, 'Session not found: it was closed or expired; initialize a new session');
         return finish(await s.transport.handleRequest(c.req.raw));
       }
@@ -285,14 +411,38 @@ export class McpEndpoint {
       }
       // SSE transport: a new session whose stream announces where to POST.
       const client = clientKey(c);
-      const refused = refuse(c, client);
+      const refused = await refuse(c, client);
       if (refused) return refused;
       const id = crypto.randomUUID();
-      const transport = new WebSseServerTransport(MCP_PATH, id, this.opts.keepAliveMs);
+      const transport = new WebSseServerTransport(MCP_PATH, id, this.opts.keepAliveMs, {
+        highWaterBytes: flow.sseHighWaterBytes,
+        maxQueuedBytes: flow.maxQueuedBytes,
+        onOverflow: (queued) => log(`MCP SSE session ${id} of ${client} closed: its client did not read its stream (${queued} bytes would be queued, ${flow.maxQueuedBytes} allowed)`),
+        onDrop: () => (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing?.destroy(),
+      });
       const server = createMcpServer(deps);
-      sessions.add({ id, kind: 'sse', client, lastSeen: Date.now(), transport, close: () => server.close() } as McpSession);
+      const now = Date.now();
+      const session: SseSession = {
+        id,
+        kind: 'sse',
+        client,
+        createdAt: now,
+        lastSeen: now,
+        inFlight: 0,
+        get queuedBytes() {
+          return transport.queuedBytes;
+        },
+        set queuedBytes(_: number) {
+          // counted by the transport's stream
+        },
+        transport,
+        close: () => server.close(),
+        abort: () => transport.abort(new Error('MCP session closed: its client did not read its stream')),
+      };
+      sessions.add(session);
       server.server.onclose = () => sessions.remove(id);
       await server.connect(transport);
+      gateTransport(transport, { flow, sessions, session, releaseOnSend: true, log });
       c.req.raw.signal?.addEventListener('abort', () => void transport.close(), { once: true });
       return new Response(transport.stream, {
         status: 200,
@@ -309,7 +459,7 @@ export class McpEndpoint {
       }
       const sid = c.req.header('mcp-session-id');
       if (sid === undefined) return rpcError(400, -32000, 'Bad Request: DELETE /mcp needs the Mcp-Session-Id header of the session to end');
-      const s = sessions.get(sid, 'streamable') as (McpSession & { transport: WebStandardStreamableHTTPServerTransport }) | undefined;
+      const s = sessions.get(sid, 'streamable') as StreamableSession | undefined;
       if (!s) return rpcError(404, -32001, 'Session not found: it was closed or expired');
       const res = await s.transport.handleRequest(c.req.raw);
       await sessions.close(sid);

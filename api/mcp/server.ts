@@ -1,12 +1,10 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { ListToolsRequestSchema, type CallToolResult, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { TOOLS } from '../../contract/tools.ts';
 import { serverName, toolDescriptors } from '../../pipeline/discovery/well-known.ts';
 import { perBuild } from '../build.ts';
 import type { BuildSource } from '../build-store.ts';
 import { ApiError } from '../problem.ts';
-import type { ConsumeResult } from '../rate-limit.ts';
 import { registerPrompts } from './prompts.ts';
 import { registerResources } from './resources.ts';
 import { errorText } from './tools/common.ts';
@@ -19,22 +17,11 @@ export interface McpServerDeps {
   log?: (msg: string) => void;
 }
 
-/**
- * The rate-limit decisions for the tools/call requests of one HTTP message, by JSON-RPC id. The
- * HTTP layer counts each call against the caller's "data" budget when the message arrives (it
- * knows the client; the handler does not) and hands the decisions over in the transport's
- * authInfo, which the SDK passes to the handler untouched.
- */
-export type RateDecisions = Record<string, ConsumeResult & { detail?: string }>;
-export const RATE_KEY = 'chokepointRate';
-
-type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
-
 const INSTRUCTIONS = [
   'Chokepoint: open data on supply stress for raw materials and energy (strategic reserves, prices, country exposure, crisis scenarios, geopolitical events, briefings). Read-only.',
   'Start with list_commodities to learn the commodity codes; countries are ISO 3166-1 codes (alpha-3 DEU or alpha-2 de; `eu` for the EU gas aggregate).',
   'Every result carries as_of, license (CC-BY-4.0) and attribution: cite Chokepoint with a link when you reuse figures.',
-  'Tool calls count against the data rate limit of your IP (shared with the HTTP API).',
+  'Tool calls, resource reads, prompts, completions and pings count against the data rate limit of your IP (shared with the HTTP API); a session ends after a while without one of those, and after its maximum lifetime in any case.',
 ].join('\n');
 
 let descriptors: ReturnType<typeof toolDescriptors> | undefined;
@@ -52,14 +39,6 @@ function identity(deps: McpServerDeps): { name: string; version: string; base: s
   return b ? cardIdentity(b) : { name: serverName(deps.baseUrl), version: '0.0.0', base: deps.baseUrl };
 }
 
-function refusal(r: ConsumeResult & { detail?: string }): CallToolResult {
-  return {
-    isError: true,
-    content: [{ type: 'text', text: r.detail ?? `rate limit exceeded: the "data" policy allows ${r.limit} requests per window per client; retry in ${r.resetSeconds} s` }],
-    _meta: { retryAfterSeconds: r.resetSeconds, policy: 'data' },
-  };
-}
-
 /** One MCP server (one per session): the ten tools, the resource templates and the prompts, over the current build. */
 export function createMcpServer(deps: McpServerDeps): McpServer {
   const log = deps.log ?? (() => {});
@@ -71,9 +50,8 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
 
   for (const spec of TOOLS) {
     const tool = TOOL_MODULES[spec.name] as { run(b: unknown, args: unknown): ReturnType<(typeof TOOL_MODULES)[typeof spec.name]['run']> };
-    const handler = async (args: unknown, extra: Extra): Promise<CallToolResult> => {
-      const decision = (extra.authInfo?.extra?.[RATE_KEY] as RateDecisions | undefined)?.[String(extra.requestId)];
-      if (decision && !decision.allowed) return refusal(decision);
+    // The rate limit is applied before the call reaches here (gate.ts).
+    const handler = async (args: unknown): Promise<CallToolResult> => {
       const b = deps.source.current();
       if (!b) return { isError: true, content: [{ type: 'text', text: 'no build has been published yet; try again in 30 seconds' }] };
       try {

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { runBuild } from '../../pipeline/build.ts';
 import { DATA_DIR, SOURCES_DIR, tempDir, testEffects } from '../support.ts';
 import { startTestServer } from '../http.ts';
+import { startMcpTestServer } from '../../api/mcp/test-server.ts';
 
 /**
  * Floods against the real server in this process: MCP sessions (Streamable HTTP and SSE) opened
@@ -13,7 +14,7 @@ import { startTestServer } from '../http.ts';
  * concurrent mixed traffic. Every loop is bounded in count; every request has a timeout.
  */
 
-type Api = Awaited<ReturnType<typeof startTestServer>>;
+type Api = { port: number };
 interface Reply {
   status: number;
   headers: Record<string, string | string[] | undefined>;
@@ -56,7 +57,8 @@ async function openStreamable(api: Api, from: string): Promise<Opened> {
     body: r.body,
     headers: r.headers,
     close: async () => {
-      if (typeof sid === 'string') expect((await send(api, 'DELETE', '/mcp', { headers: { 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' } })).status).toBe(200);
+      // 404: evicted meanwhile to make room for another client
+      if (typeof sid === 'string') expect([200, 404]).toContain((await send(api, 'DELETE', '/mcp', { headers: { 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' } })).status);
     },
   };
 }
@@ -104,10 +106,16 @@ describe('a flood of MCP sessions and SSE streams is capped, with clear problems
   const MAX = 12;
   const PER_IP = 3;
   const ADDRESSES = Array.from({ length: 6 }, (_, i) => `127.0.0.${i + 2}`);
-  let api: Api;
+  let api: Awaited<ReturnType<typeof startMcpTestServer>>;
   beforeAll(async () => {
-    api = await startTestServer({ MCP_MAX_SESSIONS: String(MAX), MCP_MAX_SESSIONS_PER_IP: String(PER_IP) });
+    api = await startMcpTestServer({ MCP_MAX_SESSIONS: String(MAX), MCP_MAX_SESSIONS_PER_IP: String(PER_IP) });
   });
+
+  /** The caps hold at every moment: never more than MAX sessions, never more than PER_IP for one address. */
+  function checkCaps(): void {
+    expect(api.mcp.sessions.size).toBeLessThanOrEqual(MAX);
+    for (const [client, n] of api.mcp.sessions.countsByClient()) expect(n, client).toBeLessThanOrEqual(PER_IP);
+  }
   afterAll(() => api?.close());
 
   /** One wave: every address opens 3 Streamable HTTP sessions and 3 SSE streams at once (36 attempts, 12 places). */
@@ -118,8 +126,10 @@ describe('a flood of MCP sessions and SSE streams is capped, with clear problems
 
   function checkWave(all: Opened[]): void {
     const admitted = all.filter((o) => o.status === 200);
-    expect(admitted).toHaveLength(MAX);
-    for (const from of ADDRESSES) expect(admitted.filter((o) => o.from === from).length, from).toBeLessThanOrEqual(PER_IP);
+    // At least the capacity; more when a newcomer evicted an idle session of an address holding two more than it.
+    expect(admitted.length).toBeGreaterThanOrEqual(MAX);
+    expect(api.mcp.sessions.size).toBe(MAX);
+    checkCaps();
     for (const o of all.filter((x) => x.status !== 200)) {
       expect([429, 503], `${o.kind} from ${o.from}: ${o.body}`).toContain(o.status);
       expect(o.headers['content-type']).toBe('application/problem+json; charset=utf-8');
@@ -135,7 +145,7 @@ describe('a flood of MCP sessions and SSE streams is capped, with clear problems
     }
   }
 
-  it('admits exactly the caps, refuses the rest with 429/503 problems, and frees every place on close', async () => {
+  it('admits up to the caps (evicting idle sessions of the biggest holder for newcomers), refuses the rest with 429/503 problems, and frees every place on close', async () => {
     // warm: the first session loads the MCP server code; measure from there
     const warm = await openStreamable(api, '127.0.0.1');
     await warm.close();
@@ -146,11 +156,12 @@ describe('a flood of MCP sessions and SSE streams is capped, with clear problems
     for (let round = 0; round < 8; round++) {
       const all = await wave();
       checkWave(all);
-      // A flood of refused attempts while full: all refused, none admitted.
+      // A flood of attempts while full: refused with problems, or admitted by evicting an idle session of an address holding two more; the caps hold.
       const refused = await Promise.all(Array.from({ length: 100 }, (_, i) => (i % 2 ? openSse(api, ADDRESSES[i % ADDRESSES.length]!) : openStreamable(api, '127.0.0.50'))));
-      expect(refused.filter((o) => o.status === 200)).toHaveLength(0);
-      expect(new Set(refused.map((o) => o.status))).toEqual(new Set([503]));
-      await Promise.all(all.filter((o) => o.status === 200).map((o) => o.close()));
+      for (const o of refused.filter((x) => x.status !== 200)) expect([429, 503]).toContain(o.status);
+      checkCaps();
+      expect(api.mcp.sessions.countsByClient().get('127.0.0.50') ?? 0).toBeGreaterThanOrEqual(1);
+      await Promise.all([...all, ...refused].filter((o) => o.status === 200).map((o) => o.close()));
       rssAfterWave.push(rssMb());
     }
     // Everything closed: the full capacity is there again.
@@ -164,7 +175,7 @@ describe('a flood of MCP sessions and SSE streams is capped, with clear problems
     await sleep(200);
     const fdsAfter = fds();
     const rssAfter = rssMb();
-    console.log(`flood: 8 waves of 36 session attempts + 100 refused; RSS ${rssBefore.toFixed(0)} → ${rssAfter.toFixed(0)} MB (after each wave: ${rssAfterWave.map((x) => x.toFixed(0)).join(', ')}); fds ${fdsBefore} → ${fdsAfter}`);
+    console.log(`flood: 8 waves of 36 session attempts + 100 more while full; RSS ${rssBefore.toFixed(0)} → ${rssAfter.toFixed(0)} MB (after each wave: ${rssAfterWave.map((x) => x.toFixed(0)).join(', ')}); fds ${fdsBefore} → ${fdsAfter}`);
     // Bounded memory: the whole flood (1,088 attempts, 109 sessions opened and closed) costs less than 64 MB of RSS,
     // and the last waves do not keep growing over the first ones (a leak per session would).
     expect(rssAfter - rssBefore).toBeLessThan(64);
@@ -175,7 +186,7 @@ describe('a flood of MCP sessions and SSE streams is capped, with clear problems
 });
 
 describe('a build switched in under concurrent traffic', () => {
-  let api: Api;
+  let api: Awaited<ReturnType<typeof startTestServer>>;
   let dist: string;
   let build: string;
   beforeAll(async () => {
