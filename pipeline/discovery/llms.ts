@@ -56,7 +56,7 @@ export function llmsTxt({ baseUrl }: { baseUrl: string }): string {
     '',
     `- Endpoint: \`${baseUrl}/mcp\` — Streamable HTTP (POST JSON-RPC messages) and the HTTP+SSE transport (GET opens the event stream, which names the URL to POST to) on the same path. No authentication.`,
     `- [Server card](${baseUrl}/.well-known/mcp/server-card): the tools with their input and output JSON Schemas.`,
-    '- Tool arguments use the HTTP parameter names. Tool calls count against the data rate limit.',
+    '- Tool arguments use the HTTP parameter names. Tool calls, resource reads, prompts, completions and pings count against the data rate limit; sessions expire when idle and after one hour.',
     '',
     `### Tools (${TOOLS.length})`,
     '',

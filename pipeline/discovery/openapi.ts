@@ -327,7 +327,7 @@ function infoDescription(baseUrl: string, buildId: string): string {
     '',
     `**Licence.** ${attributionRule(baseUrl)} Every response carries \`Link: <${LICENSE_URL}>; rel="license", <${baseUrl}/>; rel="cite-as"\`.`,
     '',
-    `**Rate limits** per client IP: data routes and MCP tool calls ${RATE_LIMITS.data.quota}/minute (policy \`data\`), POST /v1/ask ${RATE_LIMITS.ask.quota}/minute (policy \`ask\`), announced in \`RateLimit\` and \`RateLimit-Policy\` headers; 429 comes with \`Retry-After\`.`,
+    `**Rate limits** per client IP: data routes and MCP data messages (tool calls, resource reads, prompts, completions, pings) ${RATE_LIMITS.data.quota}/minute (policy \`data\`), POST /v1/ask ${RATE_LIMITS.ask.quota}/minute (policy \`ask\`), announced in \`RateLimit\` and \`RateLimit-Policy\` headers; 429 comes with \`Retry-After\`.`,
     '',
     `**Caching.** Data routes send \`Cache-Control: ${DATA_CACHE_CONTROL}\`, a strong \`ETag\` and \`Last-Modified\`; \`If-None-Match\` gives 304. /v1/ask and /mcp are \`no-store\`.`,
     '',
@@ -383,7 +383,7 @@ function extraPaths(baseUrl: string): Record<string, JsonSchema> {
     '',
     `Tools (${TOOLS.length}): ${TOOLS.map((t) => `\`${t.name}\``).join(', ')}. Their input and output schemas are in the server card at ${baseUrl}/.well-known/mcp/server-card.`,
     '',
-    'Tool calls count against the `data` rate limit (60/minute per client IP). Responses are `no-store`. Sessions are capped and expire when idle. The endpoint checks `Host` and `Origin`.',
+    `Tool calls, resource reads, prompts, completions and pings count against the \`data\` rate limit (${RATE_LIMITS.data.quota}/minute per client IP). Responses are \`no-store\`. Sessions are capped, expire when idle and after one hour; a batch holds at most 10 messages. The endpoint checks \`Host\` and \`Origin\`.`,
   ].join('\n');
   const sse = { 'text/event-stream': { schema: { type: 'string' } } };
   const jsonRpc = { type: 'object', description: 'A JSON-RPC 2.0 message (or batch) of the Model Context Protocol', properties: { jsonrpc: { const: '2.0' }, id: {}, method: { type: 'string' }, params: { type: 'object' } } };

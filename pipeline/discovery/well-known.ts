@@ -96,7 +96,7 @@ export function serverCard({ baseUrl, version, protocolVersions = MCP_PROTOCOL_V
     title: 'Chokepoint',
     description:
       'Open data on supply stress for raw materials and energy: strategic reserves, prices, country exposure, crisis scenarios, geopolitical events and briefings. Read-only and anonymous; ' +
-      `tool calls count against the data rate limit (${RATE_LIMITS.data.quota} per minute per client IP). Data ${LICENSE}, attribution with a link back required.`,
+      `tool calls, resource reads, prompts, completions and pings count against the data rate limit (${RATE_LIMITS.data.quota} per minute per client IP). Data ${LICENSE}, attribution with a link back required.`,
     websiteUrl: `${baseUrl}/`,
     remotes: [remote('streamable-http'), remote('sse')],
     capabilities: capabilities ?? { tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false } },
