@@ -13,7 +13,9 @@ import { type Effects, timed } from './effects.ts';
 import { ingestSource } from './ingest.ts';
 import { type SourceCadence, ageText, buildFreshness, cadenceFor, freshnessOf, loadCadences } from './freshness.ts';
 import { countryNames } from './names.ts';
-import { buildPaths, openBuild, publishBuild, discardBuild, type BuildWriter } from './publish.ts';
+import { buildPaths, clearLeftovers, freeBuildId, openBuild, publishBuild, discardBuild, type BuildWriter } from './publish.ts';
+import { LOCK_FILE, acquireBuildLock } from './lock.ts';
+import { SnapshotPlan, recoverSnapshots } from './snapshots.ts';
 import { SOURCES } from './sources/registry.ts';
 import type { SourceAdapter } from './sources/types.ts';
 import { type CountryEnergy, countryStressAt, coveredCountries, energyExposures, energyInputs, russianGasShares } from './steps/countries.ts';
@@ -38,6 +40,8 @@ export interface BuildOptions {
   baseUrl: string;
   download?: boolean;
   sources?: readonly SourceAdapter[];
+  /** How long to wait for another build of the same outDir to finish (default 0: refuse at once). */
+  lockWaitMs?: number;
 }
 
 export interface BuildResult {
@@ -54,10 +58,26 @@ export const DOC_PAGES = ['api', 'methodology', 'freshness', 'security', 'conten
 
 /** One full build: ingest every source, compute the indicators, write and validate every output, publish. */
 export async function runBuild(opts: BuildOptions, fx: Effects): Promise<BuildResult> {
+  // One build at a time per outDir: everything below, the snapshots included, assumes it.
+  const lock = await acquireBuildLock(opts.outDir, opts.lockWaitMs ?? 0);
+  try {
+    fx.log.info(`building into ${opts.outDir} as pid ${process.pid} (holding ${LOCK_FILE})`);
+    if (lock.tookOverFrom) fx.log.warn(`took over the lock of build pid ${lock.tookOverFrom.pid} (since ${lock.tookOverFrom.since}), which is no longer running`);
+    const left = [...(await clearLeftovers(opts.outDir)), ...(await recoverSnapshots(buildPaths(opts.outDir).snapshots))];
+    if (left.length) fx.log.warn(`removed what an interrupted build left: ${left.join(', ')}`);
+    return await buildLocked(opts, fx);
+  } finally {
+    await lock.release();
+  }
+}
+
+async function buildLocked(opts: BuildOptions, fx: Effects): Promise<BuildResult> {
   const started = performance.now();
   const generatedAt = fx.now();
   const db = await Db.open();
   let writer: BuildWriter | undefined;
+  // Snapshot changes wait for the publish: a load this build then rejects keeps the last good one.
+  const plan = new SnapshotPlan();
   try {
     const catalogue = await timed(fx.log, 'catalogue', () => loadCatalogue(opts.dataDir), (c) => `${c.length} commodities`);
     const statuses: SourceStatus[] = [];
@@ -65,7 +85,7 @@ export async function runBuild(opts: BuildOptions, fx: Effects): Promise<BuildRe
     const paths = buildPaths(opts.outDir);
     for (const adapter of opts.sources ?? SOURCES) {
       const status = await timed(fx.log, `source ${adapter.id}`, () =>
-        ingestSource(db, adapter, { sourcesDir: opts.sourcesDir, snapshotsDir: paths.snapshots, download: opts.download ?? false, cadences }, fx),
+        ingestSource(db, adapter, { sourcesDir: opts.sourcesDir, snapshotsDir: paths.snapshots, download: opts.download ?? false, cadences, plan }, fx),
         (s) => `${s.status}${s.data_as_of ? `, data to ${s.data_as_of}` : ''}, ${s.freshness}`,
       );
       statuses.push(status);
@@ -76,7 +96,7 @@ export async function runBuild(opts: BuildOptions, fx: Effects): Promise<BuildRe
       .update(METHODOLOGY_VERSION)
       .digest('hex')
       .slice(0, 8);
-    const buildId = `${generatedAt.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}-${inputsHash}`;
+    const buildId = freeBuildId(opts.outDir, `${generatedAt.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}-${inputsHash}`);
     writer = await openBuild(opts.outDir, buildId);
     const metaFor = metaFactory({ build: buildId, generatedAt: generatedAt.toISOString(), baseUrl: opts.baseUrl, statuses, cadences });
     const today = generatedAt.toISOString().slice(0, 10);
@@ -193,7 +213,7 @@ export async function runBuild(opts: BuildOptions, fx: Effects): Promise<BuildRe
         key: keyOf(code, content.briefings, content.scenarios, process.env.EMBEDDINGS_BASE_URL ?? null, process.env.EMBEDDINGS_MODEL ?? null),
         run: () => publishSearchIndex(writer!, { briefings: content.briefings, scenarios: content.scenarios, catalogue, names, dataDir: opts.dataDir, log: fx.log, fetch: fx.fetch }),
       }),
-      (r) => (r.reused ? `unchanged, ${r.files} files reused` : `${r.result.documents} documents, ${r.result.embedder.kind} vectors`),
+      (r) => (r.reused ? `unchanged, ${r.files} files reused` : `${r.result.documents} documents, ${r.result.embedder.kind} vectors${r.distrusted ? ` (not reused: ${r.distrusted})` : ''}`),
     );
     const { version } = JSON.parse(await readFile(repoPath('package.json'), 'utf8')) as { version: string };
     await timed(fx.log, 'contract and discovery files', async () => {
@@ -212,14 +232,23 @@ export async function runBuild(opts: BuildOptions, fx: Effects): Promise<BuildRe
       statuses.map((s) => [s.id, s.status === 'fresh' ? 'unchanged' : s.status, s.retrieved_at, s.data_as_of, s.stale_reason, s.freshness, s.expected_next]),
       (await readFile(join(writer.dir, 'openapi.json'), 'utf8')).replaceAll(buildId, ''),
     );
+    const siteOmissions = omitted.length;
     await timed(fx.log, 'site', () =>
       cachedStage({
         writer: writer!, stages, previous: live, name: 'site', prefix: 'site/', key: siteKey,
-        run: async () => (await import('./site-stage.ts')).publishSite(writer!, { buildDir: writer!.dir, build: buildId, generatedAt: generatedAt.toISOString(), baseUrl: opts.baseUrl, sources: statuses }),
+        run: async () => (await import('./site-stage.ts')).publishSite(writer!, { buildDir: writer!.dir, build: buildId, generatedAt: generatedAt.toISOString(), baseUrl: opts.baseUrl, sources: statuses, omitted: [...omitted] }),
         // Pages name their build in the footer; everything else on them comes from the payloads.
         rewrite: (path, bytes, prev) => (/\.(html|csv|json|txt)$/.test(path) ? Buffer.from(renameBuild(bytes.toString('utf8'), prev.manifest, buildId, generatedAt.toISOString())) : bytes),
+      }).catch((err: unknown) => {
+        // A site that cannot be made without outputs this build left out is left out too (the
+        // API still publishes); one that fails with every output present is a bug, and fails the build.
+        if (siteOmissions === 0) throw err;
+        const why = (err instanceof Error ? err.message : String(err)).replaceAll(`${writer!.dir}/`, '');
+        omitted.push({ output: 'site/', reason: `the site could not be generated without the outputs left out above: ${why}` });
+        fx.log.warn(`site left out: ${why}`);
+        return { reused: false as const, result: null, distrusted: null };
       }),
-      (r) => (r.reused ? `unchanged, ${r.files} files reused` : `${r.result.pages} pages, ${r.result.files} files, ${Math.round(r.result.bytes / 1024)} KB`),
+      (r) => (r.reused ? `unchanged, ${r.files} files reused` : r.result ? `${r.result.pages} pages, ${r.result.files} files, ${Math.round(r.result.bytes / 1024)} KB${r.distrusted ? ` (not reused: ${r.distrusted})` : ''}` : 'left out'),
     );
 
     const durationMs = Math.round(performance.now() - started);
@@ -231,9 +260,11 @@ export async function runBuild(opts: BuildOptions, fx: Effects): Promise<BuildRe
     );
     const files = Object.keys(writer.files).length;
     writer = undefined;
+    await timed(fx.log, 'snapshots', () => plan.commit());
     return { build: buildId, dir, files, sources: statuses, durationMs: Math.round(performance.now() - started) };
   } finally {
     if (writer) await discardBuild(writer);
+    await plan.discard();
     db.close();
   }
 }

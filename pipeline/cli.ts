@@ -2,6 +2,10 @@ import { parseArgs } from 'node:util';
 import { runBuild } from './build.ts';
 import { parseInterval, readPipelineEnv } from './config.ts';
 import { defaultEffects } from './effects.ts';
+import { BuildLockedError } from './lock.ts';
+
+/** Exit status when another build holds DIST_DIR (EX_TEMPFAIL): try again later. */
+const EXIT_LOCKED = 75;
 
 const USAGE = `Usage: npm run build -- [--download] [--every 15m]
 
@@ -11,13 +15,15 @@ contract and publishes the build atomically under DIST_DIR (default dist/, live 
   --download     fetch each source from its publisher instead of reading SOURCES_DIR
   --every <d>    keep rebuilding every <d> (15m, 90s, 1h); a failed build is logged and the
                  previous one keeps serving
+  --wait <d>     when another build of the same DIST_DIR is running, wait up to <d> for it
+                 (default: refuse at once, exit status 75, naming its pid)
   --help         this text
 
 Environment: SOURCES_DIR, DATA_DIR, DIST_DIR, PUBLIC_BASE_URL (see README).`;
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
-    options: { download: { type: 'boolean', default: false }, every: { type: 'string' }, help: { type: 'boolean', default: false } },
+    options: { download: { type: 'boolean', default: false }, every: { type: 'string' }, wait: { type: 'string' }, help: { type: 'boolean', default: false } },
     strict: true,
   });
   if (values.help) {
@@ -26,21 +32,26 @@ async function main(): Promise<number> {
   }
   const env = readPipelineEnv();
   const fx = defaultEffects();
-  const once = async (): Promise<boolean> => {
+  const lockWaitMs = values.wait ? parseInterval(values.wait) : 0;
+  const once = async (): Promise<number> => {
     try {
       const r = await runBuild(
-        { sourcesDir: env.SOURCES_DIR, dataDir: env.DATA_DIR, outDir: env.DIST_DIR, baseUrl: env.PUBLIC_BASE_URL, download: values.download },
+        { sourcesDir: env.SOURCES_DIR, dataDir: env.DATA_DIR, outDir: env.DIST_DIR, baseUrl: env.PUBLIC_BASE_URL, download: values.download, lockWaitMs },
         fx,
       );
       const stale = r.sources.filter((s) => s.status === 'stale' || s.status === 'unavailable');
       fx.log.info(`published build ${r.build}: ${r.files} files in ${(r.durationMs / 1000).toFixed(1)}s${stale.length ? `; ${stale.length} source(s) stale or unavailable` : ''}`);
-      return true;
+      return 0;
     } catch (err) {
+      if (err instanceof BuildLockedError) {
+        fx.log.warn(`build not started: ${err.message}`);
+        return EXIT_LOCKED;
+      }
       fx.log.warn(`build failed, the previous build keeps serving: ${err instanceof Error ? err.message : String(err)}`);
-      return false;
+      return 1;
     }
   };
-  if (!values.every) return (await once()) ? 0 : 1;
+  if (!values.every) return once();
 
   const interval = parseInterval(values.every);
   let stopping = false;

@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { cp, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SourceStatus } from '../contract/manifest.ts';
 import { type Db, sqlString } from './db.ts';
 import type { Effects } from './effects.ts';
 import { type SourceCadence, buildFreshness, cadenceFor, isoDay } from './freshness.ts';
+import { checkPlausible } from './plausibility.ts';
+import { type Snapshot, type SnapshotPlan, readSnapshot, tablePath } from './snapshots.ts';
 import { TABLE_SCHEMAS, createTableSql, sameTypeFamily } from './sources/schemas.ts';
 import type { SourceAdapter } from './sources/types.ts';
 
@@ -18,15 +20,8 @@ export interface IngestOptions {
   download: boolean;
   /** data/cadence.yaml (loadCadences): how old each source may be before it is late or stale. */
   cadences: Record<string, SourceCadence>;
-}
-
-interface Snapshot {
-  sha256: string;
-  retrieved_at: string;
-  data_as_of: string | null;
-  files: { path: string; sha256: string; bytes: number }[];
-  /** Set while loads keep failing, so the manifest can say since when the data is stale. */
-  failing_since?: string | null;
+  /** Collects the snapshot changes of this load; the build applies them once it has published. */
+  plan: SnapshotPlan;
 }
 
 /** A source status before its freshness is known. */
@@ -43,14 +38,6 @@ async function hashFiles(adapter: SourceAdapter, dir: string) {
     files.push({ path: f.path, sha256: sha256(body), bytes: body.length });
   }
   return { files, sha256: sha256(files.map((f) => `${f.path}:${f.sha256}`).join('\n')) };
-}
-
-async function readSnapshot(dir: string): Promise<Snapshot | null> {
-  try {
-    return JSON.parse(await readFile(join(dir, 'snapshot.json'), 'utf8')) as Snapshot;
-  } catch {
-    return null;
-  }
 }
 
 /** The adapter's tables must exist with the declared columns; anything else is a broken load. */
@@ -103,34 +90,15 @@ async function dropTables(db: Db, adapter: SourceAdapter) {
 
 async function loadFromSnapshot(db: Db, adapter: SourceAdapter, dir: string) {
   for (const t of adapter.tables) {
-    await db.run(`CREATE OR REPLACE TABLE ${t} AS SELECT * FROM read_parquet(${sqlString(join(dir, 'tables', `${t}.parquet`))})`);
+    await db.run(`CREATE OR REPLACE TABLE ${t} AS SELECT * FROM read_parquet(${sqlString(tablePath(dir, t))})`);
   }
-}
-
-/** Keep the raw files and the clean tables of a good load; swapped in whole, never half-written. */
-async function writeSnapshot(db: Db, adapter: SourceAdapter, inputDir: string, target: string, snap: Snapshot) {
-  const tmp = `${target}.tmp-${process.pid}`;
-  await rm(tmp, { recursive: true, force: true });
-  await mkdir(join(tmp, 'tables'), { recursive: true });
-  for (const f of adapter.files) {
-    await mkdir(join(tmp, 'files', f.path, '..'), { recursive: true });
-    await cp(join(inputDir, f.path), join(tmp, 'files', f.path));
-  }
-  for (const t of adapter.tables) {
-    await db.run(`COPY ${t} TO ${sqlString(join(tmp, 'tables', `${t}.parquet`))} (FORMAT parquet)`);
-  }
-  await writeFile(join(tmp, 'snapshot.json'), JSON.stringify(snap, null, 2));
-  const old = `${target}.old-${process.pid}`;
-  if (existsSync(target)) await rename(target, old);
-  await rename(tmp, target);
-  await rm(old, { recursive: true, force: true });
 }
 
 /**
  * Bring one source into the database. A source whose files hash the same as the last good
- * load is read back from its snapshot (not re-parsed); a source that fails to load keeps its
- * last good snapshot and is reported stale; with no snapshot it is reported unavailable and
- * its tables are created empty, so the outputs that need it come out empty rather than wrong.
+ * load is read back from its snapshot (not re-parsed); a source that fails to load, or loads
+ * less than its last good snapshot held (checkPlausible), keeps that snapshot and is reported
+ * stale; with no snapshot it is reported unavailable and its tables are created empty, so the outputs that need it come out empty rather than wrong.
  * Beside that load status, the freshness of its newest observation on the build clock
  * (`fx.now()`) under its cadence in data/cadence.yaml: the two answer different questions.
  */
@@ -165,16 +133,17 @@ async function loadSource(db: Db, adapter: SourceAdapter, opts: IngestOptions, f
     }
     const hashed = await hashFiles(adapter, inputDir);
     // A snapshot taken before the adapter declared a new table must not stand in for a load.
-    const complete = adapter.tables.every((t) => existsSync(join(snapDir, 'tables', `${t}.parquet`)));
+    const complete = adapter.tables.every((t) => existsSync(tablePath(snapDir, t)));
     if (snap && snap.sha256 === hashed.sha256 && complete) {
       await loadFromSnapshot(db, adapter, snapDir);
-      if (snap.failing_since) await writeFile(join(snapDir, 'snapshot.json'), JSON.stringify({ ...snap, failing_since: null }, null, 2));
+      if (snap.failing_since) opts.plan.setMeta(snapDir, { ...snap, failing_since: null });
       return { ...base, status: 'unchanged', sha256: snap.sha256, retrieved_at: snap.retrieved_at, data_as_of: snap.data_as_of, stale_reason: null, stale_since: null, files: snap.files };
     }
     await adapter.load(db, inputDir);
     await verifyTables(db, adapter);
+    if (snap) await checkPlausible(db, adapter, snapDir);
     const fresh: Snapshot = { sha256: hashed.sha256, retrieved_at: now, data_as_of: await dataAsOf(db, adapter), files: hashed.files, failing_since: null };
-    await writeSnapshot(db, adapter, inputDir, snapDir, fresh);
+    await opts.plan.stage(db, adapter, inputDir, snapDir, fresh);
     return { ...base, status: 'fresh', sha256: fresh.sha256, retrieved_at: now, data_as_of: fresh.data_as_of, stale_reason: null, stale_since: null, files: fresh.files };
   } catch (err) {
     const reason = err instanceof Error ? err.message.replace(`${adapter.id}: `, '') : String(err);
@@ -182,7 +151,7 @@ async function loadSource(db: Db, adapter: SourceAdapter, opts: IngestOptions, f
     if (snap && existsSync(join(snapDir, 'tables'))) {
       await loadFromSnapshot(db, adapter, snapDir);
       const since = snap.failing_since ?? now;
-      await writeFile(join(snapDir, 'snapshot.json'), JSON.stringify({ ...snap, failing_since: since }, null, 2));
+      if (!snap.failing_since) opts.plan.setMeta(snapDir, { ...snap, failing_since: since });
       fx.log.warn(`${adapter.id}: ${reason} — serving the snapshot retrieved ${snap.retrieved_at}`);
       return { ...base, status: 'stale', sha256: snap.sha256, retrieved_at: snap.retrieved_at, data_as_of: snap.data_as_of, stale_reason: reason, stale_since: since, files: snap.files };
     }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readlink, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { z } from 'zod';
 import { BuildManifest } from '../contract/manifest.ts';
@@ -67,10 +67,24 @@ export function buildPaths(outDir: string) {
   };
 }
 
+/**
+ * A build id not yet taken: two builds of the same inputs in the same second get the same id,
+ * and the second must not replace the folder the first published (issue 20, finding 4).
+ */
+export function freeBuildId(outDir: string, buildId: string): string {
+  const builds = buildPaths(outDir).builds;
+  let id = buildId;
+  for (let n = 2; existsSync(join(builds, id)); n++) id = `${buildId}-${n}`;
+  return id;
+}
+
+/** A private folder per process (pid and random suffix), so no two builds ever write one folder. */
 export async function openBuild(outDir: string, buildId: string): Promise<BuildWriter> {
-  const dir = join(buildPaths(outDir).builds, `.tmp-${buildId}`);
-  await rm(dir, { recursive: true, force: true });
-  await mkdir(dir, { recursive: true });
+  const builds = buildPaths(outDir).builds;
+  await mkdir(builds, { recursive: true });
+  const dir = await mkdtemp(join(builds, `.tmp-${buildId}-${process.pid}-`));
+  // mkdtemp makes it owner-only; the published folder must be as readable as the others.
+  await chmod(dir, 0o755);
   return new BuildWriter(dir);
 }
 
@@ -80,9 +94,33 @@ export async function discardBuild(writer: BuildWriter): Promise<void> {
 }
 
 /**
+ * Remove what builds killed half-way left behind: temp build folders and temp `current` links.
+ * Only called under the build lock, when no other build can be writing them.
+ */
+export async function clearLeftovers(outDir: string): Promise<string[]> {
+  const paths = buildPaths(outDir);
+  const removed: string[] = [];
+  for (const n of await readdir(paths.builds).catch(() => [] as string[])) {
+    if (!n.startsWith('.tmp-')) continue;
+    await rm(join(paths.builds, n), { recursive: true, force: true });
+    removed.push(`builds/${n}`);
+  }
+  for (const n of await readdir(outDir).catch(() => [] as string[])) {
+    if (!n.startsWith('current.tmp-')) continue;
+    await rm(join(outDir, n), { force: true });
+    removed.push(n);
+  }
+  return removed;
+}
+
+/** A build published this recently may still be loading in a server that saw it as current. */
+export const RECENT_MS = 10 * 60_000;
+
+/**
  * Validate, then publish: the manifest is written last, the folder renamed into place and the
  * `current` symlink replaced by rename(2), which is atomic, so a reader sees the old build or
- * the new one and never half of either. Keeps the newest `keep` builds.
+ * the new one and never half of either. Keeps the newest `keep` builds, and never deletes the
+ * current build, the one it replaces, or one published within RECENT_MS.
  */
 export async function publishBuild(outDir: string, writer: BuildWriter, manifest: Omit<BuildManifest, 'files'>, keep = 3): Promise<string> {
   if (writer.problems.length > 0) {
@@ -93,20 +131,33 @@ export async function publishBuild(outDir: string, writer: BuildWriter, manifest
   await writeFile(join(writer.dir, 'manifest.json'), JSON.stringify(full, null, 2));
   const paths = buildPaths(outDir);
   const finalDir = join(paths.builds, manifest.build);
-  await rm(finalDir, { recursive: true, force: true });
+  // A published folder is never replaced: rename(2) fails on a non-empty target (see freeBuildId).
+  if (existsSync(finalDir)) throw new Error(`build ${manifest.build} is already published; not replacing it`);
+  const replaced = await currentBuild(outDir);
   await rename(writer.dir, finalDir);
   const tmpLink = `${paths.current}.tmp-${process.pid}`;
   await rm(tmpLink, { force: true });
   await symlink(join('builds', manifest.build), tmpLink);
   await rename(tmpLink, paths.current);
-  await pruneBuilds(outDir, keep);
+  await pruneBuilds(outDir, keep, new Set([manifest.build, ...(replaced ? [replaced] : [])]));
   return finalDir;
 }
 
-async function pruneBuilds(outDir: string, keep: number): Promise<void> {
+/** The build folder name `current` points to, if any. */
+async function currentBuild(outDir: string): Promise<string | undefined> {
+  return (await readlink(buildPaths(outDir).current).catch(() => undefined))?.split('/').pop();
+}
+
+async function pruneBuilds(outDir: string, keep: number, protect: Set<string>): Promise<void> {
   const paths = buildPaths(outDir);
-  const current = existsSync(paths.current) ? (await readlink(paths.current)).split('/').pop() : undefined;
+  const current = await currentBuild(outDir);
+  if (current) protect.add(current);
   const names = (await readdir(paths.builds)).filter((n) => !n.startsWith('.')).sort();
-  const old = names.slice(0, Math.max(0, names.length - keep)).filter((n) => n !== current);
-  for (const n of old) await rm(join(paths.builds, n), { recursive: true, force: true });
+  const now = Date.now();
+  for (const n of names.slice(0, Math.max(0, names.length - keep))) {
+    if (protect.has(n)) continue;
+    const st = await stat(join(paths.builds, n)).catch(() => null);
+    if (!st || now - st.mtimeMs < RECENT_MS) continue;
+    await rm(join(paths.builds, n), { recursive: true, force: true });
+  }
 }

@@ -12,6 +12,11 @@ export interface SiteContext {
   baseUrl: string;
   /** Source statuses (the manifest is written only at publish time): the home page's freshness table. */
   sources: SourceStatus[];
+  /**
+   * Outputs this build leaves out (an unavailable source with no snapshot): a page must not
+   * read them, as they are not in `buildDir`.
+   */
+  omitted: { output: string; reason: string }[];
 }
 
 export interface SiteOptions extends SiteContext {
@@ -51,9 +56,10 @@ export async function publishSite(writer: BuildWriter, opts: SiteOptions): Promi
   // Inside the project: Astro puts its server chunks in outDir only when outDir is under the
   // working directory (otherwise in <cwd>/.astro, shared between concurrent builds).
   await mkdir(join(root, 'dist'), { recursive: true });
-  const tmp = await mkdtemp(join(root, 'dist', '.tmp-'));
+  await clearDeadTemps(join(root, 'dist'));
+  const tmp = await mkdtemp(join(root, 'dist', `.tmp-${process.pid}-`));
   const outDir = join(tmp, 'out');
-  const context: SiteContext = { buildDir: opts.buildDir, build: opts.build, generatedAt: opts.generatedAt, baseUrl: opts.baseUrl, sources: opts.sources };
+  const context: SiteContext = { buildDir: opts.buildDir, build: opts.build, generatedAt: opts.generatedAt, baseUrl: opts.baseUrl, sources: opts.sources, omitted: opts.omitted };
   process.env.ASTRO_TELEMETRY_DISABLED = '1';
   try {
     const { build } = await import('astro');
@@ -92,6 +98,27 @@ export async function publishSite(writer: BuildWriter, opts: SiteOptions): Promi
     return { pages, files: files.length, bytes };
   } finally {
     await rm(tmp, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Work folders of site builds killed half-way. site/dist is shared by builds into every
+ * DIST_DIR (no build lock covers it), so only folders whose owner process is gone are removed.
+ */
+async function clearDeadTemps(dir: string): Promise<void> {
+  for (const n of await readdir(dir)) {
+    const pid = Number(/^\.tmp-(\d+)-/.exec(n)?.[1]);
+    if (!pid || pid === process.pid || alive(pid)) continue;
+    await rm(join(dir, n), { recursive: true, force: true });
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -1,4 +1,5 @@
-import { cp, readFile, readlink, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { appendFile, cp, readFile, readlink, realpath, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { DATA_DIR, SOURCES_DIR, readJson, tempDir, testEffects } from '../test/support.ts';
@@ -41,5 +42,21 @@ describe('cached stages', () => {
     expect(after.stages.site).not.toBe(before.stages.site);
     expect(after.stages.search).not.toBe(before.stages.search);
     expect(await readFile(join(dist, 'current/site/scenarios/index.html'), 'utf8')).toContain('(revised)');
+  });
+
+  it('are checked against the live manifest before reuse: a damaged output makes the stage run again', async () => {
+    const dist = await distCopy();
+    // What a crash or a second build writing the same folder leaves (issue 20, finding 4).
+    await appendFile(join(await realpath(join(dist, 'current')), 'search/index.json'), ' ');
+    const fx = testEffects(new Date('2026-11-22T00:15:00Z'));
+    const r = await runBuild({ sourcesDir: SOURCES_DIR, dataDir: DATA_DIR, outDir: dist, baseUrl: 'https://chokepoint.test' }, fx);
+    expect(fx.lines.find((l) => l.includes('search index'))).toMatch(/\d+ documents, .* \(not reused: search\/index\.json in the live build does not match its manifest\)/);
+    expect(fx.lines.find((l) => l.includes('✓ site'))).toMatch(/unchanged, \d+ files reused/);
+    const manifest = readJson(join(dist, 'current/manifest.json'));
+    expect(manifest.build).toBe(r.build);
+    for (const path of Object.keys(manifest.files).filter((p) => p.startsWith('search/'))) {
+      const bytes = await readFile(join(dist, 'current', path));
+      expect(createHash('sha256').update(bytes).digest('hex')).toBe(manifest.files[path].sha256);
+    }
   });
 });

@@ -42,9 +42,27 @@ export async function treeHash(root: string, folders: readonly string[]): Promis
 export const keyOf = (...parts: readonly unknown[]) => createHash('sha256').update(JSON.stringify(parts)).digest('hex');
 
 /**
- * Run a stage, or, when its input key equals the one the live build recorded, copy that build's
- * outputs under `prefix` (through `rewrite`, for the few bytes that name the build itself). A
- * checksum decides what to rebuild, so a rebuild with nothing changed stays fast.
+ * Why the previous build's outputs under `prefix` cannot be trusted, or null when every one is
+ * there with the size and SHA-256 its manifest recorded. A build folder damaged by a crash or
+ * a concurrent build (issue 20, finding 4) must not be copied into every build after it.
+ */
+export async function distrust(prev: PreviousBuild, prefix: string): Promise<string | null> {
+  const paths = Object.keys(prev.manifest.files).filter((p) => p.startsWith(prefix));
+  if (paths.length === 0) return `the live build has no ${prefix} outputs`;
+  for (const p of paths) {
+    const want = prev.manifest.files[p]!;
+    const bytes = await readFile(join(prev.dir, p)).catch(() => null);
+    if (!bytes) return `${p} is missing from the live build`;
+    if (bytes.length !== want.bytes || createHash('sha256').update(bytes).digest('hex') !== want.sha256) return `${p} in the live build does not match its manifest`;
+  }
+  return null;
+}
+
+/**
+ * Run a stage, or, when its input key equals the one the live build recorded and that build's
+ * outputs under `prefix` check out against its manifest, copy them (through `rewrite`, for the
+ * few bytes that name the build itself). A checksum decides what to rebuild, so a rebuild with
+ * nothing changed stays fast.
  */
 export async function cachedStage<R>(x: {
   writer: BuildWriter;
@@ -55,16 +73,28 @@ export async function cachedStage<R>(x: {
   previous: PreviousBuild | null;
   run: () => Promise<R>;
   rewrite?: (path: string, bytes: Buffer, previous: PreviousBuild) => Buffer;
-}): Promise<{ reused: true; files: number } | { reused: false; result: R }> {
+}): Promise<{ reused: true; files: number } | { reused: false; result: R; distrusted: string | null }> {
   x.stages[x.name] = x.key;
   const prev = x.previous;
+  let distrusted: string | null = null;
   if (prev && prev.manifest.stages?.[x.name] === x.key) {
-    const paths = Object.keys(prev.manifest.files).filter((p) => p.startsWith(x.prefix));
-    for (const p of paths) {
-      const bytes = await readFile(join(prev.dir, p));
-      await x.writer.raw(p, x.rewrite ? x.rewrite(p, bytes, prev) : bytes, prev.manifest.files[p]!.content_type);
+    // Checked in full before the first copy: a half-copied stage could not be run again (a
+    // path written twice is an error).
+    distrusted = await distrust(prev, x.prefix);
+    if (!distrusted) {
+      const paths = Object.keys(prev.manifest.files).filter((p) => p.startsWith(x.prefix));
+      for (const p of paths) {
+        const bytes = await readFile(join(prev.dir, p));
+        await x.writer.raw(p, x.rewrite ? x.rewrite(p, bytes, prev) : bytes, prev.manifest.files[p]!.content_type);
+      }
+      return { reused: true, files: paths.length };
     }
-    return { reused: true, files: paths.length };
   }
-  return { reused: false, result: await x.run() };
+  try {
+    return { reused: false, result: await x.run(), distrusted };
+  } catch (err) {
+    // No key for a stage that did not run to the end: nothing a later build could reuse.
+    delete x.stages[x.name];
+    throw err;
+  }
 }
