@@ -4,6 +4,9 @@ import { z } from 'zod';
 export const METHODOLOGY_VERSION = '2.1.0';
 export const LICENSE = 'CC-BY-4.0';
 export const LICENSE_URL = 'https://creativecommons.org/licenses/by/4.0/';
+/** The attribution a reuser must give, with the backlink. */
+export const attributionText = (baseUrl: string) =>
+  `Chokepoint (${baseUrl}/), licensed ${LICENSE}. Reuse requires attribution with a link back to ${baseUrl}/. Upstream sources keep their own terms (meta.sources).`;
 
 export const DateString = z
   .string()

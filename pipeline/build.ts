@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { LICENSE, LICENSE_URL, METHODOLOGY_VERSION, type Meta, type SourceRef } from '../contract/common.ts';
+import { LICENSE, LICENSE_URL, METHODOLOGY_VERSION, type Meta, type SourceRef, attributionText } from '../contract/common.ts';
 import { CommodityListResponse, CommoditySheetResponse, type CommodityListEntry, type CommoditySheet } from '../contract/commodities.ts';
 import { CountryIndexResponse, CountryProfileResponse, type CountryProfile } from '../contract/countries.ts';
 import type { StressHistoryPoint } from '../contract/stress.ts';
@@ -24,6 +24,8 @@ import { gasStorageReading, usOilReading, type ReserveReading } from './steps/re
 import { EI_TRADE_YEAR, HHI_THRESHOLDS, hhi, hhiBand, shareTable, topFlows, type ShareTableData } from './steps/shares.ts';
 import { type Cadences, type CommodityInputs, band, readingDate, stressAt, stressHistory } from './steps/stress.ts';
 import { loadStressInputs } from './steps/stress-inputs.ts';
+import { bulkStage } from './bulk/stage.ts';
+import { publishVintage } from './bulk/vintages.ts';
 import { usMineralExposures } from './steps/us-minerals.ts';
 import { loadBacktest, runBacktest } from './steps/backtest.ts';
 import { weeklyDigest } from './steps/digest.ts';
@@ -54,7 +56,7 @@ export interface BuildResult {
 
 export const EDITORIAL_SOURCE = 'chokepoint-editorial';
 /** docs/<page>.md published at /docs/<page>. */
-export const DOC_PAGES = ['api', 'methodology', 'freshness', 'security', 'content'] as const;
+export const DOC_PAGES = ['api', 'methodology', 'freshness', 'security', 'content', 'bulk'] as const;
 
 /** One full build: ingest every source, compute the indicators, write and validate every output, publish. */
 export async function runBuild(opts: BuildOptions, fx: Effects): Promise<BuildResult> {
@@ -202,6 +204,14 @@ async function buildLocked(opts: BuildOptions, fx: Effects): Promise<BuildResult
     });
 
     await timed(fx.log, 'editorial outputs', () => publishContent(writer!, content, metaFor));
+    const { version } = JSON.parse(await readFile(repoPath('package.json'), 'utf8')) as { version: string };
+    const bulk = await timed(fx.log, 'bulk package', () =>
+      bulkStage(db, writer!, opts.outDir, { db, catalogue, sheets, profiles, readings, events: content.events, scenarios: content.scenarios, open: (id) => statuses.find((s) => s.id === id)?.redistribution === 'open' || id === EDITORIAL_SOURCE }, {
+        build: buildId, generatedAt: generatedAt.toISOString(), baseUrl: opts.baseUrl, methodologyVersion: METHODOLOGY_VERSION, version,
+        sources: [...statuses.map((s) => ({ id: s.id, title: `${s.publisher}, ${s.dataset}`, url: s.url, license: s.license, sha256: s.sha256, data_as_of: s.data_as_of })), { id: EDITORIAL_SOURCE, title: 'Chokepoint, editorial content: events, scenarios, briefings', url: `${opts.baseUrl}/docs/content`, license: LICENSE, sha256: null, data_as_of: null }],
+      }),
+      (b) => `${b.files} files, ${Math.round(b.bytes / 1024)} KB, ${b.revisions} revisions, ${b.vintage ? 'a new vintage' : 'figures unchanged: no vintage'}`,
+    );
     // The search index and the site are the slow stages: each reuses the live build's output when
     // its inputs (the payloads it reads and the code that makes it) are unchanged.
     const live = await previousBuild(paths.current);
@@ -215,7 +225,6 @@ async function buildLocked(opts: BuildOptions, fx: Effects): Promise<BuildResult
       }),
       (r) => (r.reused ? `unchanged, ${r.files} files reused` : `${r.result.documents} documents, ${r.result.embedder.kind} vectors${r.distrusted ? ` (not reused: ${r.distrusted})` : ''}`),
     );
-    const { version } = JSON.parse(await readFile(repoPath('package.json'), 'utf8')) as { version: string };
     await timed(fx.log, 'contract and discovery files', async () => {
       await publishDiscovery(writer!, { baseUrl: opts.baseUrl, version, buildId, now: generatedAt, briefings: content.briefings, events: content.events });
       // The human guides the discovery files link to, as Markdown (the site renders them as pages).
@@ -261,6 +270,8 @@ async function buildLocked(opts: BuildOptions, fx: Effects): Promise<BuildResult
     const files = Object.keys(writer.files).length;
     writer = undefined;
     await timed(fx.log, 'snapshots', () => plan.commit());
+    const vintage = bulk.vintage;
+    if (vintage) await timed(fx.log, 'vintage', () => publishVintage(opts.outDir, dir, vintage, generatedAt), (v) => `${vintage.id} kept (${v.kept} vintages${v.removed.length ? `, ${v.removed.length} past retention removed` : ''})`);
     return { build: buildId, dir, files, sources: statuses, durationMs: Math.round(performance.now() - started) };
   } finally {
     if (writer) await discardBuild(writer);
@@ -311,7 +322,7 @@ function metaFactory(x: { build: string; generatedAt: string; baseUrl: string; s
     if (!r.expected_next) return null;
     return `${r.id} is ${r.freshness}: its data end ${r.data_as_of} (${ageText(r.data_as_of, today)}); the next observation was due by ${r.expected_next}`;
   };
-  const attribution = `Chokepoint (${x.baseUrl}/), licensed ${LICENSE}. Reuse requires attribution with a link back to ${x.baseUrl}/. Upstream sources keep their own terms (meta.sources).`;
+  const attribution = attributionText(x.baseUrl);
   return (sources, asOf, extra = {}, dataAsOf = {}) => {
     const used = unique(sources).map((id) => refs.get(id) && own(refs.get(id)!, dataAsOf[id])).filter((r): r is SourceRef => r !== undefined);
     const stale = used.filter((r) => r.stale).map((r) => `${r.id} could not be refreshed; its last good snapshot (retrieved ${r.retrieved_at}) is served`);
