@@ -6,7 +6,10 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
+import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { openResponseStreams } from './http.ts';
 import { MCP_MAX_BATCH, MCP_MAX_STRING_CHARS, MCP_MAX_URI_CHARS, MCP_OVERLOADED, MCP_RATE_LIMITED } from './limits.ts';
+import type { McpSession } from './sessions.ts';
 import { startMcpTestServer, type McpTestServer } from './test-server.ts';
 
 /**
@@ -350,6 +353,83 @@ describe('flow control: a client that does not read cannot make the server hold 
       await api.close();
     }
   }, 60_000);
+});
+
+describe('a session holds nothing of the requests it has answered', () => {
+  /** Heap in use after a full collection (the server runs in this process). */
+  const heapMb = () => {
+    gc();
+    gc();
+    return process.memoryUsage().heapUsed / 2 ** 20;
+  };
+  /** Send `count` messages (made by `make(id)`) on one Streamable HTTP session, 4 at a time, and tally the answers as `status:code`. */
+  const flood = async (post: (body: unknown) => Promise<Response>, count: number, first: number, make: (id: number) => unknown) => {
+    const tally = new Map<string, number>();
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        while (next < count) {
+          const id = first + next++;
+          const res = await post(make(id));
+          const body = (await res.json()) as Json;
+          const key = `${res.status}:${body.error?.code ?? (body.result?.isError ? 'tool-error' : body.result ? 'ok' : '?')}`;
+          tally.set(key, (tally.get(key) ?? 0) + 1);
+        }
+      }),
+    );
+    return Object.fromEntries(tally);
+  };
+  /** What the session and its transport still hold for requests. */
+  const held = (api: McpTestServer, sid: string) => {
+    const s = api.mcp.sessions.get(sid, 'streamable') as (McpSession & { transport: WebStandardStreamableHTTPServerTransport; waiting: Set<unknown>; outgoing: Set<unknown> }) | undefined;
+    expect(s).toBeDefined();
+    return { streams: openResponseStreams(s!.transport), waiting: s!.waiting.size, outgoing: s!.outgoing.size, inFlight: s!.inFlight, queuedBytes: s!.queuedBytes };
+  };
+  const NOTHING = { streams: 0, waiting: 0, outgoing: 0, inFlight: 0, queuedBytes: 0 };
+
+  it('thousands of 60,000-character URIs and arguments refused with -32602, and reads refused by the rate limit, leave the heap where it was', async () => {
+    const api = await startMcpTestServer({ RATE_LIMIT_DATA: '60' });
+    try {
+      const { sid, post } = await rawSession(api);
+      const long = 'x'.repeat(60_000);
+      const longRead = (id: number) => readUri(id, `chokepoint://commodities/${long}`);
+      await flood(post, 100, 10, longRead); // warm-up: code compiled, pools filled
+      const before = heapMb();
+
+      expect(await flood(post, 2_000, 1_000, longRead)).toEqual({ '200:-32602': 2_000 });
+      expect(await flood(post, 500, 5_000, (id) => call(id, 'get_commodity', { slug: `metals.${long}` }))).toEqual({ '200:-32602': 500 });
+      // Then the data budget: 60 reads pass, the rest are refused by the rate limit (-32029).
+      expect(await flood(post, 300, 10_000, (id) => readUri(id, 'chokepoint://country/DEU'))).toEqual({ '200:ok': 60, [`200:${MCP_RATE_LIMITED}`]: 240 });
+      await sleep(100); // the last responses' sockets settle
+      const after = heapMb();
+      console.log(`2,000 long-URI reads + 500 long-argument calls + 300 reads (240 over the rate limit) in one session: heap (after GC) ${before.toFixed(1)} → ${after.toFixed(1)} MB`);
+      // Retaining each request (~140 KB with its 60,000-character string) would be some 350 MB.
+      expect(after - before).toBeLessThan(30);
+      expect(held(api, sid)).toEqual(NOTHING);
+      expect((await post(readUri(20_000, `chokepoint://commodities/${long}`))).status).toBe(200); // the session is still open
+    } finally {
+      await api.close();
+    }
+  }, 120_000);
+
+  it('thousands of valid reads and tool calls in one session leave the heap where it was', async () => {
+    const api = await startMcpTestServer();
+    try {
+      const { sid, post } = await rawSession(api);
+      const read = (id: number) => readUri(id, id % 2 ? 'chokepoint://country/DEU' : 'chokepoint://reserve/gas/de');
+      await flood(post, 100, 10, read);
+      const before = heapMb();
+      expect(await flood(post, 2_000, 1_000, read)).toEqual({ '200:ok': 2_000 });
+      expect(await flood(post, 500, 5_000, (id) => call(id, 'get_commodity', { slug: 'energy.oil' }))).toEqual({ '200:ok': 500 });
+      await sleep(100);
+      const after = heapMb();
+      console.log(`2,000 resources/read + 500 tools/call in one session: heap (after GC) ${before.toFixed(1)} → ${after.toFixed(1)} MB`);
+      expect(after - before).toBeLessThan(30);
+      expect(held(api, sid)).toEqual(NOTHING);
+    } finally {
+      await api.close();
+    }
+  }, 120_000);
 });
 
 describe('sessions cost something to hold', () => {

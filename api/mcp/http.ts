@@ -102,6 +102,48 @@ const hostOf = (url: string) => {
   }
 };
 
+/** An entry of the SDK transport's private map of open response streams, one per POST that holds requests. */
+interface ResponseStream {
+  resolveJson?: (response: Response) => void;
+  cleanup: () => void;
+}
+const streamsOf = (transport: WebStandardStreamableHTTPServerTransport) => {
+  const map = (transport as unknown as { _streamMapping?: unknown })._streamMapping;
+  return map instanceof Map ? (map as Map<string, ResponseStream>) : undefined;
+};
+
+/**
+ * Works around a leak of the SDK (1.32.2; modelcontextprotocol/typescript-sdk#2559): in JSON
+ * response mode, send() resolves a POST's pending response but never removes that POST's entry
+ * from the transport's map of response streams, whose closures keep the POST's Request, its
+ * parsed body and its messages reachable until the session closes: with 60,000-character URIs
+ * about 140 KB per request, without bound. Each JSON entry is made to remove itself when it is
+ * resolved (close() still finds the ones pending). Harmless once the SDK cleans up itself.
+ */
+export function releaseAnsweredStreams(transport: WebStandardStreamableHTTPServerTransport): boolean {
+  const map = streamsOf(transport);
+  if (!map) return false;
+  const set = map.set.bind(map);
+  map.set = (streamId: string, entry: ResponseStream) => {
+    const resolve = entry.resolveJson;
+    if (typeof resolve !== 'function') return set(streamId, entry);
+    const own: ResponseStream = {
+      ...entry,
+      resolveJson: (response) => {
+        if (map.get(streamId) === own) map.delete(streamId);
+        resolve(response);
+      },
+    };
+    return set(streamId, own);
+  };
+  return true;
+}
+
+/** Response streams the transport holds open (POSTs not yet answered); undefined if the SDK no longer exposes them. For tests and logs. */
+export function openResponseStreams(transport: WebStandardStreamableHTTPServerTransport): number | undefined {
+  return streamsOf(transport)?.size;
+}
+
 type StreamableSession = McpSession & {
   transport: WebStandardStreamableHTTPServerTransport;
   /** POSTs waiting for the transport's answer; answered 404 if the session closes first (the SDK would leave them hanging). */
@@ -365,6 +407,7 @@ export class McpEndpoint {
         maxRequestBodySize: maxBody,
         onsessionclosed: () => void sessions.close(id),
       });
+      if (!releaseAnsweredStreams(transport)) log('MCP: the SDK transport has no _streamMapping any more; check that answered POSTs are released (typescript-sdk#2559)');
       const now = Date.now();
       const outgoing = new Set<Socket>();
       const session: StreamableSession = {
