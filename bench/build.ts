@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 const repo = resolve(import.meta.dirname, '..');
 const tsx = join(repo, 'node_modules/.bin/tsx');
 
-interface Run { ms: number; maxRssMb: number; files: number; statuses: string[] }
+interface Run { ms: number; maxRssMb: number; files: number; statuses: string[]; bulk: { seconds: number; kb: number } }
 
 function buildOnce(outDir: string): Run {
   const out = execFileSync(tsx, [join(repo, 'bench/build-once.ts')], { env: { ...process.env, DIST_DIR: outDir }, encoding: 'utf8' });
@@ -15,7 +15,7 @@ function buildOnce(outDir: string): Run {
 
 /** Full build from nothing, then rebuilds with no changed source; each in a fresh process. */
 export function benchBuild(rounds = 3) {
-  const rows: { case: string; ms: number; maxRssMb: number; files: number }[] = [];
+  const rows: { case: string; ms: number; maxRssMb: number; files: number; bulk: Run['bulk'] }[] = [];
   for (let i = 0; i < rounds; i++) {
     const out = mkdtempSync(join(tmpdir(), 'chokepoint-bench-'));
     try {
