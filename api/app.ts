@@ -1,9 +1,10 @@
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { ASK_MAX_BODY_BYTES, ROUTES } from '../contract/api.ts';
+import { ASK_MAX_BODY_BYTES, ROUTES, type RouteSpec } from '../contract/api.ts';
 import type { LoadedBuild } from './build.ts';
 import type { BuildSource } from './build-store.ts';
-import { DATA_CACHE, JSON_TYPE, MEMO_KEY, commonHeaders, sendBytes, sendFile } from './http.ts';
+import { DATA_CACHE, JSON_TYPE, MEMO_KEY, commonHeaders, queryObject, sendBytes, sendFile } from './http.ts';
+import { parseParams } from './params.ts';
 import { healthOf } from './health.ts';
 import { McpEndpoint } from './mcp/http.ts';
 import { ApiError, problemResponse } from './problem.ts';
@@ -37,8 +38,16 @@ export function acceptable(accept: string, csv: boolean): boolean {
   });
 }
 
+/** Parameters as JSON with their names in a fixed order: the same request, however written, gives the same text. */
+export function canonicalJson(params: Record<string, unknown>): string {
+  return JSON.stringify(Object.keys(params).sort().map((k) => [k, params[k]]).filter(([, v]) => v !== undefined));
+}
+
+/** Methods every page and file outside /v1/ answers (HEAD is GET without the body). */
+const READ_ONLY_ALLOW = 'GET, HEAD, OPTIONS';
+
 /** Files of the build served as they are, outside /v1/: the contract, discovery files, feeds. */
-const STATIC_PREFIXES = ['openapi.json', 'llms.txt', '.well-known/', 'feeds/'];
+const STATIC_PREFIXES = ['openapi.json', 'llms.txt', '.well-known/', 'feeds/', 'bulk/'];
 
 /** The site's HTML: a minute in browsers, 15 minutes (one build) at the CDN. */
 export const HTML_CACHE = 'public, max-age=60, s-maxage=900, stale-while-revalidate=900';
@@ -83,6 +92,10 @@ export function createApp(opts: AppOptions): Hono {
     }),
   );
 
+  const notAllowed = (method: string, path: string): never => {
+    throw new ApiError(405, `${method} is not allowed on ${path}; use GET`, { allowed: READ_ONLY_ALLOW.split(', ') }, { allow: READ_ONLY_ALLOW });
+  };
+
   const withBuild = (h: Handler, csv = false) => (c: Context) => {
     const accept = c.req.header('accept');
     if (accept && !acceptable(accept, csv)) {
@@ -95,15 +108,17 @@ export function createApp(opts: AppOptions): Hono {
     return h(c, b);
   };
   /**
-   * GET answers depend only on the build, the path, the raw query, the day (time series default
-   * `to` to today) and whether CSV was asked for; the bytes of a successful one are kept per build.
+   * GET answers depend only on the build, the route, the parsed parameters, the day (time series
+   * default `to` to today) and whether CSV was asked for; the bytes of a successful one are kept
+   * per build. The key is the canonical parsed request (route and parameters after the contract
+   * trimmed, lower-cased and defaulted them, in a fixed order), never the raw URL: padded or
+   * re-cased variants of one request share one entry, and a key is at most a few hundred bytes.
    */
-  const memoised = (h: Handler): Handler => (c, b) => {
-    const url = c.req.url;
-    const q = url.indexOf('?');
-    if (q < 0) return h(c, b);
+  const memoised = (r: RouteSpec, h: Handler): Handler => (c, b) => {
+    if (!r.query || c.req.url.indexOf('?') < 0) return h(c, b);
+    const params = parseParams(r.query, queryObject(c)) as Record<string, unknown>;
     const csv = /\btext\/csv\b/.test(c.req.header('accept') ?? '') ? '|csv' : '';
-    const key = `${c.req.path}${url.slice(q)}${csv}|${new Date().toISOString().slice(0, 10)}`;
+    const key = `${r.operationId}|${canonicalJson(params)}${csv}|${new Date().toISOString().slice(0, 10)}`;
     const hit = b.memo.get(key);
     if (hit) return sendBytes(c, b, hit.body, hit.contentType, { etag: hit.etag, lastModified: b.lastModified, ...(hit.cacheControl ? { cacheControl: hit.cacheControl } : {}) });
     c.set(MEMO_KEY, key);
@@ -113,7 +128,7 @@ export function createApp(opts: AppOptions): Hono {
   const handlers: Record<string, Handler> = { listCommodities, getReserve, getReserveTimeseries: getTimeseries, getCountry, getCommodity, listScenarios, listEvents, listBriefings, search, ask };
   for (const r of ROUTES) {
     const path = r.path.replace(/\{(\w+)\}/g, ':$1');
-    const handler = withBuild(r.method === 'get' ? memoised(handlers[r.operationId]!) : handlers[r.operationId]!, r.csv);
+    const handler = withBuild(r.method === 'get' ? memoised(r, handlers[r.operationId]!) : handlers[r.operationId]!, r.csv);
     if (r.method === 'get') app.get(path, limits.data, handler);
     else {
       app.post(
@@ -136,6 +151,7 @@ export function createApp(opts: AppOptions): Hono {
     if (!b) return health(503, { status: 'unavailable', detail: 'no build published yet' });
     return health(200, healthOf(b.manifest, new Date(), b.generatedAt));
   });
+  app.all('/healthz', (c) => notAllowed(c.req.method, '/healthz'));
 
   app.get('/*', (c, next) => {
     const path = c.req.path.slice(1);
@@ -176,6 +192,21 @@ export function createApp(opts: AppOptions): Hono {
       return new Response(notFound.body as ConstructorParameters<typeof Response>[0], { status: 404, headers: { ...b.headers, 'content-type': notFound.contentType, 'cache-control': HTML_CACHE } });
     }
     return next();
+  });
+
+  // A method other than GET/HEAD/OPTIONS on a file or page that GET serves: 405 with Allow, not 404.
+  app.all('/*', (c, next) => {
+    const b = opts.source.current();
+    if (!b || c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.method === 'OPTIONS') return next();
+    const path = c.req.path;
+    const rel = path.slice(1);
+    const md = /^\/docs\/([a-z-]+)\.md$/.exec(path);
+    const served =
+      (STATIC_PREFIXES.some((p) => rel === p || (p.endsWith('/') && rel.startsWith(p))) && b.files.has(rel)) ||
+      (md !== null && b.files.has(`docs/${md[1]}`)) ||
+      b.files.has(path.endsWith('/') ? `site${path}index.html` : `site${path}`) ||
+      (!path.endsWith('/') && b.files.has(`site${path}/index.html`));
+    return served ? notAllowed(c.req.method, path) : next();
   });
 
   return app;

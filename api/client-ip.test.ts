@@ -19,7 +19,9 @@ describe('parseTrustProxy', () => {
     expect(parseTrustProxy('')).toEqual({ kind: 'none' });
     expect(parseTrustProxy('false')).toEqual({ kind: 'none' });
     expect(parseTrustProxy('0')).toEqual({ kind: 'none' });
-    expect(parseTrustProxy('2')).toEqual({ kind: 'hops', hops: 2 });
+    expect(parseTrustProxy('2', '10.0.0.0/8')).toMatchObject({ kind: 'hops', hops: 2, source: '10.0.0.0/8' });
+    expect(() => parseTrustProxy('2')).toThrow(/a hop count needs TRUSTED_PROXIES/);
+    expect(() => parseTrustProxy('1', '10.0.0.0/33')).toThrow(/invalid TRUSTED_PROXIES/);
     expect(parseTrustProxy('header:CF-Connecting-IP')).toEqual({ kind: 'header', name: 'cf-connecting-ip' });
     const list = parseTrustProxy('127.0.0.1, 10.0.0.0/8, fd00::/8, loopback');
     expect(list.kind).toBe('list');
@@ -55,9 +57,13 @@ describe('clientIp', () => {
     expect(await ipOf(none, undefined)).toBe('unknown');
   });
 
-  it('counts N hops from the right for a number', async () => {
-    const one = parseTrustProxy('1');
-    const two = parseTrustProxy('2');
+  it('counts N hops from the right for a number, only from a trusted proxy', async () => {
+    const one = parseTrustProxy('1', '10.0.0.0/8');
+    const two = parseTrustProxy('2', '10.0.0.0/8');
+    // a peer that is not one of the proxies: its own address, whatever it wrote
+    expect(await ipOf(one, '198.51.100.7', { 'x-forwarded-for': '203.0.113.5' })).toBe('198.51.100.7');
+    // the second hop must itself be a trusted proxy to vouch for the entry to its left
+    expect(await ipOf(two, '10.0.0.1', { 'x-forwarded-for': '6.6.6.6, 203.0.113.5' })).toBe('203.0.113.5');
     expect(await ipOf(one, '10.0.0.1', { 'x-forwarded-for': '6.6.6.6, 203.0.113.5' })).toBe('203.0.113.5');
     expect(await ipOf(two, '10.0.0.1', { 'x-forwarded-for': '6.6.6.6, 203.0.113.5, 10.0.0.2' })).toBe('203.0.113.5');
     // a chain shorter than N: the leftmost address there is
@@ -87,6 +93,10 @@ describe('clientIp', () => {
     expect(await ipOf(h, '10.0.0.1', { 'cf-connecting-ip': '2001:DB8::5' })).toBe('2001:db8::5');
     expect(await ipOf(h, '10.0.0.1', { 'cf-connecting-ip': 'garbage' })).toBe('10.0.0.1');
     expect(await ipOf(h, '10.0.0.1', { 'x-forwarded-for': '203.0.113.5' })).toBe('10.0.0.1');
+    // with TRUSTED_PROXIES, only those peers' header counts
+    const gated = parseTrustProxy('header:CF-Connecting-IP', '10.0.0.0/8');
+    expect(await ipOf(gated, '10.0.0.1', { 'cf-connecting-ip': '203.0.113.5' })).toBe('203.0.113.5');
+    expect(await ipOf(gated, '198.51.100.7', { 'cf-connecting-ip': '203.0.113.5' })).toBe('198.51.100.7');
   });
 });
 

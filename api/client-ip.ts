@@ -1,6 +1,7 @@
 import { BlockList, isIP } from 'node:net';
 import type { Context } from 'hono';
 import { getConnInfo } from '@hono/node-server/conninfo';
+import { formatIpv6, ipv6Groups } from './ip-text.ts';
 
 /**
  * Who the client is, for rate limiting (SPEC §7). By default the socket peer address and nothing
@@ -10,12 +11,15 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 export type TrustProxy =
   /** Unset, '' or 'false': the socket address only. */
   | { kind: 'none' }
-  /** A number N: the address N positions from the right of X-Forwarded-For + socket address. */
-  | { kind: 'hops'; hops: number }
+  /**
+   * A number N with TRUSTED_PROXIES: only when the socket peer is a trusted proxy, X-Forwarded-For
+   * walked from the right at most N hops, each hop but the last one trusted too.
+   */
+  | { kind: 'hops'; hops: number; trusted: BlockList; source: string }
   /** A list of proxy addresses/CIDRs: walk X-Forwarded-For from the right while the hops are trusted. */
   | { kind: 'list'; trusted: BlockList; source: string }
-  /** 'header:<Name>': that header's value when it is a valid IP, else the socket address. */
-  | { kind: 'header'; name: string };
+  /** 'header:<Name>': that header's value when it is a valid IP (and, with TRUSTED_PROXIES, the peer is one of them), else the socket address. */
+  | { kind: 'header'; name: string; trusted?: BlockList; source?: string };
 
 /** Named ranges accepted in a TRUST_PROXY list (the names Express's proxy-addr uses). */
 const NAMED_RANGES: Record<string, string[]> = {
@@ -32,40 +36,59 @@ export const UNKNOWN_CLIENT = 'unknown';
 function invalid(value: string, why: string): Error {
   return new Error(
     `invalid TRUST_PROXY=${JSON.stringify(value)}: ${why}. Accepted: unset or 'false' (socket address only), ` +
-      `a number of trusted hops ('1'), a comma-separated list of proxy addresses or CIDRs ('127.0.0.1,10.0.0.0/8', ` +
+      `a number of trusted hops ('1') together with TRUSTED_PROXIES, a comma-separated list of proxy addresses or CIDRs ('127.0.0.1,10.0.0.0/8', ` +
       `also 'loopback', 'linklocal', 'uniquelocal'), or 'header:<Name>' ('header:CF-Connecting-IP')`,
   );
 }
 
-/** Parse TRUST_PROXY once at start-up; a value that is not one of the documented forms throws. */
-export function parseTrustProxy(value: string | undefined): TrustProxy {
+/** A comma-separated list of addresses, CIDRs and named ranges as a BlockList (throws on a bad entry). */
+function parseList(raw: string, what: (why: string) => Error): { trusted: BlockList; source: string } {
+  const trusted = new BlockList();
+  const entries = raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  if (entries.length === 0) throw what('the list is empty');
+  for (const entry of entries) {
+    const named = NAMED_RANGES[entry.toLowerCase()];
+    for (const item of named ?? [entry]) addEntry(trusted, item, what);
+  }
+  return { trusted, source: entries.join(',') };
+}
+
+/**
+ * Parse TRUST_PROXY (and TRUSTED_PROXIES) once at start-up; a value that is not one of the
+ * documented forms throws. A hop count is accepted only together with the list of proxy
+ * addresses it applies to: a count alone would let any client that reaches the server directly
+ * name its own address in X-Forwarded-For.
+ */
+export function parseTrustProxy(value: string | undefined, trustedProxies?: string): TrustProxy {
   const raw = (value ?? '').trim();
+  const proxiesRaw = (trustedProxies ?? '').trim();
+  const proxies = proxiesRaw ? parseList(proxiesRaw, (why) => invalidProxies(proxiesRaw, why)) : undefined;
   if (raw === '' || raw.toLowerCase() === 'false') return { kind: 'none' };
-  if (raw.toLowerCase() === 'true') throw invalid(raw, "'true' would trust any X-Forwarded-For a client sends; give the number of proxies in front of the API instead");
+  if (raw.toLowerCase() === 'true') throw invalid(raw, "'true' would trust any X-Forwarded-For a client sends; give the number of proxies in front of the API with TRUSTED_PROXIES, or the list of proxy addresses instead");
   if (/^\d+$/.test(raw)) {
     const hops = Number(raw);
     if (hops > 32) throw invalid(raw, 'more than 32 hops is not a plausible proxy chain');
-    return hops === 0 ? { kind: 'none' } : { kind: 'hops', hops };
+    if (hops === 0) return { kind: 'none' };
+    if (!proxies) throw invalid(raw, 'a hop count needs TRUSTED_PROXIES, the addresses or CIDRs of those proxies (e.g. TRUSTED_PROXIES=10.0.0.0/8): without it any client could write its own X-Forwarded-For');
+    return { kind: 'hops', hops, ...proxies };
   }
   if (/^header:/i.test(raw)) {
     const name = raw.slice('header:'.length).trim();
     if (!HEADER_NAME.test(name)) throw invalid(raw, 'the header name after header: is missing or not a valid field name');
-    return { kind: 'header', name: name.toLowerCase() };
+    return proxies ? { kind: 'header', name: name.toLowerCase(), ...proxies } : { kind: 'header', name: name.toLowerCase() };
   }
-  const trusted = new BlockList();
-  const entries = raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
-  if (entries.length === 0) throw invalid(raw, 'the list is empty');
-  for (const entry of entries) {
-    const named = NAMED_RANGES[entry.toLowerCase()];
-    for (const item of named ?? [entry]) addEntry(trusted, item, raw);
-  }
-  return { kind: 'list', trusted, source: entries.join(',') };
+  const list = parseList(proxiesRaw ? `${raw},${proxiesRaw}` : raw, (why) => invalid(raw, why));
+  return { kind: 'list', ...list };
 }
 
-function addEntry(list: BlockList, entry: string, raw: string): void {
+function invalidProxies(value: string, why: string): Error {
+  return new Error(`invalid TRUSTED_PROXIES=${JSON.stringify(value)}: ${why}. Accepted: a comma-separated list of proxy addresses or CIDRs ('10.0.0.0/8,192.0.2.7'), also 'loopback', 'linklocal', 'uniquelocal'`);
+}
+
+function addEntry(list: BlockList, entry: string, fail: (why: string) => Error): void {
   const slash = entry.indexOf('/');
   const addr = normalizeIp(slash < 0 ? entry : entry.slice(0, slash));
-  if (!addr) throw invalid(raw, `${JSON.stringify(entry)} is not an IP address, a CIDR or a named range`);
+  if (!addr) throw fail(`${JSON.stringify(entry)} is not an IP address, a CIDR or a named range`);
   const family = isIP(addr) === 4 ? 'ipv4' : 'ipv6';
   if (slash < 0) {
     list.addAddress(addr, family);
@@ -74,7 +97,7 @@ function addEntry(list: BlockList, entry: string, raw: string): void {
   const bitsText = entry.slice(slash + 1);
   const max = family === 'ipv4' ? 32 : 128;
   const bits = /^\d{1,3}$/.test(bitsText) ? Number(bitsText) : NaN;
-  if (!(bits >= 0 && bits <= max)) throw invalid(raw, `${JSON.stringify(entry)} has a prefix length outside 0–${max}`);
+  if (!(bits >= 0 && bits <= max)) throw fail(`${JSON.stringify(entry)} has a prefix length outside 0–${max}`);
   list.addSubnet(addr, bits, family);
 }
 
@@ -99,50 +122,10 @@ export function normalizeIp(value: string | undefined): string | null {
   return formatIpv6(groups);
 }
 
-/** The eight 16-bit groups of an IPv6 address that isIP() accepted (zone id dropped). */
-export function ipv6Groups(v: string): number[] | null {
-  let s = v.toLowerCase();
-  const zone = s.indexOf('%');
-  if (zone >= 0) s = s.slice(0, zone);
-  const tail: number[] = [];
-  const dotted = /(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(s);
-  if (dotted) {
-    const b = dotted.slice(1).map(Number);
-    tail.push((b[0]! << 8) | b[1]!, (b[2]! << 8) | b[3]!);
-    s = s.slice(0, dotted.index) + '0'; // placeholder group, dropped below
-  }
-  const halves = s.split('::');
-  if (halves.length > 2) return null;
-  const parse = (part: string) => (part === '' ? [] : part.split(':').map((g) => parseInt(g, 16)));
-  const head = parse(halves[0]!);
-  const rest = halves.length === 2 ? parse(halves[1]!) : [];
-  if (dotted) (halves.length === 2 ? rest : head).pop();
-  const fill = 8 - head.length - rest.length - tail.length;
-  if (fill < 0 || (halves.length === 1 && fill !== 0)) return null;
-  const groups = [...head, ...new Array<number>(fill).fill(0), ...rest, ...tail];
-  return groups.length === 8 && groups.every((g) => Number.isInteger(g) && g >= 0 && g <= 0xffff) ? groups : null;
-}
 
-/** RFC 5952 text: lower-case, no leading zeros, the longest run (≥ 2) of zero groups as ::. */
-export function formatIpv6(groups: number[]): string {
-  let bestStart = -1;
-  let bestLen = 1;
-  for (let i = 0; i < groups.length; ) {
-    if (groups[i] !== 0) {
-      i++;
-      continue;
-    }
-    let j = i;
-    while (j < groups.length && groups[j] === 0) j++;
-    if (j - i > bestLen) [bestStart, bestLen] = [i, j - i];
-    i = j;
-  }
-  const hex = groups.map((g) => g.toString(16));
-  if (bestStart < 0) return hex.join(':');
-  return `${hex.slice(0, bestStart).join(':')}::${hex.slice(bestStart + bestLen).join(':')}`;
-}
 
-function trustedBy(list: BlockList, ip: string): boolean {
+export function trustedBy(list: BlockList, ip: string): boolean {
+  if (ip === UNKNOWN_CLIENT) return false;
   return list.check(ip, isIP(ip) === 4 ? 'ipv4' : 'ipv6');
 }
 
@@ -174,21 +157,25 @@ export function clientIp(c: Context, trust: TrustProxy): string {
     case 'none':
       return peer;
     case 'header': {
+      if (trust.trusted && !trustedBy(trust.trusted, peer)) return peer;
       const v = normalizeIp(c.req.header(trust.name));
       return v ?? peer;
     }
     case 'hops': {
+      if (!trustedBy(trust.trusted, peer)) return peer;
       const chain = forwardedFor(c);
       let answer = peer;
       for (let i = 1; i <= trust.hops && chain.length - i >= 0; i++) {
         const next = normalizeIp(chain[chain.length - i]);
         if (!next) break;
         answer = next;
+        // A hop that is not one of our proxies may have written everything to its left.
+        if (i < trust.hops && !trustedBy(trust.trusted, next)) break;
       }
       return answer;
     }
     case 'list': {
-      if (peer === UNKNOWN_CLIENT || !trustedBy(trust.trusted, peer)) return peer;
+      if (!trustedBy(trust.trusted, peer)) return peer;
       const chain = forwardedFor(c);
       let answer = peer;
       for (let i = chain.length - 1; i >= 0; i--) {
@@ -208,10 +195,10 @@ export function describeTrustProxy(trust: TrustProxy): string {
     case 'none':
       return 'client IP = socket address (X-Forwarded-For ignored)';
     case 'hops':
-      return `client IP = ${trust.hops} hop(s) from the right of X-Forwarded-For + socket address`;
+      return `client IP = up to ${trust.hops} hop(s) from the right of X-Forwarded-For, only from the trusted proxies ${trust.source}`;
     case 'list':
       return `client IP = X-Forwarded-For walked from the right through the trusted proxies ${trust.source}`;
     case 'header':
-      return `client IP = the ${trust.name} header when it holds a valid IP, else the socket address`;
+      return `client IP = the ${trust.name} header when it holds a valid IP${trust.source ? ` and the peer is one of ${trust.source}` : ''}, else the socket address`;
   }
 }

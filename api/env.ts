@@ -35,9 +35,23 @@ export const ApiEnv = z.object({
     .default('http://localhost:8787')
     .transform((u) => u.replace(/\/+$/, '')),
   TRUST_PROXY: z.string().optional(),
+  /** Comma-separated addresses/CIDRs of the proxies in front of the API; required with a TRUST_PROXY hop count. */
+  TRUSTED_PROXIES: z.string().optional(),
   RATE_LIMIT_DATA: limit('RATE_LIMIT_DATA', 60),
   RATE_LIMIT_ASK: limit('RATE_LIMIT_ASK', 10),
   REDIS_URL: z.url({ message: 'REDIS_URL must be a redis:// URL' }).optional(),
+  /** Instances sharing REDIS_URL: during a Redis outage each one admits the limit divided by this. */
+  RATE_LIMIT_INSTANCES: count('RATE_LIMIT_INSTANCES', 1),
+  /** Connections open at once, all clients together (past it: 503 and closed). */
+  MAX_CONNECTIONS: count('MAX_CONNECTIONS', 4096),
+  /** Connections open at once from one client address, IPv6 by /64 (past it: 429 and closed); trusted proxies are exempt. */
+  MAX_CONNECTIONS_PER_IP: count('MAX_CONNECTIONS_PER_IP', 64),
+  /** Time a client has to send its request line and headers. */
+  HEADERS_TIMEOUT_MS: count('HEADERS_TIMEOUT_MS', 10_000),
+  /** Time a client has to send its whole request (bodies are at most 64 KiB). */
+  REQUEST_TIMEOUT_MS: count('REQUEST_TIMEOUT_MS', 30_000),
+  /** How long an idle keep-alive connection is kept after a response. */
+  KEEP_ALIVE_TIMEOUT_MS: count('KEEP_ALIVE_TIMEOUT_MS', 5_000),
   MCP_MAX_SESSIONS: count('MCP_MAX_SESSIONS', 100),
   MCP_MAX_SESSIONS_PER_IP: count('MCP_MAX_SESSIONS_PER_IP', 10),
   MCP_SESSION_IDLE_SECONDS: count('MCP_SESSION_IDLE_SECONDS', 300),
@@ -58,8 +72,12 @@ export const ApiEnv = z.object({
 });
 export type ApiEnv = z.infer<typeof ApiEnv>;
 
+/** Exit code of a process refused at start-up for its configuration (EX_CONFIG): a supervisor does not restart it. */
+export const EXIT_CONFIG = 78;
+
 export function readApiEnv(env: NodeJS.ProcessEnv = process.env): ApiEnv {
   const parsed = ApiEnv.safeParse(env);
   if (!parsed.success) throw new Error(`invalid environment:\n${parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n')}`);
+  if (parsed.data.HEADERS_TIMEOUT_MS > parsed.data.REQUEST_TIMEOUT_MS) throw new Error('invalid environment:\n  HEADERS_TIMEOUT_MS must not be larger than REQUEST_TIMEOUT_MS');
   return parsed.data;
 }

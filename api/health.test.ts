@@ -51,12 +51,17 @@ describe('/healthz', () => {
     );
     expect(h.status).toBe('degraded');
     expect(h.degraded_by).toEqual([{ id: 'country-codes', reason: 'the latest load failed; the last good snapshot (retrieved 2026-11-22T00:00:00.000Z) is served' }]);
-    expect(h.sources[0]!.stale_reason).toBe('Binder Error: in a.csv');
+    expect(h.sources[0]!.stale_reason).toBe('a source file does not have the expected columns: in a.csv');
   });
 
   it('publicReason keeps the message and drops server paths and queries', () => {
     expect(publicReason('header lacks column fill_pct in /work/shared/sources/gie/agsi.csv')).toBe('header lacks column fill_pct in agsi.csv');
-    expect(publicReason('Conversion Error: could not convert "a" in query: SELECT * FROM read_csv(\'/tmp/x.csv\')')).toBe('Conversion Error: could not convert "a" (query omitted)');
+    expect(publicReason('Conversion Error: could not convert "a" in query: SELECT * FROM read_csv(\'/tmp/x.csv\')')).toBe('a value in a source file does not have the expected type: could not convert "a" (query omitted)');
+    expect(publicReason("ENOENT: no such file or directory, open '/srv/my sources/gie/agsi.csv'")).toBe('a source file is missing: agsi.csv');
+    expect(publicReason('IO Error: No files found that match the pattern "/srv/shared sources/agsi/*.csv"')).toBe('a source file could not be read: No files found that match the pattern "*.csv"');
+    expect(publicReason('Parser Error: syntax error at or near "FROM" in read_csv_auto(x)')).toBe('the loading query was refused: syntax error at or near "FROM" in (query omitted)');
+    expect(publicReason('Catalog Error: Table with name agsi does not exist!')).toBe('an expected table is missing: Table with name agsi does not exist!');
+    expect(publicReason('failed reading file:///etc/chokepoint/x.csv and ../../secrets/y.csv')).toBe('failed reading x.csv and y.csv');
     expect(publicReason('eia_oil_prices has 2 row(s) with NaN or infinite values')).toBe('eia_oil_prices has 2 row(s) with NaN or infinite values');
     expect(publicReason(null)).toBeNull();
   });

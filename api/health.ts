@@ -14,16 +14,66 @@ export const HEADLINE_SOURCES = [
   'eia-weekly-petroleum',
 ] as const;
 
+/** DuckDB error classes, said in words (the class name alone means nothing to a reader of /healthz). */
+const ERROR_CLASSES: [RegExp, string][] = [
+  [/^IO Error:\s*/i, 'a source file could not be read'],
+  [/^Invalid Input Error:\s*/i, 'a source file is malformed'],
+  [/^Conversion Error:\s*/i, 'a value in a source file does not have the expected type'],
+  [/^Binder Error:\s*/i, 'a source file does not have the expected columns'],
+  [/^Parser Error:\s*/i, 'the loading query was refused'],
+  [/^Catalog Error:\s*/i, 'an expected table is missing'],
+  [/^Constraint Error:\s*/i, 'a source file breaks a key constraint'],
+  [/^Out of Memory Error:\s*/i, 'the load ran out of memory'],
+  [/^(?:\w+ )?Error:\s*/, 'the source failed to load'],
+];
+/** Node system error codes, said in words. */
+const SYSTEM_ERRORS: Record<string, string> = {
+  ENOENT: 'a source file is missing',
+  EACCES: 'a source file is not readable',
+  EPERM: 'a source file is not readable',
+  EISDIR: 'a directory was found where a source file was expected',
+  ENOSPC: 'no space was left on the build disk',
+  EMFILE: 'too many files were open',
+  ETIMEDOUT: 'the source did not answer in time',
+  ECONNREFUSED: 'the source refused the connection',
+  ECONNRESET: 'the connection to the source was reset',
+  ENOTFOUND: 'the source host was not found',
+  EAI_AGAIN: 'the source host could not be resolved',
+};
+/** Anything that looks like a path: absolute, relative with a separator, file: URLs; quoted ones may hold spaces. */
+const QUOTED_PATH = /(['"`])((?:file:\/\/)?[^'"`]*[\\/][^'"`]*)\1/g;
+const BARE_PATH = /(?:file:\/\/)?(?:[A-Za-z]:)?(?:\.{0,2}[\\/])?(?:[^\s'"`\\/:;,()]+[\\/])+[^\s'"`\\/:;,()]*/g;
+const SQL = /(?:\bin query:|\bSELECT\b|\bWITH\s+\w+\s+AS\s*\(|\bCREATE\s+(?:OR\s+REPLACE\s+)?(?:TEMP(?:ORARY)?\s+)?(?:TABLE|VIEW|MACRO)\b|\bCOPY\b.*\bTO\b|\bINSERT\s+INTO\b|\bUPDATE\s+\w+\s+SET\b|\bDELETE\s+FROM\b|\bread_(?:csv|json|parquet)\w*\s*\(|\bLINE \d+:).*$/is;
+const basename = (path: string) => path.replace(/^file:\/\//, '').split(/[\\/]/).filter(Boolean).at(-1) ?? 'a file';
+
 /**
- * A load failure as the public may read it: its first line, absolute paths cut to the file name,
- * no SQL (DuckDB quotes the statement after `LINE n:`), at most 300 characters.
+ * A load failure as the public may read it: what went wrong in words, then the first line of the
+ * message with every path cut to its file name and any query left out, at most 300 characters.
+ * Never an absolute server path, never SQL.
  */
 export function publicReason(reason: string | null): string | null {
   if (reason === null) return null;
-  let text = reason.split('\n')[0]!.replace(/\s*LINE \d+:.*$/s, '');
-  text = text.replace(/(?:[A-Za-z]:)?(?:[\\/][^\s'"`\\/:;,()]+){2,}[\\/]?/g, (path) => path.split(/[\\/]/).filter(Boolean).at(-1) ?? '…');
-  text = text.replace(/(?:\bin query:|\bSELECT\b.*\bFROM\b|\bCREATE (?:OR REPLACE )?TABLE\b|\bCOPY\b.*\bTO\b|\bINSERT INTO\b|\bUPDATE \w+ SET\b|\bDELETE FROM\b).*$/is, '(query omitted)');
-  return text.length > 300 ? `${text.slice(0, 299)}…` : text;
+  let text = reason.split('\n')[0]!.trim();
+  let words: string | undefined;
+  const sys = /^(E[A-Z_]+):\s*/.exec(text);
+  if (sys && SYSTEM_ERRORS[sys[1]!]) {
+    words = SYSTEM_ERRORS[sys[1]!];
+    const path = /(['"`])([^'"`]*[\\/][^'"`]*)\1/.exec(text);
+    text = path ? basename(path[2]!) : '';
+  } else {
+    for (const [re, w] of ERROR_CLASSES) {
+      if (!re.test(text)) continue;
+      words = w;
+      text = text.replace(re, '');
+      break;
+    }
+  }
+  text = text.replace(SQL, '(query omitted)');
+  text = text.replace(QUOTED_PATH, (_m, q: string, path: string) => `${q}${basename(path)}${q}`);
+  text = text.replace(BARE_PATH, (path) => basename(path));
+  text = text.replace(/\s+/g, ' ').trim();
+  const out = words ? (text ? `${words}: ${text}` : words) : text || 'the source failed to load';
+  return out.length > 300 ? `${out.slice(0, 299)}…` : out;
 }
 
 export interface HealthSource {

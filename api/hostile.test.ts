@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../contract/api.ts';
 import { startTestServer } from '../test/http.ts';
-import { ResponseMemo } from './memo.ts';
+import { ENTRY_OVERHEAD_BYTES, ResponseMemo, entryBytes } from './memo.ts';
 import { request } from 'node:http';
 
 let api: Awaited<ReturnType<typeof startTestServer>>;
@@ -83,17 +83,22 @@ function decodeURIComponentSafe(s: string): string {
 }
 
 describe('ResponseMemo', () => {
-  const entry = (n: number) => ({ body: new Uint8Array(n), etag: `"${n}"`, contentType: 'application/json' });
-  it('evicts the least recently used entries beyond its byte budget', () => {
-    const m = new ResponseMemo(100, 60);
+  const entry = (n: number) => ({ body: new Uint8Array(n), etag: `"${n}"`, contentType: 'json' });
+  it('evicts the least recently used entries beyond a byte budget that counts keys and bodies', () => {
+    const one = entryBytes('a', entry(40));
+    expect(one).toBe(ENTRY_OVERHEAD_BYTES + 2 * (1 + 4 + 4) + 40);
+    const m = new ResponseMemo(2 * one + 10, one + 1);
     m.set('a', entry(40));
     m.set('b', entry(40));
     m.get('a');
     m.set('c', entry(40));
     expect(m.get('b')).toBeUndefined();
     expect(m.get('a')?.etag).toBe('"40"');
-    expect(m.size).toEqual({ entries: 2, bytes: 80 });
+    expect(m.size).toMatchObject({ entries: 2, bytes: 2 * one });
     m.set('huge', entry(61));
     expect(m.get('huge')).toBeUndefined();
+    // a long key counts: 10,000 characters of key are 20,000 bytes, beyond the entry cap here
+    m.set('k'.repeat(10_000), entry(1));
+    expect(m.size.entries).toBe(2);
   });
 });

@@ -39,7 +39,7 @@ export function commonHeaders(baseUrl: string): Record<string, string> {
   };
 }
 
-function matches(ifNoneMatch: string | undefined, etag: string): boolean {
+export function matches(ifNoneMatch: string | undefined, etag: string): boolean {
   if (!ifNoneMatch) return false;
   if (ifNoneMatch.trim() === '*') return true;
   return ifNoneMatch.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);

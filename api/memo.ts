@@ -6,12 +6,23 @@ export interface MemoEntry {
   cacheControl?: string;
 }
 
+/** Bytes a Map entry and a MemoEntry object cost beyond their strings and body (V8, measured order of magnitude). */
+export const ENTRY_OVERHEAD_BYTES = 160;
+
+/** What one entry holds in memory: its key and strings (UTF-16, 2 bytes a character), its body, the objects around them. */
+export function entryBytes(key: string, e: MemoEntry): number {
+  return ENTRY_OVERHEAD_BYTES + 2 * (key.length + e.etag.length + e.contentType.length + (e.cacheControl?.length ?? 0)) + e.body.byteLength;
+}
+
 /**
- * Parameterised answers are a pure function of (build, route, query, day), so each build keeps
- * the bytes of the ones it has computed, least recently used first out, within a byte budget.
+ * Parameterised answers are a pure function of (build, route, canonical parameters, day), so each
+ * build keeps the bytes of the ones it has computed, least recently used first out, within a
+ * byte budget that counts everything an entry holds: its key, its strings and its body. Keys
+ * are the canonical parsed request (app.ts), so requests that parse to the same parameters share
+ * one entry however they were written.
  */
 export class ResponseMemo {
-  private readonly entries = new Map<string, MemoEntry>();
+  private readonly entries = new Map<string, { entry: MemoEntry; bytes: number }>();
   private bytes = 0;
 
   constructor(private readonly maxBytes = 32 * 2 ** 20, private readonly maxEntryBytes = 2 ** 20) {}
@@ -22,24 +33,26 @@ export class ResponseMemo {
       this.entries.delete(key);
       this.entries.set(key, hit);
     }
-    return hit;
+    return hit?.entry;
   }
 
   set(key: string, entry: MemoEntry): void {
-    if (entry.body.length > this.maxEntryBytes) return;
+    const bytes = entryBytes(key, entry);
+    if (bytes > this.maxEntryBytes) return;
     const prior = this.entries.get(key);
-    if (prior) this.bytes -= prior.body.length;
+    if (prior) this.bytes -= prior.bytes;
     this.entries.delete(key);
-    this.entries.set(key, entry);
-    this.bytes += entry.body.length;
+    this.entries.set(key, { entry, bytes });
+    this.bytes += bytes;
     for (const [k, v] of this.entries) {
       if (this.bytes <= this.maxBytes) break;
       this.entries.delete(k);
-      this.bytes -= v.body.length;
+      this.bytes -= v.bytes;
     }
   }
 
-  get size(): { entries: number; bytes: number } {
-    return { entries: this.entries.size, bytes: this.bytes };
+  /** Entries held and the bytes they count against the budget (keys included). */
+  get size(): { entries: number; bytes: number; maxBytes: number } {
+    return { entries: this.entries.size, bytes: this.bytes, maxBytes: this.maxBytes };
   }
 }

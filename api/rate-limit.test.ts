@@ -34,9 +34,9 @@ const open: Running[] = [];
 let build: LoadedBuild | undefined;
 
 /** The real app over the shared test build, with the limits mounted, on a real loopback socket. */
-async function startApp(opts: Partial<RateLimitOptions> & { trustProxy?: string } = {}): Promise<Running> {
+async function startApp(opts: Partial<RateLimitOptions> & { trustProxy?: string; trustedProxies?: string } = {}): Promise<Running> {
   const logs: string[] = [];
-  const limits = await createRateLimits({ data: 60, ask: 10, trust: parseTrustProxy(opts.trustProxy), log: (m) => logs.push(m), ...opts });
+  const limits = await createRateLimits({ data: 60, ask: 10, trust: parseTrustProxy(opts.trustProxy, opts.trustedProxies), log: (m) => logs.push(m), ...opts });
   build ??= await loadBuild((p) => readFile(join(inject('distDir'), 'current', p)));
   const app = createApp({ source: new StaticBuildSource(build), baseUrl: 'https://chokepoint.test', limits });
   // What an MCP tool call does: count against the data budget, answer with the headers.
@@ -89,6 +89,30 @@ const many = (n: number, f: (i: number) => Promise<Reply>) => Promise.all(Array.
 const statuses = (rs: Reply[]) => ({ ok: rs.filter((r) => r.status === 200).length, limited: rs.filter((r) => r.status === 429).length });
 const randomIp = () => Array.from({ length: 4 }, () => Math.floor(Math.random() * 256)).join('.');
 const remainingOf = (r: Reply) => Number(/;r=(\d+);/.exec(String(r.headers['ratelimit']))?.[1]);
+
+/**
+ * Quota 5 per 2 s. Requests at 0 s (1) and 1.2 s (4) use the quota; at 2.1 s a fixed window that
+ * opened at 0 s would start afresh and admit 5 more (10 within 0.9 s); the sliding window frees
+ * only the slot of the request at 0 s. Its 429 says when the next slot frees (the requests at
+ * 1.2 s leave at 3.2 s), and a retry then is admitted.
+ */
+async function slidingWindowHolds(app: Running, from: string): Promise<void> {
+  const t0 = Date.now();
+  expect((await send(app.port, { from })).status).toBe(200);
+  await sleep(1200 - (Date.now() - t0));
+  const second = await many(4, () => send(app.port, { from }));
+  expect(statuses(second)).toEqual({ ok: 4, limited: 0 });
+  await sleep(2100 - (Date.now() - t0));
+  const boundary = await many(5, () => send(app.port, { from }));
+  expect(statuses(boundary)).toEqual({ ok: 1, limited: 4 });
+  const refused = boundary.find((r) => r.status === 429)!;
+  expect(refused.headers['ratelimit']).toMatch(/^"data";r=0;t=[12]$/);
+  const retry = Number(refused.headers['retry-after']);
+  expect(String(retry)).toBe(/t=(\d+)$/.exec(String(refused.headers['ratelimit']))![1]);
+  await sleep(retry * 1000 + 50);
+  const after = await send(app.port, { from });
+  expect(after.status).toBe(200);
+}
 
 // --- in memory -----------------------------------------------------------------------------
 
@@ -200,8 +224,25 @@ describe('rate limits in memory', () => {
 });
 
 describe('rate-limit options', () => {
-  it('trusts the X-Forwarded-For client with TRUST_PROXY=1', async () => {
-    const app = await startApp({ trustProxy: '1', data: 5 });
+  it('refuses a hop count without the list of proxies it applies to', () => {
+    expect(() => parseTrustProxy('1')).toThrow(/TRUSTED_PROXIES/);
+  });
+
+  it('ignores a forged X-Forwarded-For from a peer that is not a trusted proxy (TRUST_PROXY=1, TRUSTED_PROXIES=10.0.0.0/8)', async () => {
+    const app = await startApp({ trustProxy: '1', trustedProxies: '10.0.0.0/8', data: 5 });
+    // one socket address rotating X-Forwarded-For: one bucket
+    const rotating = await many(20, () => send(app.port, { from: '127.0.0.36', headers: { 'x-forwarded-for': randomIp() } }));
+    expect(statuses(rotating)).toEqual({ ok: 5, limited: 15 });
+    // forged requests naming a victim do not lock the victim out
+    const forged = await many(10, () => send(app.port, { from: '127.0.0.37', headers: { 'x-forwarded-for': '127.0.0.38' } }));
+    expect(statuses(forged)).toEqual({ ok: 5, limited: 5 });
+    const victim = await send(app.port, { from: '127.0.0.38' });
+    expect(victim.status).toBe(200);
+    expect(remainingOf(victim)).toBe(4);
+  });
+
+  it('trusts the X-Forwarded-For client with TRUST_PROXY=1 from a trusted proxy', async () => {
+    const app = await startApp({ trustProxy: '1', trustedProxies: '127.0.0.0/8', data: 5 });
     const rs = await many(8, () => send(app.port, { from: '127.0.0.30', headers: { 'x-forwarded-for': `${randomIp()}, 203.0.113.7` } }));
     expect(statuses(rs)).toEqual({ ok: 5, limited: 3 });
     const other = await send(app.port, { from: '127.0.0.30', headers: { 'x-forwarded-for': '203.0.113.8' } });
@@ -236,7 +277,7 @@ describe('rate-limit options', () => {
     expect(statuses(ask)).toEqual({ ok: 2, limited: 1 });
   });
 
-  it('starts a fresh window when the old one ends (fixed window from the first hit)', async () => {
+  it('frees a slot when the oldest request leaves the window, and says when', async () => {
     const app = await startApp({ data: 2, windowMs: 1000 });
     const first = await many(3, () => send(app.port, { from: '127.0.0.35' }));
     expect(statuses(first)).toEqual({ ok: 2, limited: 1 });
@@ -246,6 +287,14 @@ describe('rate-limit options', () => {
     expect(again.status).toBe(200);
     expect(again.headers['ratelimit']).toBe('"data";r=1;t=1');
     expect(again.headers['ratelimit-policy']).toBe('"data";q=2;w=1');
+  });
+
+  it('sliding window: no boundary lets a client through twice its quota', async () => {
+    await slidingWindowHolds(await startApp({ data: 5, windowMs: 2000 }), '127.0.0.39');
+  });
+
+  it('refuses a bad configuration', async () => {
+    await expect(createRateLimits({ data: 60, ask: 10, instances: 0, trust: { kind: 'none' } })).rejects.toThrow(/instances/);
   });
 
   it('refuses a bad configuration', async () => {
@@ -342,23 +391,24 @@ describe.skipIf(!redisAvailable)('rate limits in Redis', () => {
     await redis?.stop();
   });
 
-  it('counts in Redis under chokepoint:rl:<policy>: with the window as TTL', async () => {
+  it('logs admissions in Redis under chokepoint:rl:<policy>: with the window as TTL', async () => {
     const r = await send(a.port, { from: '127.0.0.40' });
     expect(r.status).toBe(200);
     expect(r.headers['ratelimit']).toMatch(/^"data";r=59;t=(60|59)$/);
-    expect(await probe.get('chokepoint:rl:data:127.0.0.40')).toBe('1');
+    expect(await probe.zCard('chokepoint:rl:data:127.0.0.40')).toBe(1);
     const ttl = await probe.pTTL('chokepoint:rl:data:127.0.0.40');
     expect(ttl).toBeGreaterThan(55_000);
     expect(ttl).toBeLessThanOrEqual(60_000);
     await send(a.port, { path: '/v1/ask', method: 'POST', from: '127.0.0.40' });
-    expect(await probe.get('chokepoint:rl:ask:127.0.0.40')).toBe('1');
+    expect(await probe.zCard('chokepoint:rl:ask:127.0.0.40')).toBe(1);
     expect(a.logs.some((l) => l.includes('counting in Redis'))).toBe(true);
   });
 
   it('admits exactly 60 of 200 concurrent requests from one IP', async () => {
     const rs = await many(200, () => send(a.port, { from: '127.0.0.41' }));
     expect(statuses(rs)).toEqual({ ok: 60, limited: 140 });
-    expect(await probe.get('chokepoint:rl:data:127.0.0.41')).toBe('200');
+    // refused requests are not logged: the window holds exactly the 60 admitted
+    expect(await probe.zCard('chokepoint:rl:data:127.0.0.41')).toBe(60);
   });
 
   it('shares one budget between two instances', async () => {
@@ -372,6 +422,10 @@ describe.skipIf(!redisAvailable)('rate limits in Redis', () => {
     // the same 200 concurrent split over both instances: still exactly 60
     const split = await many(200, (i) => send(i % 2 === 0 ? a.port : b.port, { from: '127.0.0.43' }));
     expect(statuses(split)).toEqual({ ok: 60, limited: 140 });
+  });
+
+  it('sliding window in Redis: no boundary lets a client through twice its quota', async () => {
+    await slidingWindowHolds(await startApp({ redisUrl: url, redisTimeoutMs: 2000, data: 5, windowMs: 2000 }), '127.0.0.49');
   });
 
   it('keeps answering from memory when Redis goes away, and goes back to Redis when it returns', async () => {
@@ -396,18 +450,43 @@ describe.skipIf(!redisAvailable)('rate limits in Redis', () => {
     await waitFor(async () => probe.isReady, 5000, 'the probe client to reconnect');
     const after = await send(a.port, { from: '127.0.0.45' });
     expect(after.status).toBe(200);
-    expect(await probe.get('chokepoint:rl:data:127.0.0.45')).toBe('1');
+    expect(await probe.zCard('chokepoint:rl:data:127.0.0.45')).toBe(1);
     const afterB = await send(b.port, { from: '127.0.0.45' });
     expect(remainingOf(afterB)).toBe(58);
-    expect(await probe.get('chokepoint:rl:data:127.0.0.45')).toBe('2');
+    expect(await probe.zCard('chokepoint:rl:data:127.0.0.45')).toBe(2);
     // one warning for the whole outage
     expect(a.logs.filter((l) => l.startsWith('warning'))).toHaveLength(1);
+  }, 40_000);
+
+  it('Redis killed: each instance admits at most limit / RATE_LIMIT_INSTANCES; restarted empty, it still knows them', async () => {
+    const c = await startApp({ redisUrl: url, redisTimeoutMs: 2000, instances: 3 });
+    const known = '127.0.0.51';
+    const fresh = '127.0.0.52';
+    expect(statuses(await many(10, () => send(c.port, { from: known })))).toEqual({ ok: 10, limited: 0 });
+    await redis.stop();
+    try {
+      // 60 / 3 = 20 for a client new to this instance, the 10 it already admitted included for the other
+      const newcomer = await many(100, () => send(c.port, { from: fresh }));
+      expect(statuses(newcomer)).toEqual({ ok: 20, limited: 80 });
+      expect(newcomer.find((r) => r.status === 200)!.headers['ratelimit-policy']).toBe('"data";q=20;w=60');
+      expect(newcomer.find((r) => r.status === 429)!.headers['ratelimit']).toMatch(/^"data";r=0;t=\d+$/);
+      expect(statuses(await many(100, () => send(c.port, { from: known })))).toEqual({ ok: 10, limited: 90 });
+      expect(c.limits.mode()).toBe('fallback');
+    } finally {
+      await redis.start();
+    }
+    await waitFor(() => c.logs.some((l) => l.includes('is back')), 10_000, 'the instance to copy its admissions and count in Redis again');
+    expect(c.limits.mode()).toBe('redis');
+    // Redis restarted without data, yet the 20 admitted in this window are there: 40 more, not 60
+    expect(await probe.zCard(`chokepoint:rl:data:${known}`)).toBe(20);
+    expect(statuses(await many(100, () => send(c.port, { from: fresh })))).toEqual({ ok: 40, limited: 60 });
+    expect(statuses(await many(100, () => send(c.port, { from: known })))).toEqual({ ok: 40, limited: 60 });
   }, 40_000);
 
   it('does not wait on a Redis that hangs: the command timeout sends the request to memory', async () => {
     const c = await startApp({ redisUrl: url, redisTimeoutMs: 200 });
     expect((await send(c.port, { from: '127.0.0.47' })).status).toBe(200);
-    expect(await probe.get('chokepoint:rl:data:127.0.0.47')).toBe('1');
+    expect(await probe.zCard('chokepoint:rl:data:127.0.0.47')).toBe(1);
     const d = await startApp({ redisUrl: url });
     redis.proc!.kill('SIGSTOP');
     try {
@@ -427,7 +506,7 @@ describe.skipIf(!redisAvailable)('rate limits in Redis', () => {
     // after the one-second back-off, the next request probes Redis again and counting is back there
     await sleep(1100);
     await waitFor(async () => (await send(c.port, { from: '127.0.0.48' })).status === 200 && c.logs.some((l) => l.includes('is back')), 5000, 'Redis to be used again');
-    expect(Number(await probe.get('chokepoint:rl:data:127.0.0.48'))).toBeGreaterThanOrEqual(1);
+    expect(await probe.zCard('chokepoint:rl:data:127.0.0.48')).toBeGreaterThanOrEqual(1);
   }, 20_000);
 
   it('starts (in memory, with a warning) when Redis is not there, and close() lets it go', async () => {

@@ -1,29 +1,38 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { rateLimiter, type ClientRateLimitInfo, type RateLimitInfo, type Store } from 'hono-rate-limiter';
 import type { createClient as CreateClient } from 'redis';
-import { clientIp, ipv6Groups, formatIpv6, type TrustProxy } from './client-ip.ts';
+import { clientIp, type TrustProxy } from './client-ip.ts';
+import { rateKey } from './ip-text.ts';
 import { ApiError, problemResponse } from './problem.ts';
 import { LIMIT_HEADERS } from './http.ts';
 
 /**
- * Rate limits per client IP (SPEC §7): the data routes and MCP tool calls share one budget
- * ("data", 60/min by default), /v1/ask has its own ("ask", 10/min). Fixed windows that start
- * with a client's first request. Counters live in memory, or in Redis when REDIS_URL is set so
- * that every instance shares them; when Redis is unreachable the counting falls back to memory
- * for as long as the outage lasts (one warning per outage) and goes back to Redis when it answers.
+ * Rate limits per client IP (SPEC §7): the data routes and MCP reads share one budget ("data",
+ * 60/min by default), /v1/ask has its own ("ask", 10/min). A sliding window: a request is
+ * admitted when fewer than `limit` requests of that client were admitted in the 60 seconds
+ * before it, so no 60-second span ever holds more than `limit` admitted requests, whatever the
+ * boundaries (a fixed window admits 2 × limit across one). Refused requests are not counted.
+ *
+ * The log of admitted requests lives in memory, or in Redis when REDIS_URL is set so that every
+ * instance shares it (one sorted set per client and policy). Each instance also keeps its own
+ * admissions in memory; when Redis is unreachable it counts there, against a conservative quota
+ * (the limit divided by RATE_LIMIT_INSTANCES, the expected number of instances), and when Redis
+ * answers again it first copies its recent admissions there (a Redis that restarted empty still
+ * knows them), then counts in Redis again. One warning per outage.
  */
 
 export type Policy = 'data' | 'ask';
 
 export interface RateLimitOptions {
-  /** Requests per window on the data routes (and MCP tool calls); 0 turns the policy off. */
+  /** Requests per window on the data routes (and MCP reads); 0 turns the policy off. */
   data: number;
   /** Requests per window on /v1/ask; 0 turns the policy off. */
   ask: number;
   /** Window length, default 60 000 ms. */
   windowMs?: number;
-  /** redis:// or rediss:// URL; counters then live in Redis, shared by every instance. */
+  /** redis:// or rediss:// URL; the log then lives in Redis, shared by every instance. */
   redisUrl?: string;
+  /** Instances expected to share Redis (RATE_LIMIT_INSTANCES, default 1): during an outage each admits limit / instances. */
+  instances?: number;
   trust: TrustProxy;
   log?: (msg: string) => void;
   /** How long one Redis command may take before the request is counted in memory instead (default 500 ms). */
@@ -32,9 +41,10 @@ export interface RateLimitOptions {
 
 export interface ConsumeResult {
   allowed: boolean;
-  /** 0 when the policy is off (then allowed is always true and no header should be sent). */
+  /** The quota that applied (the conservative one during a Redis outage); 0 when the policy is off (then allowed is always true and no header should be sent). */
   limit: number;
   remaining: number;
+  /** Seconds until the oldest counted request leaves the window (one more request is then admitted); the Retry-After of a refusal. */
   resetSeconds: number;
 }
 
@@ -43,94 +53,125 @@ export interface RateLimits {
   data: MiddlewareHandler;
   /** Middleware for /v1/ask. */
   ask: MiddlewareHandler;
-  /** Count one hit of `policy` for this request's client (MCP tool calls use 'data'). */
+  /** Count one hit of `policy` for this request's client (MCP reads use 'data'). */
   consume(c: Context, policy: Policy): Promise<ConsumeResult>;
   /** The headers to send with a consume() result: RateLimit-Policy, RateLimit, and Retry-After when refused; {} when the policy is off. */
   headers(policy: Policy, result: ConsumeResult): Record<string, string>;
+  /** Where counting happens now: 'memory' (no Redis configured), 'redis', or 'fallback' (Redis configured, unavailable). */
+  mode(): 'memory' | 'redis' | 'fallback';
   close(): Promise<void>;
 }
 
 export const REDIS_PREFIX = 'chokepoint:rl:';
-const INFO = 'rateLimit';
 
-/**
- * The bucket a client address counts against: an IPv4 address as it is, an IPv6 address by its
- * /64 (one subscriber usually holds a whole /64 and could otherwise rotate through it).
- */
-export function rateKey(ip: string): string {
-  if (!ip.includes(':')) return ip;
-  const groups = ipv6Groups(ip);
-  if (!groups) return ip;
-  return `${formatIpv6([...groups.slice(0, 4), 0, 0, 0, 0])}/64`;
+
+// --- the log of admitted requests ------------------------------------------------------------
+
+/** Times are microseconds since the epoch: unique per instance, so that they also name the Redis members. */
+let lastStamp = 0;
+function stamp(): number {
+  lastStamp = Math.max(Date.now() * 1000, lastStamp + 1);
+  return lastStamp;
 }
 
-// --- stores --------------------------------------------------------------------------------
-
-interface Hit {
-  totalHits: number;
-  resetTime: Date;
+interface Admission {
+  allowed: boolean;
+  /** Admitted requests in the window, this one included when admitted. */
+  count: number;
+  /** Time (µs) of the oldest admitted request in the window, or of this one. */
+  oldest: number;
 }
 
 /**
- * Fixed-window counters in this process. increment() is synchronous, so concurrent requests in
- * one Node process are counted exactly. Expired clients are swept once per window.
+ * Admitted requests per client in this process, oldest first, at most `limit` per client (a log
+ * never holds more than its quota), swept once per window. admit() is synchronous, so
+ * concurrent requests in one Node process are counted exactly.
  */
-class MemoryCounter {
-  private readonly hits = new Map<string, { n: number; resetAt: number }>();
+class MemoryLog {
+  private readonly logs = new Map<string, number[]>();
   private readonly timer: NodeJS.Timeout;
 
-  constructor(private readonly windowMs: number) {
-    this.timer = setInterval(() => this.sweep(), windowMs);
+  constructor(private readonly windowUs: number, private readonly cap: number) {
+    this.timer = setInterval(() => this.sweep(), windowUs / 1000);
     this.timer.unref();
   }
 
-  increment(key: string): Hit {
-    const now = Date.now();
-    let e = this.hits.get(key);
-    if (!e || e.resetAt <= now) {
-      e = { n: 0, resetAt: now + this.windowMs };
-      this.hits.set(key, e);
+  private live(key: string, now: number): number[] | undefined {
+    const log = this.logs.get(key);
+    if (!log) return undefined;
+    let drop = 0;
+    while (drop < log.length && log[drop]! <= now - this.windowUs) drop++;
+    if (drop) log.splice(0, drop);
+    if (log.length === 0) {
+      this.logs.delete(key);
+      return undefined;
     }
-    e.n++;
-    return { totalHits: e.n, resetTime: new Date(e.resetAt) };
+    return log;
   }
 
-  get(key: string): Hit | undefined {
-    const e = this.hits.get(key);
-    return e && e.resetAt > Date.now() ? { totalHits: e.n, resetTime: new Date(e.resetAt) } : undefined;
+  admit(key: string, limit: number, now: number): Admission {
+    const log = this.live(key, now);
+    const n = log?.length ?? 0;
+    if (n >= limit) return { allowed: false, count: n, oldest: log![0]! };
+    this.record(key, now);
+    return { allowed: true, count: n + 1, oldest: log?.[0] ?? now };
   }
 
-  decrement(key: string): void {
-    const e = this.hits.get(key);
-    if (e && e.n > 0) e.n--;
+  /** Remember an admission (Redis admitted it, or this log did). */
+  record(key: string, t: number): void {
+    let log = this.logs.get(key);
+    if (!log) this.logs.set(key, (log = []));
+    let i = log.length;
+    while (i > 0 && log[i - 1]! > t) i--;
+    log.splice(i, 0, t);
+    if (log.length > this.cap) log.splice(0, log.length - this.cap);
   }
 
-  reset(key: string): void {
-    this.hits.delete(key);
+  /** Every client's admissions still in the window (for copying to Redis). */
+  *recent(now: number): Generator<[string, number[]]> {
+    for (const key of [...this.logs.keys()]) {
+      const log = this.live(key, now);
+      if (log) yield [key, [...log]];
+    }
   }
 
   private sweep(): void {
-    const now = Date.now();
-    for (const [k, e] of this.hits) if (e.resetAt <= now) this.hits.delete(k);
+    const now = Date.now() * 1000;
+    for (const key of [...this.logs.keys()]) this.live(key, now);
   }
 
   shutdown(): void {
     clearInterval(this.timer);
-    this.hits.clear();
+    this.logs.clear();
   }
 }
 
-/** INCR and, on a key without expiry (the first hit of a window), PEXPIRE; returns hits and the TTL. */
-const INCR_SCRIPT = `local n = redis.call('INCR', KEYS[1])
-local ttl = redis.call('PTTL', KEYS[1])
-if ttl < 0 then
-  redis.call('PEXPIRE', KEYS[1], ARGV[1])
-  ttl = tonumber(ARGV[1])
+/**
+ * Drop what left the window, admit when fewer than the limit remain (ZADD this request), keep the
+ * key for one window; returns {admitted 0/1, count, oldest score}.
+ */
+const ADMIT_SCRIPT = `local now = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+local limit = tonumber(ARGV[3])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+local n = redis.call('ZCARD', KEYS[1])
+local allowed = 0
+if n < limit then
+  redis.call('ZADD', KEYS[1], now, ARGV[4])
+  n = n + 1
+  allowed = 1
 end
-return {n, ttl}`;
-const DECR_SCRIPT = `local n = tonumber(redis.call('GET', KEYS[1]))
-if n and n > 0 then redis.call('DECR', KEYS[1]) end
-return 0`;
+redis.call('PEXPIRE', KEYS[1], math.ceil(window / 1000))
+local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+return {allowed, n, oldest[2] or ARGV[1]}`;
+
+/** Add admissions (score, member pairs in ARGV[3..]) made elsewhere, e.g. in memory during an outage. */
+const MERGE_SCRIPT = `local now = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+for i = 3, #ARGV, 2 do redis.call('ZADD', KEYS[1], tonumber(ARGV[i]), ARGV[i + 1]) end
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+redis.call('PEXPIRE', KEYS[1], math.ceil(window / 1000))
+return redis.call('ZCARD', KEYS[1])`;
 
 function redactUrl(url: string): string {
   try {
@@ -144,22 +185,27 @@ function redactUrl(url: string): string {
 
 /**
  * One node-redis connection shared by both policies. Commands go to Redis only while the client
- * is ready and no failure happened in the last second; anything else (not connected, an error, a
- * command slower than the timeout) counts the request in memory. The client keeps reconnecting
- * in the background; the first success after an outage is logged and counting is back in Redis.
+ * is ready, no failure happened in the last second and no copy after an outage is under way;
+ * anything else (not connected, an error, a command slower than the timeout) counts the request
+ * in memory. The client keeps reconnecting in the background; when it is back, this instance's
+ * recent admissions are copied to Redis, then the recovery is logged and counting is back there.
  */
 class RedisBackend {
   private readonly client: ReturnType<typeof CreateClient>;
   private down = false;
+  private recovering = false;
   private retryAt = 0;
   private closed = false;
+  /** Names this instance's members in the shared sorted sets. */
+  readonly instance = globalThis.crypto.randomUUID().slice(0, 12);
 
   constructor(
     readonly url: string,
-    private readonly windowMs: number,
+    private readonly windowUs: number,
     private readonly log: (msg: string) => void,
     private readonly timeoutMs: number,
     createClient: typeof CreateClient,
+    private readonly logs: Array<[string, MemoryLog]>,
   ) {
     this.client = createClient({
       url,
@@ -200,11 +246,20 @@ class RedisBackend {
   }
 
   get usable(): boolean {
-    return !this.closed && this.client.isReady && Date.now() >= this.retryAt;
+    return !this.closed && !this.down && !this.recovering && this.client.isReady && Date.now() >= this.retryAt;
   }
 
-  get connected(): boolean {
-    return this.client.isReady;
+  /**
+   * Whether this request may go to Redis. When it may not, note why: a client that is not
+   * connected is an outage; a connected client past its back-off after a failed command (a
+   * Redis that hung, then answered) is probed by starting the recovery.
+   */
+  check(): boolean {
+    if (this.usable) return true;
+    if (this.closed) return false;
+    if (!this.client.isReady) this.markDown('not connected');
+    else if (this.down && !this.recovering && Date.now() >= this.retryAt) this.markUp();
+    return false;
   }
 
   /** Log the outage once; after a failed command (`backoff`), leave Redis alone for a second. */
@@ -213,14 +268,48 @@ class RedisBackend {
     if (backoff) this.retryAt = Date.now() + 1000;
     if (this.down) return;
     this.down = true;
-    this.log(`warning: rate limits: Redis at ${redactUrl(this.url)} unavailable (${reason}); counting in memory on this instance until it is reachable again`);
+    this.log(`warning: rate limits: Redis at ${redactUrl(this.url)} unavailable (${reason}); counting in memory on this instance, conservatively, until it is reachable again`);
   }
 
+  /** Redis answers again: copy what was admitted meanwhile (and just before), then count there. */
   markUp(): void {
-    this.retryAt = 0;
-    if (!this.down || this.closed) return;
-    this.down = false;
-    this.log(`rate limits: Redis at ${redactUrl(this.url)} is back; counting in Redis again`);
+    if (!this.down || this.closed || this.recovering) {
+      if (!this.down) this.retryAt = 0;
+      return;
+    }
+    this.recovering = true;
+    void this.copyRecent().then(
+      (clients) => {
+        this.recovering = false;
+        if (this.closed) return;
+        this.down = false;
+        this.retryAt = 0;
+        this.log(`rate limits: Redis at ${redactUrl(this.url)} is back; ${clients} client(s)' recent requests copied there; counting in Redis again`);
+      },
+      (err: unknown) => {
+        // Still unusable: stay in memory; the next 'ready' (or the probe below) tries again.
+        this.recovering = false;
+        this.retryAt = Date.now() + 1000;
+        setTimeout(() => this.markUp(), 1000).unref();
+        void err;
+      },
+    );
+  }
+
+  private async copyRecent(): Promise<number> {
+    const now = Date.now() * 1000;
+    let clients = 0;
+    const batch: Promise<unknown>[] = [];
+    for (const [policy, log] of this.logs) {
+      for (const [key, times] of log.recent(now)) {
+        const args = [String(now), String(this.windowUs), ...times.flatMap((t) => [String(t), `${this.instance}:${t}`])];
+        batch.push(this.timed(this.client.eval(MERGE_SCRIPT, { keys: [`${REDIS_PREFIX}${policy}:${key}`], arguments: args }), 5000));
+        clients++;
+        if (batch.length >= 100) await Promise.all(batch.splice(0));
+      }
+    }
+    await Promise.all(batch);
+    return clients;
   }
 
   /**
@@ -236,27 +325,12 @@ class RedisBackend {
     return Promise.race([p, limit]).finally(() => clearTimeout(timer));
   }
 
-  async increment(key: string): Promise<Hit> {
-    const reply = (await this.timed(this.client.eval(INCR_SCRIPT, { keys: [key], arguments: [String(this.windowMs)] }))) as unknown;
-    if (!Array.isArray(reply) || reply.length !== 2) throw new Error('unexpected reply to the rate-limit script');
-    const n = Number(reply[0]);
-    const ttl = Number(reply[1]);
-    if (!Number.isFinite(n) || !Number.isFinite(ttl)) throw new Error('unexpected reply to the rate-limit script');
-    return { totalHits: n, resetTime: new Date(Date.now() + ttl) };
-  }
-
-  async get(key: string): Promise<Hit | undefined> {
-    const [n, ttl] = await this.timed(Promise.all([this.client.get(key), this.client.pTTL(key)]));
-    if (n === null || ttl < 0) return undefined;
-    return { totalHits: Number(n), resetTime: new Date(Date.now() + ttl) };
-  }
-
-  async decrement(key: string): Promise<void> {
-    await this.timed(this.client.eval(DECR_SCRIPT, { keys: [key], arguments: [] }));
-  }
-
-  async reset(key: string): Promise<void> {
-    await this.timed(this.client.del(key));
+  async admit(key: string, limit: number, now: number): Promise<Admission> {
+    const reply = (await this.timed(this.client.eval(ADMIT_SCRIPT, { keys: [key], arguments: [String(now), String(this.windowUs), String(limit), `${this.instance}:${now}`] }))) as unknown;
+    if (!Array.isArray(reply) || reply.length !== 3) throw new Error('unexpected reply to the rate-limit script');
+    const [allowed, count, oldest] = reply.map(Number) as [number, number, number];
+    if (![allowed, count, oldest].every(Number.isFinite)) throw new Error('unexpected reply to the rate-limit script');
+    return { allowed: allowed === 1, count, oldest };
   }
 
   /** Close the connection (waiting at most a second for commands in flight) and stop reconnecting. */
@@ -271,75 +345,7 @@ class RedisBackend {
   }
 }
 
-/** The hono-rate-limiter Store of one policy: Redis when usable, memory otherwise. */
-class PolicyStore implements Store {
-  readonly prefix: string;
-  readonly localKeys: boolean;
-
-  constructor(
-    policy: Policy,
-    private readonly memory: MemoryCounter,
-    private readonly redis: RedisBackend | null,
-  ) {
-    this.prefix = `${REDIS_PREFIX}${policy}:`;
-    this.localKeys = redis === null;
-  }
-
-  increment(key: string): Hit | Promise<Hit> {
-    const redis = this.redis;
-    if (!redis) return this.memory.increment(key);
-    if (!redis.usable) {
-      if (!redis.connected) redis.markDown('not connected');
-      return this.memory.increment(key);
-    }
-    return redis.increment(this.prefix + key).then(
-      (hit) => {
-        redis.markUp();
-        return hit;
-      },
-      (err: unknown) => {
-        redis.markDown(err instanceof Error ? err.message : String(err), true);
-        return this.memory.increment(key);
-      },
-    );
-  }
-
-  async get(key: string): Promise<ClientRateLimitInfo | undefined> {
-    if (this.redis?.usable) {
-      try {
-        return await this.redis.get(this.prefix + key);
-      } catch {
-        // fall through to memory
-      }
-    }
-    return this.memory.get(key);
-  }
-
-  async decrement(key: string): Promise<void> {
-    if (this.redis?.usable) {
-      try {
-        await this.redis.decrement(this.prefix + key);
-        return;
-      } catch {
-        // fall through to memory
-      }
-    }
-    this.memory.decrement(key);
-  }
-
-  async resetKey(key: string): Promise<void> {
-    this.memory.reset(key);
-    if (this.redis?.usable) await this.redis.reset(this.prefix + key).catch(() => undefined);
-  }
-
-  shutdown(): void {
-    this.memory.shutdown();
-  }
-}
-
 // --- headers and middleware ---------------------------------------------------------------
-
-const secondsUntil = (t: Date | undefined, windowMs: number) => Math.max(1, Math.ceil(((t?.getTime() ?? Date.now() + windowMs) - Date.now()) / 1000));
 
 function headerValues(policy: Policy, limit: number, windowMs: number, remaining: number, resetSeconds: number): Record<string, string> {
   return {
@@ -348,79 +354,95 @@ function headerValues(policy: Policy, limit: number, windowMs: number, remaining
   };
 }
 
-/** Build the limits from the configuration (RATE_LIMIT_DATA, RATE_LIMIT_ASK, REDIS_URL, TRUST_PROXY). */
+/** Build the limits from the configuration (RATE_LIMIT_DATA, RATE_LIMIT_ASK, RATE_LIMIT_INSTANCES, REDIS_URL, TRUST_PROXY). */
 export async function createRateLimits(opts: RateLimitOptions): Promise<RateLimits> {
   const windowMs = opts.windowMs ?? 60_000;
+  const windowUs = windowMs * 1000;
+  const instances = opts.instances ?? 1;
   const log = opts.log ?? (() => {});
   for (const p of ['data', 'ask'] as const) {
     if (!Number.isInteger(opts[p]) || opts[p] < 0) throw new Error(`rate limit for ${p} must be a whole number ≥ 0 (0 turns it off), got ${opts[p]}`);
   }
   if (!Number.isInteger(windowMs) || windowMs < 1000) throw new Error(`rate-limit window must be a whole number of milliseconds ≥ 1000, got ${windowMs}`);
-
-  const anyOn = opts.data > 0 || opts.ask > 0;
-  const redis = opts.redisUrl && anyOn ? new RedisBackend(opts.redisUrl, windowMs, log, opts.redisTimeoutMs ?? 500, (await import('redis')).createClient) : null;
-  if (redis) await redis.start(2000);
+  if (!Number.isInteger(instances) || instances < 1) throw new Error(`the expected number of instances must be a whole number ≥ 1, got ${instances}`);
 
   const limits: Record<Policy, number> = { data: opts.data, ask: opts.ask };
-  const stores: Record<Policy, PolicyStore> = {
-    data: new PolicyStore('data', new MemoryCounter(windowMs), redis),
-    ask: new PolicyStore('ask', new MemoryCounter(windowMs), redis),
-  };
+  /** The quota of one instance counting alone while Redis is away. */
+  const fallback: Record<Policy, number> = { data: Math.max(1, Math.floor(opts.data / instances)), ask: Math.max(1, Math.floor(opts.ask / instances)) };
+  const memory: Record<Policy, MemoryLog> = { data: new MemoryLog(windowUs, Math.max(1, opts.data)), ask: new MemoryLog(windowUs, Math.max(1, opts.ask)) };
+
+  const anyOn = opts.data > 0 || opts.ask > 0;
+  const redis = opts.redisUrl && anyOn
+    ? new RedisBackend(opts.redisUrl, windowUs, log, opts.redisTimeoutMs ?? 500, (await import('redis')).createClient, [['data', memory.data], ['ask', memory.ask]])
+    : null;
+  if (redis) await redis.start(2000);
   const keyOf = (c: Context) => rateKey(clientIp(c, opts.trust));
+
+  /** Count one request of `key` under `policy`: in Redis when usable, else in memory (conservatively when Redis is configured). */
+  async function admit(policy: Policy, key: string): Promise<Admission & { limit: number; now: number }> {
+    const now = stamp();
+    if (redis?.check()) {
+      try {
+        const a = await redis.admit(`${REDIS_PREFIX}${policy}:${key}`, limits[policy], now);
+        if (a.allowed) memory[policy].record(key, now);
+        return { ...a, limit: limits[policy], now };
+      } catch (err) {
+        redis.markDown(err instanceof Error ? err.message : String(err), true);
+      }
+    }
+    const limit = redis ? fallback[policy] : limits[policy];
+    const later = stamp();
+    return { ...memory[policy].admit(key, limit, later), limit, now: later };
+  }
+
+  async function consume(c: Context, policy: Policy): Promise<ConsumeResult> {
+    if (limits[policy] === 0) return { allowed: true, limit: 0, remaining: 0, resetSeconds: 0 };
+    const a = await admit(policy, keyOf(c));
+    // When the oldest admission leaves the window, measured from this request's own time (the
+    // log's clock): a retry after that many seconds is admitted.
+    const resetSeconds = Math.min(Math.ceil(windowMs / 1000), Math.max(1, Math.ceil((a.oldest + windowUs - a.now) / 1e6)));
+    return { allowed: a.allowed, limit: a.limit, remaining: a.allowed ? Math.max(0, a.limit - a.count) : 0, resetSeconds };
+  }
+
+  function headers(policy: Policy, r: ConsumeResult): Record<string, string> {
+    if (r.limit === 0) return {};
+    const h = headerValues(policy, r.limit, windowMs, r.remaining, r.resetSeconds);
+    return r.allowed ? h : { ...h, 'Retry-After': String(r.resetSeconds) };
+  }
 
   const pass: MiddlewareHandler = async (_c, next) => {
     await next();
   };
 
   function middleware(policy: Policy): MiddlewareHandler {
-    const limit = limits[policy];
-    if (limit === 0) return pass;
-    const limiter = rateLimiter({
-      windowMs,
-      limit,
-      standardHeaders: false,
-      requestPropertyName: INFO,
-      keyGenerator: keyOf,
-      store: stores[policy],
-      handler: (c) => {
-        const info = c.get(INFO) as RateLimitInfo;
-        const reset = secondsUntil(info.resetTime, windowMs);
-        const headers = { ...headerValues(policy, limit, windowMs, 0, reset), 'Retry-After': String(reset) };
-        const detail = `rate limit exceeded: the "${policy}" policy allows ${limit} requests per ${Math.ceil(windowMs / 1000)} seconds per client; retry in ${reset} s`;
-        return problemResponse(c, new ApiError(429, detail, { policy }, headers));
-      },
-    });
+    if (limits[policy] === 0) return pass;
     // The headers go into the context before the route runs, and the response builders
     // (sendBytes, problemResponse) put them in the response they construct: a header added to a
     // finished response would make the Node adapter copy the body through a stream.
     return async (c, next) => {
-      const refused = await limiter(c, async () => {
-        const info = c.get(INFO) as RateLimitInfo | undefined;
-        if (info) c.set(LIMIT_HEADERS, headerValues(policy, limit, windowMs, info.remaining, secondsUntil(info.resetTime, windowMs)));
-        await next();
-      });
-      if (refused) return refused;
+      const r = await consume(c, policy);
+      const h = headers(policy, r);
+      if (!r.allowed) {
+        const detail = `rate limit exceeded: the "${policy}" policy allows ${r.limit} requests per ${Math.ceil(windowMs / 1000)} seconds per client; retry in ${r.resetSeconds} s`;
+        return problemResponse(c, new ApiError(429, detail, { policy }, h));
+      }
+      c.set(LIMIT_HEADERS, h);
+      await next();
     };
   }
 
   return {
     data: middleware('data'),
     ask: middleware('ask'),
-    async consume(c, policy) {
-      const limit = limits[policy];
-      if (limit === 0) return { allowed: true, limit: 0, remaining: 0, resetSeconds: 0 };
-      const hit = await stores[policy].increment(keyOf(c));
-      return { allowed: hit.totalHits <= limit, limit, remaining: Math.max(0, limit - hit.totalHits), resetSeconds: secondsUntil(hit.resetTime, windowMs) };
-    },
-    headers(policy, r) {
-      if (r.limit === 0) return {};
-      const h = headerValues(policy, r.limit, windowMs, r.remaining, r.resetSeconds);
-      return r.allowed ? h : { ...h, 'Retry-After': String(r.resetSeconds) };
-    },
+    consume,
+    headers,
+    mode: () => (!redis ? 'memory' : redis.usable ? 'redis' : 'fallback'),
     async close() {
-      stores.data.shutdown();
-      stores.ask.shutdown();
+      memory.data.shutdown();
+      memory.ask.shutdown();
       await redis?.close();
     },
   };
 }
+
+export { rateKey };

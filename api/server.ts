@@ -2,9 +2,15 @@ import { serve, type ServerType } from '@hono/node-server';
 import { createApp } from './app.ts';
 import { configureAsk, llmConfigFromEnv } from './ask/index.ts';
 import { NodeBuildStore } from './build-store.ts';
-import { clientIp, describeTrustProxy, parseTrustProxy } from './client-ip.ts';
-import { type ApiEnv, readApiEnv } from './env.ts';
+import type { Server } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { clientIp, describeTrustProxy, parseTrustProxy, trustedBy } from './client-ip.ts';
+import { CONNECTIONS_CHECKING_INTERVAL_MS, guardConnections, type ConnectionStats } from './connections.ts';
+import { type ApiEnv, EXIT_CONFIG, readApiEnv } from './env.ts';
+import { commonHeaders } from './http.ts';
+import { exitWithSupervisor, supervise } from './supervise.ts';
 import { McpEndpoint } from './mcp/http.ts';
+import { DiskVintages, mountVintages } from './vintages.ts';
 import { createRateLimits, rateKey, type RateLimits } from './rate-limit.ts';
 
 export interface RunningServer {
@@ -12,6 +18,8 @@ export interface RunningServer {
   port: number;
   store: NodeBuildStore;
   limits: RateLimits;
+  /** Open connections, clients holding them, connections refused by each cap. */
+  connections(): ConnectionStats;
   close(): Promise<void>;
 }
 
@@ -22,9 +30,9 @@ export async function startServer(env: ApiEnv, quiet = false): Promise<RunningSe
   const say = quiet ? () => {} : log;
   const store = await new NodeBuildStore(env.DIST_DIR, say).start();
   if (!store.current()) say(`no build in ${env.DIST_DIR} yet: answering 503 until the pipeline publishes one`);
-  const trust = parseTrustProxy(env.TRUST_PROXY);
-  const limits = await createRateLimits({ data: env.RATE_LIMIT_DATA, ask: env.RATE_LIMIT_ASK, redisUrl: env.REDIS_URL, trust, log: (m) => console.error(`[api] ${m}`) });
-  say(`client IP: ${describeTrustProxy(trust)}; limits ${env.RATE_LIMIT_DATA}/min data, ${env.RATE_LIMIT_ASK}/min ask${env.REDIS_URL ? ', counters in Redis' : ''}`);
+  const trust = parseTrustProxy(env.TRUST_PROXY, env.TRUSTED_PROXIES);
+  const limits = await createRateLimits({ data: env.RATE_LIMIT_DATA, ask: env.RATE_LIMIT_ASK, redisUrl: env.REDIS_URL, instances: env.RATE_LIMIT_INSTANCES, trust, log: (m) => console.error(`[api] ${m}`) });
+  say(`${describeTrustProxy(trust)}; limits ${env.RATE_LIMIT_DATA}/min data, ${env.RATE_LIMIT_ASK}/min ask${env.REDIS_URL ? `, counted in Redis (1/${env.RATE_LIMIT_INSTANCES} of each limit per instance during an outage)` : ''}`);
   const llm = llmConfigFromEnv(env);
   configureAsk({ llm, onFallback: (why) => say(`/v1/ask: model answer refused, grounded answer sent: ${why}`) });
   if (llm) say(`/v1/ask: model ${llm.model}${llm.baseURL ? ` at ${llm.baseURL}` : ''}, timeout ${llm.timeoutMs} ms, grounded fallback`);
@@ -37,29 +45,85 @@ export async function startServer(env: ApiEnv, quiet = false): Promise<RunningSe
     clientKey: (c) => rateKey(clientIp(c, trust)),
   });
   const app = createApp({ source: store, baseUrl: env.PUBLIC_BASE_URL, limits, mcp, log: (m) => console.error(`[api] ${m}`) });
+  // Past bulk packages live on disk beside the builds (the app itself stays free of Node modules).
+  mountVintages(app, { store: new DiskVintages(env.DIST_DIR), common: () => store.current()?.headers ?? commonHeaders(env.PUBLIC_BASE_URL), limit: limits.data });
+  const proxies = 'trusted' in trust ? trust.trusted : undefined;
   return new Promise((resolveStart) => {
-    const server = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) => {
-      say(`listening on http://${env.HOST}:${info.port}`);
+    const server = serve(
+      {
+        fetch: app.fetch,
+        port: env.PORT,
+        hostname: env.HOST,
+        serverOptions: {
+          headersTimeout: env.HEADERS_TIMEOUT_MS,
+          requestTimeout: env.REQUEST_TIMEOUT_MS,
+          keepAliveTimeout: env.KEEP_ALIVE_TIMEOUT_MS,
+          connectionsCheckingInterval: CONNECTIONS_CHECKING_INTERVAL_MS,
+        },
+      },
+      (info) => {
+      say(`listening on http://${env.HOST}:${info.port}; at most ${env.MAX_CONNECTIONS} connections, ${env.MAX_CONNECTIONS_PER_IP} per client address`);
       resolveStart({
         server,
         port: info.port,
         store,
         limits,
+        connections: guard.stats,
         close: async () => {
           store.stop();
           await mcp.close();
-          await new Promise<void>((r) => server.close(() => r()));
+          const closed = new Promise<void>((r) => server.close(() => r()));
+          (server as Server).closeIdleConnections();
+          await closed;
           await limits.close();
         },
       });
+      },
+    );
+    // In the same tick as the server's creation: before it accepts its first connection.
+    const guard = guardConnections(server as Server, {
+      maxConnections: env.MAX_CONNECTIONS,
+      maxConnectionsPerIp: env.MAX_CONNECTIONS_PER_IP,
+      headersTimeoutMs: env.HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
+      keepAliveTimeoutMs: env.KEEP_ALIVE_TIMEOUT_MS,
+      ...(proxies ? { exempt: (ip: string) => trustedBy(proxies, ip) } : {}),
+      headers: () => store.current()?.headers ?? commonHeaders(env.PUBLIC_BASE_URL),
     });
   });
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const env = readApiEnv();
-  const running = await startServer(env);
-  const stop = () => void running.close().then(() => process.exit(0));
+/**
+ * `npm run serve`: a supervisor that runs the server in a child process and restarts it when it
+ * dies (SUPERVISE=off, or CHOKEPOINT_SUPERVISED=1 as set for the child, runs the server itself).
+ */
+async function main(): Promise<void> {
+  let env: ApiEnv;
+  try {
+    env = readApiEnv();
+    parseTrustProxy(env.TRUST_PROXY, env.TRUSTED_PROXIES);
+  } catch (err) {
+    console.error(`[api] ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(EXIT_CONFIG);
+  }
+  if (process.env.CHOKEPOINT_SUPERVISED === '1' || process.env.SUPERVISE === 'off') {
+    const running = await startServer(env);
+    const stop = () => void running.close().then(() => process.exit(0));
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    exitWithSupervisor(stop);
+    return;
+  }
+  const supervised = supervise({
+    name: 'server',
+    command: process.execPath,
+    args: [...process.execArgv, fileURLToPath(import.meta.url)],
+    env: { ...process.env, CHOKEPOINT_SUPERVISED: '1' },
+    finalCodes: [EXIT_CONFIG],
+  });
+  const stop = () => void supervised.stop().then(() => process.exit(0));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
 }
+
+if (import.meta.url === `file://${process.argv[1]}`) await main();

@@ -3,6 +3,7 @@ import { CommodityListResponse, CommoditySheetResponse } from './commodities.ts'
 import { CommodityGroup, DateString, LANGS, Meta, envelope } from './common.ts';
 import { BriefingSchema, EVENT_CATEGORIES, EventSchema, SCENARIO_STATUSES, ScenarioSchema } from './content.ts';
 import { CountryProfileResponse } from './countries.ts';
+import { INPUT_LIMITS as L, maxLength } from './limits.ts';
 import { Frequency, ReserveMetric, ReserveResponse, TimeSeriesResponse } from './reserves.ts';
 
 /**
@@ -20,6 +21,7 @@ const validText = (s: string) => !LONE_SURROGATE.test(s);
 /** A real calendar date as YYYY-MM-DD (2026-02-30 is refused). */
 export const CalendarDate = z
   .string()
+  .max(...maxLength(L.date))
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date as YYYY-MM-DD')
   .refine((s) => {
     const d = new Date(`${s}T00:00:00Z`);
@@ -30,6 +32,7 @@ export const CalendarDate = z
 const intParam = (min: number, max: number, def: number) =>
   z
     .string()
+    .max(...maxLength(L.integer))
     .regex(/^\d+$/, `expected a whole number from ${min} to ${max}`)
     .transform(Number)
     .pipe(z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`))
@@ -37,23 +40,28 @@ const intParam = (min: number, max: number, def: number) =>
     .default(def)
     .describe(`Integer ${min}–${max} (default ${def})`);
 
+/** An enumerated text parameter: at most INPUT_LIMITS.enumValue characters, lower-cased, then checked. */
+const enumText = () => z.string().max(...maxLength(L.enumValue)).transform(lower);
+
 export const Format = z.enum(['json', 'csv']).optional().describe('Response format; `csv` is the same as `Accept: text/csv`');
 export const CommodityParam = z
   .string()
+  .max(...maxLength(L.commodity))
   .transform(lower)
   .pipe(z.string().regex(/^([a-z]+\.)?[a-z0-9]+$/, 'expected a commodity code such as gas or oil (a slug such as energy.gas is accepted too)'))
   .describe('Commodity code, e.g. `gas`, `oil` (case-insensitive; the slug `energy.gas` is accepted too)')
   .meta({ examples: ['gas'] });
 export const CountryParam = z
   .string()
+  .max(...maxLength(L.country))
   .transform(lower)
   .pipe(z.string().regex(/^[a-z]{2,3}$/, 'expected an ISO 3166-1 country code such as de (alpha-2) or DEU (alpha-3)'))
   .describe('Country, ISO 3166-1 alpha-2 (`de`; `eu` for the EU aggregate); alpha-3 is accepted too (case-insensitive)')
   .meta({ examples: ['de'] });
-const LangParam = z.string().transform(lower).pipe(z.enum(LANGS)).describe('Language: en, fr, de or es');
+const LangParam = enumText().pipe(z.enum(LANGS)).describe('Language: en, fr, de or es');
 
 export const ListCommoditiesQuery = z.strictObject({
-  group: z.string().transform(lower).pipe(CommodityGroup).optional().describe('Only this group: energy, metals or agri'),
+  group: enumText().pipe(CommodityGroup).optional().describe('Only this group: energy, metals or agri'),
   format: Format,
 });
 
@@ -65,13 +73,11 @@ export const TimeSeriesQuery = z
     country: CountryParam,
     from: CalendarDate.describe('First date of the series (inclusive)').meta({ examples: ['2025-01-01'] }),
     to: CalendarDate.optional().describe('Last date (inclusive); default: today'),
-    metric: z
-      .string()
-      .transform(lower)
+    metric: enumText()
       .pipe(ReserveMetric)
       .optional()
       .describe('fill_pct, volume or days_of_cover; default fill_pct, or volume for a reserve without a fill percentage (the US SPR)'),
-    frequency: z.string().transform(lower).pipe(Frequency).optional().describe("daily, weekly or monthly (default: the series' own); each period is its last observation"),
+    frequency: enumText().pipe(Frequency).optional().describe("daily, weekly or monthly (default: the series' own); each period is its last observation"),
     format: Format,
   })
   .superRefine((q, ctx) => {
@@ -81,6 +87,7 @@ export const TimeSeriesQuery = z
 export const CountryPath = z.strictObject({
   iso: z
     .string()
+    .max(...maxLength(L.country))
     .regex(/^[A-Za-z]{2,3}$/, 'expected an ISO 3166-1 code: three letters (DEU) or two (DE)')
     .describe('ISO 3166-1 alpha-3 (DEU); alpha-2 (DE) is accepted too, case-insensitive')
     .meta({ examples: ['DEU'] }),
@@ -88,13 +95,14 @@ export const CountryPath = z.strictObject({
 export const CommodityPath = z.strictObject({
   slug: z
     .string()
+    .max(...maxLength(L.commodity))
     .regex(/^[A-Za-z]+\.[A-Za-z0-9]+$/, 'expected a slug <group>.<code> such as energy.gas')
     .describe('Commodity slug `<group>.<code>`, e.g. `energy.gas` (case-insensitive)')
     .meta({ examples: ['metals.cobalt'] }),
 });
 
 export const ScenariosQuery = z.strictObject({
-  status: z.string().transform(lower).pipe(z.enum(SCENARIO_STATUSES)).optional().describe('Only scenarios with this status'),
+  status: enumText().pipe(z.enum(SCENARIO_STATUSES)).optional().describe('Only scenarios with this status'),
   commodity: CommodityParam.optional().describe('Only scenarios that concern this commodity (code or slug)'),
   format: Format,
 });
@@ -103,7 +111,7 @@ export const EventsQuery = z
   .strictObject({
     since: CalendarDate.optional().describe('Events on or after this date; default: 90 days before the newest event'),
     until: CalendarDate.optional().describe('Events on or before this date'),
-    category: z.string().transform(lower).pipe(z.enum(EVENT_CATEGORIES)).optional().describe('One category'),
+    category: enumText().pipe(z.enum(EVENT_CATEGORIES)).optional().describe('One category'),
     commodity: CommodityParam.optional().describe('Only events tagged with this commodity (code or slug)'),
     country: CountryParam.optional().describe('Only events tagged with this country (alpha-2 or alpha-3)'),
     limit: intParam(1, 500, 50),
@@ -120,14 +128,14 @@ export const BriefingsQuery = z.strictObject({
 });
 
 export const SearchQuery = z.strictObject({
-  q: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters').refine(validText, 'is not valid Unicode text').describe('What to search for, in any of en, fr, de, es').meta({ examples: ['cobalt export ban'] }),
+  q: z.string().trim().min(1, 'must not be empty').max(...maxLength(L.searchQuery)).refine(validText, 'is not valid Unicode text').describe('What to search for, in any of en, fr, de, es').meta({ examples: ['cobalt export ban'] }),
   limit: intParam(1, 50, 10),
-  type: z.string().transform(lower).pipe(z.enum(['briefing', 'scenario'])).optional().describe('Only briefings or only scenarios'),
+  type: enumText().pipe(z.enum(['briefing', 'scenario'])).optional().describe('Only briefings or only scenarios'),
   lang: LangParam.optional().describe('Only documents in this language'),
 });
 
 export const AskBody = z.strictObject({
-  q: z.string().trim().min(1, 'must not be empty').max(500, 'must be at most 500 characters').refine(validText, 'is not valid Unicode text').describe('A question about the data, in en, fr, de or es').meta({ examples: ["How full is Germany's gas storage?"] }),
+  q: z.string().trim().min(1, 'must not be empty').max(...maxLength(L.askQuestion)).refine(validText, 'is not valid Unicode text').describe('A question about the data, in en, fr, de or es').meta({ examples: ["How full is Germany's gas storage?"] }),
 });
 export const ASK_MAX_BODY_BYTES = 4096;
 

@@ -6,10 +6,10 @@ import type { Socket } from 'node:net';
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { BuildSource } from '../build-store.ts';
-import { socketIp } from '../client-ip.ts';
 import { EXPOSED_HEADERS } from '../http.ts';
 import { PROBLEM_TYPE, PROBLEM_TYPES } from '../problem.ts';
-import { rateKey, type RateLimits } from '../rate-limit.ts';
+import { rateKey } from '../ip-text.ts';
+import type { RateLimits } from '../rate-limit.ts';
 import { gateTransport, POST_KEY, type PostContext } from './gate.ts';
 import { DEFAULT_FLOW_LIMITS, MCP_MAX_BODY_BYTES, MCP_OVERLOADED, MCP_SESSION_LIFETIME_SECONDS, type FlowLimits } from './limits.ts';
 import { createMcpServer, type McpServerDeps } from './server.ts';
@@ -192,7 +192,9 @@ export class McpEndpoint {
     const log = ctx.log ?? (() => {});
     this.log = log;
     const deps: McpServerDeps = { source: ctx.source, baseUrl: ctx.baseUrl, log };
-    const keyOf = this.opts.clientKey ?? ((c: Context) => socketIp(c));
+    // Without a key function (edge runtimes, tests): the socket peer where @hono/node-server exposes
+    // it, read without importing Node modules; the Node server always passes its TRUST_PROXY key.
+    const keyOf = this.opts.clientKey ?? peerAddress;
     const clientKey = (c: Context) => rateKey(keyOf(c));
     const sessions = this.sessions;
     const maxBody = this.maxBody;
@@ -513,4 +515,10 @@ export class McpEndpoint {
       problem(c, 405, PROBLEM_TYPES[405], 'Method not allowed', `${c.req.method} is not allowed on /mcp; use POST, GET or DELETE`, { allowed: ['GET', 'POST', 'DELETE', 'OPTIONS'] }, { allow: 'GET, POST, DELETE, OPTIONS' }),
     );
   }
+}
+
+/** The socket peer @hono/node-server keeps at c.env.incoming, IPv4-mapped IPv6 unwrapped; 'unknown' elsewhere. */
+function peerAddress(c: Context): string {
+  const raw = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress;
+  return raw ? raw.replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/i, '$1') : 'unknown';
 }

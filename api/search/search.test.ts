@@ -45,11 +45,14 @@ describe('GET /v1/search', () => {
   });
 
   it('addresses briefing hits in their language list', async () => {
+    // The storage briefing ranks near the top (the weekly digest, which also covers storage, may lead).
     const hits = await search(q('stockage de gaz', '&type=briefing&lang=fr'));
-    expect(hits[0]!.id).toBe('2026-08-20-eu-gas-storage-winter-2026-fr');
-    expect(hits[0]!.url).toBe('/v1/briefings?lang=fr&limit=50#2026-08-20-eu-gas-storage-winter-2026-fr');
-    const list = await (await fetch(`${api.url}${hits[0]!.url.split('#')[0]}`)).json() as { data: { id: string }[] };
-    expect(list.data.map((b) => b.id)).toContain(hits[0]!.id);
+    const storage = hits.slice(0, 3).find((h) => h.id === '2026-08-20-eu-gas-storage-winter-2026-fr');
+    expect(storage?.url).toBe('/v1/briefings?lang=fr&limit=50#2026-08-20-eu-gas-storage-winter-2026-fr');
+    for (const hit of hits) {
+      const list = await (await fetch(`${api.url}${hit.url.split('#')[0]}`)).json() as { data: { id: string }[] };
+      expect(list.data.map((b) => b.id)).toContain(hit.id);
+    }
   });
 
   it('filters by type and language', async () => {

@@ -5,6 +5,7 @@ import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../contract/api.ts';
+import { INPUT_LIMITS } from '../../contract/limits.ts';
 import { TOOLS } from '../../contract/tools.ts';
 import { startTestServer } from '../http.ts';
 
@@ -192,15 +193,47 @@ describe('generated bad input on every route: never a 5xx, always a problem, hea
     await healthy();
   });
 
-  it('known classes: a URL beyond the header limit gets a bare 431 from node:http, and the server carries on', async () => {
-    // Node answers a request line + headers over 16 KiB itself, before the app: a 431 without a body.
-    // (the client may see the 431 or, still writing, the connection closed under it)
-    const res = await raw('GET', `/v1/search?q=${'x'.repeat(20_000)}`).then((r) => r.status, (e: Error) => e.message);
-    expect([431, 'socket hang up', 'read ECONNRESET', 'write EPIPE']).toContain(res);
-    // Below the limit the app answers, with a problem naming the parameter.
+  it('known classes: a URL beyond the header limit gets a 431 problem from the connection guard, and the server carries on', async () => {
+    // Node's parser refuses a request line + headers over 16 KiB before the app; the clientError
+    // handler answers it with a problem (the client may see the 431 or, still writing, the connection closed under it).
+    const res = await raw('GET', `/v1/search?q=${'x'.repeat(20_000)}`).then((r) => r, (e: Error) => e.message);
+    if (typeof res === 'string') expect(['socket hang up', 'read ECONNRESET', 'write EPIPE']).toContain(res);
+    else {
+      checkReply(res, '20,000-character URL');
+      expect(res.status).toBe(431);
+    }
+    // Below the limit the app answers, with a problem naming the parameter and its length limit.
     const long = await raw('GET', `/v1/search?q=${'x'.repeat(10_000)}`);
     expect(long.status).toBe(400);
-    expect(JSON.parse(long.body)).toMatchObject({ status: 400, errors: [{ param: 'q' }] });
+    expect(JSON.parse(long.body)).toMatchObject({ status: 400, errors: [{ param: 'q', message: expect.stringContaining(`at most ${INPUT_LIMITS.searchQuery} characters`) }] });
+    await healthy();
+  });
+
+  it('every identifier and free-text parameter over its length limit: 400 naming the parameter and the limit', async () => {
+    const cases: { path: string; param: string; max: number }[] = [
+      { path: '/v1/commodities/{v}', param: 'slug', max: INPUT_LIMITS.commodity },
+      { path: '/v1/countries/{v}', param: 'iso', max: INPUT_LIMITS.country },
+      { path: '/v1/reserves?commodity={v}&country=de', param: 'commodity', max: INPUT_LIMITS.commodity },
+      { path: '/v1/reserves?commodity=gas&country={v}', param: 'country', max: INPUT_LIMITS.country },
+      { path: '/v1/reserves/timeseries?commodity=gas&country=de&from={v}', param: 'from', max: INPUT_LIMITS.date },
+      { path: '/v1/reserves/timeseries?commodity=gas&country=de&from=2026-01-01&metric={v}', param: 'metric', max: INPUT_LIMITS.enumValue },
+      { path: '/v1/events?category={v}', param: 'category', max: INPUT_LIMITS.enumValue },
+      { path: '/v1/events?limit={v}', param: 'limit', max: INPUT_LIMITS.integer },
+      { path: '/v1/briefings?lang={v}', param: 'lang', max: INPUT_LIMITS.enumValue },
+      { path: '/v1/search?q={v}', param: 'q', max: INPUT_LIMITS.searchQuery },
+    ];
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...cases), fc.integer({ min: 1, max: 11_000 }), fc.constantFrom('a', '9', 'é', '.', 'Z'), async (c, extra, ch) => {
+        // at most 11,000 bytes once percent-encoded: below node:http's 16 KiB header limit
+        const value = ch.repeat(c.max + Math.min(extra, Math.floor(11_000 / encodeURIComponent(ch).length) - c.max));
+        const res = await raw('GET', c.path.replace('{v}', encodeURIComponent(value)));
+        checkReply(res, `${c.param} × ${value.length}`);
+        expect(res.status, `${c.param} × ${value.length}`).toBe(400);
+        const p = JSON.parse(res.body) as { errors: { param: string; message: string }[] };
+        expect(p.errors, `${c.param} × ${value.length}`).toContainEqual({ param: c.param, message: expect.stringContaining(`must be at most ${c.max} characters`) });
+      }),
+      params(Math.max(30, Math.floor(RUNS / 4))),
+    );
     await healthy();
   });
 });

@@ -1,0 +1,183 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { normalizeIp } from './client-ip.ts';
+import { PROBLEM_TYPE, PROBLEM_TYPES } from './problem.ts';
+import { rateKey } from './rate-limit.ts';
+
+/**
+ * Connection hygiene of the HTTP server (SPEC §7, issue 20 finding 6): a total and a per-IP cap
+ * on open connections, timeouts matched to the bodies we accept, and every answer Node would
+ * otherwise give without a body (malformed request, headers too large, unmet Expect, CONNECT, a
+ * connection over a cap) given as an RFC 9457 problem with the CORS headers.
+ */
+export interface ConnectionOptions {
+  /** Connections open at once, all clients together; past it a new connection gets 503 and is closed. */
+  maxConnections: number;
+  /** Connections open at once from one client address (IPv6: its /64); past it 429 and closed. */
+  maxConnectionsPerIp: number;
+  /** Time a client has to send the request line and headers (silent and slow-header connections). */
+  headersTimeoutMs: number;
+  /** Time a client has to send the whole request, body included (slow bodies). */
+  requestTimeoutMs: number;
+  /** How long an idle keep-alive connection is kept after a response. */
+  keepAliveTimeoutMs: number;
+  /** Peers the per-IP cap does not apply to: trusted proxies carry many clients on their connections. */
+  exempt?: (ip: string) => boolean;
+  /** Headers every problem carries (licence link, nosniff, CORS). */
+  headers: () => Record<string, string>;
+  log?: (msg: string) => void;
+}
+
+/** Methods the API answers; CONNECT (and anything else Node hands over outside a request) is told so. */
+export const ALLOWED_METHODS = 'GET, HEAD, POST, OPTIONS';
+
+/** How often Node checks headersTimeout and requestTimeout (its default, 30 s, would let a silent connection live 40 s). */
+export const CONNECTIONS_CHECKING_INTERVAL_MS = 1000;
+
+export const CONNECTION_PROBLEM_TYPE = '/problems/too-many-connections';
+
+const REASONS: Record<number, string> = {
+  400: 'Bad Request',
+  405: 'Method Not Allowed',
+  408: 'Request Timeout',
+  413: 'Content Too Large',
+  417: 'Expectation Failed',
+  429: 'Too Many Requests',
+  431: 'Request Header Fields Too Large',
+  503: 'Service Unavailable',
+};
+
+export interface RawProblem {
+  status: number;
+  title: string;
+  type: string;
+  detail: string;
+  instance?: string;
+  headers?: Record<string, string>;
+}
+
+/** The bytes of a complete HTTP/1.1 response carrying a problem, that closes the connection. */
+export function rawProblemResponse(p: RawProblem, common: Record<string, string>): string {
+  const body = JSON.stringify({ type: p.type, title: p.title, status: p.status, detail: p.detail, instance: p.instance ?? '/' });
+  const headers: Record<string, string> = {
+    ...common,
+    'content-type': `${PROBLEM_TYPE}; charset=utf-8`,
+    'cache-control': 'no-store',
+    ...p.headers,
+    'content-length': String(Buffer.byteLength(body)),
+    connection: 'close',
+  };
+  const lines = Object.entries(headers).map(([k, v]) => `${k}: ${v}`);
+  return `HTTP/1.1 ${p.status} ${REASONS[p.status] ?? 'Error'}\r\n${lines.join('\r\n')}\r\n\r\n${body}`;
+}
+
+/** Write a problem on a socket Node gave up on (no request object to answer through), then close it. */
+function answerRaw(socket: Duplex, p: RawProblem, common: Record<string, string>): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  socket.end(rawProblemResponse(p, common));
+  // A client that never reads must not keep the socket: it goes after a second whatever happens.
+  setTimeout(() => socket.destroy(), 1000).unref();
+}
+
+/** What a parser error from Node means for the client, as a problem. */
+function clientErrorProblem(err: NodeJS.ErrnoException, maxHeaderBytes: number): RawProblem {
+  switch (err.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return { status: 431, title: 'Request header fields too large', type: PROBLEM_TYPES[431], detail: `the request line and headers may be at most ${maxHeaderBytes} bytes together` };
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return { status: 408, title: 'Request timeout', type: PROBLEM_TYPES[408], detail: 'the request was not received in time; send it again without pauses' };
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return { status: 413, title: 'Request body too large', type: PROBLEM_TYPES[413], detail: 'chunk extensions too large' };
+    default:
+      return { status: 400, title: 'Invalid request', type: '/problems/malformed-request', detail: `malformed HTTP request (${String(err.code ?? 'parse error').replace(/^HPE_/, '').toLowerCase().replace(/_/g, ' ')})` };
+  }
+}
+
+export interface ConnectionStats {
+  open: number;
+  clients: number;
+  refusedTotal: number;
+  refusedPerIp: number;
+}
+
+/**
+ * Apply the caps and timeouts to a Node HTTP server that has not accepted a connection yet
+ * (call it right after creating the server, in the same tick).
+ */
+export function guardConnections(server: Server, opts: ConnectionOptions): { stats(): ConnectionStats } {
+  server.headersTimeout = opts.headersTimeoutMs;
+  server.requestTimeout = opts.requestTimeoutMs;
+  server.keepAliveTimeout = opts.keepAliveTimeoutMs;
+  const maxHeaderBytes = (server as Server & { maxHeaderSize?: number }).maxHeaderSize ?? 16 * 1024;
+  const perIp = new Map<string, number>();
+  let open = 0;
+  let refusedTotal = 0;
+  let refusedPerIp = 0;
+
+  // Node's own connection listener (the HTTP parser) runs only for connections under the caps.
+  const inner = server.listeners('connection') as ((socket: Socket) => void)[];
+  server.removeAllListeners('connection');
+  server.on('connection', (socket: Socket) => {
+    const ip = normalizeIp(socket.remoteAddress) ?? 'unknown';
+    const key = rateKey(ip);
+    const counted = !(opts.exempt?.(ip) ?? false);
+    const mine = perIp.get(key) ?? 0;
+    if (open >= opts.maxConnections) {
+      refusedTotal++;
+      answerRaw(socket, { status: 503, title: 'Service unavailable', type: CONNECTION_PROBLEM_TYPE, detail: `the server holds its maximum of ${opts.maxConnections} connections; try again shortly`, headers: { 'retry-after': '5' } }, opts.headers());
+      return;
+    }
+    if (counted && mine >= opts.maxConnectionsPerIp) {
+      refusedPerIp++;
+      answerRaw(socket, { status: 429, title: 'Too many connections', type: CONNECTION_PROBLEM_TYPE, detail: `at most ${opts.maxConnectionsPerIp} connections may be open at once from one client address; reuse a keep-alive connection or close idle ones`, headers: { 'retry-after': '5' } }, opts.headers());
+      return;
+    }
+    open++;
+    if (counted) perIp.set(key, mine + 1);
+    socket.once('close', () => {
+      open--;
+      if (!counted) return;
+      const n = (perIp.get(key) ?? 1) - 1;
+      if (n <= 0) perIp.delete(key);
+      else perIp.set(key, n);
+    });
+    for (const l of inner) l.call(server, socket);
+  });
+
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
+    if (err.code === 'ECONNRESET' || err.code === 'EPIPE' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    // A response already under way cannot be replaced by another one.
+    const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    if (inFlight?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    answerRaw(socket, clientErrorProblem(err, maxHeaderBytes), opts.headers());
+  });
+
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+    const body = JSON.stringify({ type: PROBLEM_TYPES[417], title: 'Expectation failed', status: 417, detail: `only "Expect: 100-continue" is supported (got ${JSON.stringify(String(req.headers.expect).slice(0, 64))})`, instance: pathOf(req) });
+    res.writeHead(417, { ...opts.headers(), 'content-type': `${PROBLEM_TYPE}; charset=utf-8`, 'cache-control': 'no-store', 'content-length': Buffer.byteLength(body), connection: 'close' });
+    res.end(body);
+  });
+
+  server.on('connect', (req: IncomingMessage, socket: Duplex) => {
+    answerRaw(socket, { status: 405, title: 'Method not allowed', type: PROBLEM_TYPES[405], detail: `CONNECT is not allowed: this is an API, not a proxy; use ${ALLOWED_METHODS}`, instance: pathOf(req), headers: { allow: ALLOWED_METHODS } }, opts.headers());
+  });
+
+  return { stats: () => ({ open, clients: perIp.size, refusedTotal, refusedPerIp }) };
+}
+
+/** The path of a request for a problem's `instance` (a CONNECT target is host:port, kept short). */
+function pathOf(req: IncomingMessage): string {
+  const url = String(req.url ?? '/');
+  const q = url.indexOf('?');
+  return (q >= 0 ? url.slice(0, q) : url).slice(0, 200) || '/';
+}
