@@ -1,3 +1,4 @@
+import { BULK_RESOURCES } from '../../contract/bulk.ts';
 import type { z } from 'zod';
 import { ASK_MAX_BODY_BYTES, ROUTES, type RouteSpec } from '../../contract/api.ts';
 import { LICENSE } from '../../contract/common.ts';
@@ -86,6 +87,11 @@ export function llmsTxt({ baseUrl }: { baseUrl: string }): string {
     '',
     '- RFC 9457 problem details, `application/problem+json`: `type`, `title`, `status`, `detail`, `instance`; `errors: [{ param, message }]` for invalid parameters; `suggestions` with the nearest valid identifiers for an unknown commodity or country.',
     '- 400 invalid parameter (the detail names it and the accepted form), 404 unknown resource, 405 wrong method (with `Allow`), 406 unacceptable `Accept`, 413 body too large, 415 wrong content type, 429 rate limited (type `https://iana.org/assignments/http-problem-types#quota-exceeded`, names the policy), 503 no data published yet.',
+    '',
+    '## Bulk data and vintages',
+    '',
+    `- [Data package](${baseUrl}/bulk/datapackage.json): every table as Parquet and CSV under \`/bulk/<table>.parquet|csv\` (${BULK_RESOURCES.map((r) => r.name).join(', ')}), described as a Frictionless Data Package. One request per file, whatever its size: use it instead of paging the API.`,
+    `- [Vintages](${baseUrl}/vintages/index.json): past packages, kept when figures change, at \`/vintages/<build id>/<file>\` (immutable; \`/vintages/<YYYY-MM-DD>/<file>\` redirects to that day's newest); \`revisions\` lists every headline value a publisher revised. Guide: ${baseUrl}/docs/bulk.`,
     '',
     '## Docs',
     '',

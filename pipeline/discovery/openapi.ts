@@ -1,3 +1,4 @@
+import { BULK_RESOURCES } from '../../contract/bulk.ts';
 import { z } from 'zod';
 import { HEADLINE_SOURCES } from '../../api/health.ts';
 import { PROBLEM_TYPES } from '../../api/problem.ts';
@@ -417,6 +418,18 @@ function extraPaths(baseUrl: string): Record<string, JsonSchema> {
     '/feeds/briefings-{lang}.atom': {
       ...staticFile('Briefings feed', 'Atom 1.0 feed of the briefings in one language, newest first.', 'application/atom+xml'),
       parameters: [{ name: 'lang', in: 'path', required: true, description: 'Language: en, fr, de or es', schema: { type: 'string', enum: [...LANGS_ALL] }, example: 'en' }],
+    },
+    '/bulk/{file}': {
+      ...staticFile('Bulk package file', `The current build's tables as Parquet and CSV and their Frictionless descriptor (docs/bulk.md). One request per file against the data limit.`, 'application/octet-stream'),
+      parameters: [{ name: 'file', in: 'path', required: true, description: 'datapackage.json, or <table>.parquet / <table>.csv', schema: { type: 'string', enum: ['datapackage.json', ...BULK_RESOURCES.flatMap((r) => [`${r.name}.parquet`, `${r.name}.csv`])] }, example: 'prices.parquet' }],
+    },
+    '/vintages/index.json': staticFile('Vintage index', 'Every kept vintage (a past bulk package whose figures differed from the one before), newest first, with its methodology version and source hashes.', 'application/json', { type: 'object' }),
+    '/vintages/{vintage}/{file}': {
+      ...staticFile('Vintage file', 'A file of a past bulk package, unchanged (cached for a year). A date (YYYY-MM-DD) instead of a build id redirects (307) to the newest vintage of that day.', 'application/octet-stream'),
+      parameters: [
+        { name: 'vintage', in: 'path', required: true, description: 'A build id from /vintages/index.json, or a date', schema: { type: 'string' }, example: '20261123T202240Z-361b0678' },
+        { name: 'file', in: 'path', required: true, description: 'As in /bulk/{file}', schema: { type: 'string' }, example: 'revisions.csv' },
+      ],
     },
     '/feeds/events.atom': staticFile('Events feed', 'Atom 1.0 feed of the tagged events, newest first, each linking to its public source.', 'application/atom+xml'),
     '/mcp': {

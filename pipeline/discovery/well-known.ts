@@ -40,6 +40,13 @@ export function apiCatalog(baseUrl: string): Linkset {
         license: [{ href: LICENSE_URL, type: 'text/html', title: LICENSE }],
       },
       {
+        anchor: `${baseUrl}/bulk/`,
+        describedby: [{ href: `${baseUrl}/bulk/datapackage.json`, type: 'application/json', title: 'Bulk package: every table as Parquet and CSV (Frictionless Data Package)' }],
+        'service-doc': [{ href: `${baseUrl}/docs/bulk`, type: 'text/html', title: 'Bulk data and vintages' }],
+        'predecessor-version': [{ href: `${baseUrl}/vintages/index.json`, type: 'application/json', title: 'Past packages (vintages), newest first' }],
+        license: [{ href: LICENSE_URL, type: 'text/html', title: LICENSE }],
+      },
+      {
         anchor: `${baseUrl}/mcp`,
         'service-desc': [{ href: `${baseUrl}/.well-known/mcp/server-card`, type: 'application/json', title: 'MCP server card' }],
         'service-doc': [{ href: `${baseUrl}/llms.txt`, type: 'text/markdown', title: 'Guide for language models (MCP tools included)' }],
