@@ -8,7 +8,7 @@ import { clientIp, describeTrustProxy, parseTrustProxy, trustedBy } from './clie
 import { CONNECTIONS_CHECKING_INTERVAL_MS, guardConnections, type ConnectionStats } from './connections.ts';
 import { type ApiEnv, EXIT_CONFIG, readApiEnv } from './env.ts';
 import { commonHeaders } from './http.ts';
-import { exitWithSupervisor, supervise } from './supervise.ts';
+import { SERVER_NODE_FLAGS, exitWithSupervisor, supervise } from './supervise.ts';
 import { McpEndpoint } from './mcp/http.ts';
 import { DiskVintages, mountVintages } from './vintages.ts';
 import { createRateLimits, rateKey, type RateLimits } from './rate-limit.ts';
@@ -117,7 +117,7 @@ async function main(): Promise<void> {
   const supervised = supervise({
     name: 'server',
     command: process.execPath,
-    args: [...process.execArgv, fileURLToPath(import.meta.url)],
+    args: [...process.execArgv, ...SERVER_NODE_FLAGS, fileURLToPath(import.meta.url)],
     env: { ...process.env, CHOKEPOINT_SUPERVISED: '1' },
     finalCodes: [EXIT_CONFIG],
   });

@@ -5,7 +5,7 @@ import { parseInterval, readPipelineEnv } from '../pipeline/config.ts';
 import { defaultEffects } from '../pipeline/effects.ts';
 import { parseTrustProxy } from './client-ip.ts';
 import { EXIT_CONFIG, readApiEnv } from './env.ts';
-import { supervise, type Supervised } from './supervise.ts';
+import { SERVER_NODE_FLAGS, supervise, type Supervised } from './supervise.ts';
 
 /**
  * `npm start`: the whole service on one port. Builds first when no build exists, then runs the
@@ -36,7 +36,7 @@ const repo = resolve(import.meta.dirname, '..');
 const server = supervise({
   name: 'server',
   command: process.execPath,
-  args: [...process.execArgv, join(repo, 'api/server.ts')],
+  args: [...process.execArgv, ...SERVER_NODE_FLAGS, join(repo, 'api/server.ts')],
   env: { ...process.env, CHOKEPOINT_SUPERVISED: '1' },
   finalCodes: [EXIT_CONFIG],
   log: (m) => console.error(`[start] ${m}`),

@@ -2,6 +2,7 @@ import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { SERVER_NODE_FLAGS } from '../api/supervise.ts';
 
 const repo = resolve(import.meta.dirname, '..');
 
@@ -65,12 +66,11 @@ export function rssMb(child: ChildProcess): number {
 
 /**
  * Start a process with node directly (tsx's loader, no npm wrapper), so its pid is the server's,
- * with the V8 flag `npm run serve` and `npm start` use: the server allocates many short-lived
- * buffers, and a 4 MB semi-space keeps its RSS near 190 MB under load instead of 330 MB, at
- * the same throughput (measured with the search benchmark).
+ * with the V8 flags the supervised server runs with (SERVER_NODE_FLAGS in api/supervise.ts).
  */
 export function startNode(script: string, env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ['--max-semi-space-size=4', '--import', 'tsx', script], { cwd: repo, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  // SUPERVISE=off: the pid measured is the server's own, not a supervisor's.
+  return spawn(process.execPath, [...SERVER_NODE_FLAGS, '--import', 'tsx', script], { cwd: repo, env: { ...process.env, SUPERVISE: 'off', ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
 export async function benchApi(distDir: string) {
