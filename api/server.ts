@@ -9,7 +9,7 @@ import { CONNECTIONS_CHECKING_INTERVAL_MS, guardConnections, type ConnectionStat
 import { type ApiEnv, EXIT_CONFIG, readApiEnv } from './env.ts';
 import { commonHeaders } from './http.ts';
 import { SERVER_NODE_FLAGS, exitWithSupervisor, supervise } from './supervise.ts';
-import { McpEndpoint } from './mcp/http.ts';
+import { McpEndpoint, type McpOptions } from './mcp/http.ts';
 import { DiskVintages, mountVintages } from './vintages.ts';
 import { createRateLimits, rateKey, type RateLimits } from './rate-limit.ts';
 
@@ -18,6 +18,7 @@ export interface RunningServer {
   port: number;
   store: NodeBuildStore;
   limits: RateLimits;
+  mcp: McpEndpoint;
   /** Open connections, clients holding them, connections refused by each cap. */
   connections(): ConnectionStats;
   close(): Promise<void>;
@@ -26,7 +27,8 @@ export interface RunningServer {
 const log = (m: string) => console.log(`[api] ${m}`);
 
 /** Serve the current build (and every build the pipeline switches in after it) on one port. */
-export async function startServer(env: ApiEnv, quiet = false): Promise<RunningServer> {
+/** `mcpOptions`: MCP limits the environment does not carry (tests set small flow limits). */
+export async function startServer(env: ApiEnv, quiet = false, mcpOptions: McpOptions = {}): Promise<RunningServer> {
   const say = quiet ? () => {} : log;
   const store = await new NodeBuildStore(env.DIST_DIR, say).start();
   if (!store.current()) say(`no build in ${env.DIST_DIR} yet: answering 503 until the pipeline publishes one`);
@@ -43,6 +45,7 @@ export async function startServer(env: ApiEnv, quiet = false): Promise<RunningSe
     allowedHosts: env.MCP_ALLOWED_HOSTS,
     allowedOrigins: env.MCP_ALLOWED_ORIGINS,
     clientKey: (c) => rateKey(clientIp(c, trust)),
+    ...mcpOptions,
   });
   const app = createApp({ source: store, baseUrl: env.PUBLIC_BASE_URL, limits, mcp, log: (m) => console.error(`[api] ${m}`) });
   // Past bulk packages live on disk beside the builds (the app itself stays free of Node modules).
@@ -68,6 +71,7 @@ export async function startServer(env: ApiEnv, quiet = false): Promise<RunningSe
         port: info.port,
         store,
         limits,
+        mcp,
         connections: guard.stats,
         close: async () => {
           store.stop();

@@ -1,11 +1,8 @@
-import { serve, type ServerType } from '@hono/node-server';
+import type { ServerType } from '@hono/node-server';
 import { inject } from 'vitest';
-import { createApp } from '../app.ts';
-import { NodeBuildStore } from '../build-store.ts';
-import { clientIp, parseTrustProxy } from '../client-ip.ts';
 import { readApiEnv } from '../env.ts';
-import { createRateLimits, rateKey } from '../rate-limit.ts';
-import { McpEndpoint, type McpOptions } from './http.ts';
+import { startServer } from '../server.ts';
+import type { McpEndpoint, McpOptions } from './http.ts';
 
 export interface McpTestServer {
   url: string;
@@ -16,38 +13,11 @@ export interface McpTestServer {
 }
 
 /**
- * The real app on a free loopback port over the shared test build, wired as api/server.ts wires
- * it (rate limits, client IP, MCP endpoint), with MCP options the environment does not carry
- * (flow limits, session lifetime) and the endpoint exposed for inspection. Test support only.
+ * The real server (api/server.ts) on a free loopback port over the shared test build, with MCP
+ * options the environment does not carry (flow limits, session lifetime) and the endpoint
+ * exposed for inspection. Test support only.
  */
-export async function startMcpTestServer(env: Record<string, string> = {}, options: McpOptions = {}, log?: (m: string) => void): Promise<McpTestServer> {
-  const e = readApiEnv({ DIST_DIR: inject('distDir'), PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_DATA: '0', RATE_LIMIT_ASK: '0', ...env });
-  const store = await new NodeBuildStore(e.DIST_DIR, () => {}).start();
-  const trust = parseTrustProxy(e.TRUST_PROXY);
-  const limits = await createRateLimits({ data: e.RATE_LIMIT_DATA, ask: e.RATE_LIMIT_ASK, trust });
-  const mcp = new McpEndpoint({
-    maxSessions: e.MCP_MAX_SESSIONS,
-    maxSessionsPerIp: e.MCP_MAX_SESSIONS_PER_IP,
-    sessionIdleSeconds: e.MCP_SESSION_IDLE_SECONDS,
-    clientKey: (c) => rateKey(clientIp(c, trust)),
-    ...options,
-  });
-  const app = createApp({ source: store, baseUrl: e.PUBLIC_BASE_URL, limits, mcp, log });
-  return new Promise((resolve) => {
-    const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => {
-      resolve({
-        url: `http://127.0.0.1:${info.port}`,
-        port: info.port,
-        mcp,
-        server,
-        close: async () => {
-          store.stop();
-          await mcp.close();
-          (server as { closeAllConnections?: () => void }).closeAllConnections?.();
-          await new Promise<void>((r) => server.close(() => r()));
-          await limits.close();
-        },
-      });
-    });
-  });
+export async function startMcpTestServer(env: Record<string, string> = {}, options: McpOptions = {}): Promise<McpTestServer> {
+  const running = await startServer(readApiEnv({ DIST_DIR: inject('distDir'), PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_DATA: '0', RATE_LIMIT_ASK: '0', ...env }), true, options);
+  return { url: `http://127.0.0.1:${running.port}`, port: running.port, mcp: running.mcp, server: running.server, close: () => running.close() };
 }
