@@ -1,9 +1,8 @@
-import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INPUT_LIMITS } from '../contract/limits.ts';
-import { startTestServer } from '../test/http.ts';
+import { type RawReply as Reply, sendFrom, startTestServer } from '../test/http.ts';
 
 /**
  * Issue 20 over real HTTP against the real server (startServer: the connection guard, the app,
@@ -17,25 +16,9 @@ beforeAll(async () => {
 });
 afterAll(() => api.close());
 
-interface Reply {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
 
-function send(method: string, path: string, opts: { from?: string; headers?: Record<string, string> } = {}): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: api.port, method, path, localAddress: opts.from ?? '127.0.0.1', agent: false, headers: opts.headers, timeout: 10_000 }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (d: string) => (body += d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-    });
-    req.on('timeout', () => req.destroy(new Error('request timed out')));
-    req.on('error', reject);
-    req.end();
-  });
-}
+
+const send = (method: string, path: string, opts: { from?: string; headers?: Record<string, string> } = {}) => sendFrom(api.port, method, path, opts);
 
 /** Bytes written as they are on a fresh socket; resolves with everything read until the server closes. */
 function rawExchange(bytes: string, from = '127.0.0.1'): Promise<string> {

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile, writeFile, rm } from 'node:fs/promises';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
-import { createServer, connect } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -13,6 +13,7 @@ import { createApp } from './app.ts';
 import { loadBuild, type LoadedBuild } from './build.ts';
 import { StaticBuildSource } from './build-store.ts';
 import { inject } from 'vitest';
+import { freePort } from '../test/http.ts';
 import { createRateLimits, type RateLimitOptions, type RateLimits } from './rate-limit.ts';
 
 // --- helpers -------------------------------------------------------------------------------
@@ -305,17 +306,6 @@ describe('rate-limit options', () => {
 
 // --- Redis ---------------------------------------------------------------------------------
 
-async function freePort(): Promise<number> {
-  return new Promise((r, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      const port = typeof a === 'object' && a ? a.port : 0;
-      s.close(() => r(port));
-    });
-  });
-}
 
 function pingOnce(port: number): Promise<boolean> {
   return new Promise((r) => {

@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
-import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, inject, it } from 'vitest';
+import { freePort } from '../test/http.ts';
 
 /** `npm run serve` as a real process tree: the supervisor, the server child, a SIGKILL. */
 
@@ -13,17 +13,6 @@ afterEach(() => {
   for (const p of running.splice(0)) if (p.exitCode === null && p.signalCode === null) p.kill('SIGKILL');
 });
 
-async function freePort(): Promise<number> {
-  return new Promise((r, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      const port = typeof a === 'object' && a ? a.port : 0;
-      s.close(() => r(port));
-    });
-  });
-}
 
 function health(port: number): Promise<number> {
   return new Promise((r) => {

@@ -1,3 +1,5 @@
+import { request } from 'node:http';
+import { createServer } from 'node:net';
 import { inject } from 'vitest';
 import { readApiEnv } from '../api/env.ts';
 import { startServer, type RunningServer } from '../api/server.ts';
@@ -6,4 +8,38 @@ import { startServer, type RunningServer } from '../api/server.ts';
 export async function startTestServer(env: Record<string, string> = {}): Promise<RunningServer & { url: string }> {
   const running = await startServer(readApiEnv({ DIST_DIR: inject('distDir'), PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_DATA: '0', RATE_LIMIT_ASK: '0', ...env }), true);
   return { ...running, url: `http://127.0.0.1:${running.port}` };
+}
+
+/** A loopback port free at the time of asking (for servers started as child processes). */
+export async function freePort(): Promise<number> {
+  return new Promise((r, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const a = s.address();
+      const port = typeof a === 'object' && a ? a.port : 0;
+      s.close(() => r(port));
+    });
+  });
+}
+
+export interface RawReply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** One request on a fresh socket from a chosen loopback address (fetch cannot pick its source). */
+export function sendFrom(port: number, method: string, path: string, opts: { from?: string; headers?: Record<string, string>; body?: string } = {}): Promise<RawReply> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, method, path, localAddress: opts.from ?? '127.0.0.1', agent: false, headers: opts.headers, timeout: 10_000 }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => (body += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on('timeout', () => req.destroy(new Error('request timed out')));
+    req.on('error', reject);
+    req.end(opts.body);
+  });
 }

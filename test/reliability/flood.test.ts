@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { runBuild } from '../../pipeline/build.ts';
 import { DATA_DIR, SOURCES_DIR, tempDir, testEffects } from '../support.ts';
-import { startTestServer } from '../http.ts';
+import { type RawReply as Reply, sendFrom, startTestServer } from '../http.ts';
 import { startMcpTestServer } from '../../api/mcp/test-server.ts';
 
 /**
@@ -15,25 +15,8 @@ import { startMcpTestServer } from '../../api/mcp/test-server.ts';
  */
 
 type Api = { port: number };
-interface Reply {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
+const send = (api: Api, method: string, path: string, opts: { from?: string; headers?: Record<string, string>; body?: string } = {}) => sendFrom(api.port, method, path, opts);
 
-function send(api: Api, method: string, path: string, opts: { from?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: api.port, method, path, localAddress: opts.from ?? '127.0.0.1', agent: false, headers: opts.headers, timeout: 10_000 }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (d: string) => (body += d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-    });
-    req.on('timeout', () => req.destroy(new Error('request timed out')));
-    req.on('error', reject);
-    req.end(opts.body);
-  });
-}
 
 const INIT = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'flood', version: '1' } } });
 const MCP = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
