@@ -11,4 +11,5 @@ export default tseslint.config(
       'no-console': 'off',
     },
   },
+  { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } } },
 );

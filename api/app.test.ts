@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AskResponse, BriefingListResponse, EventListResponse, Problem, ScenarioListResponse, SearchResponse } from '../contract/api.ts';
 import { CommodityListResponse, CommoditySheetResponse } from '../contract/commodities.ts';
 import { CountryProfileResponse } from '../contract/countries.ts';
+import { Health } from '../contract/health.ts';
 import { ReserveResponse, TimeSeriesResponse } from '../contract/reserves.ts';
 import { startTestServer } from '../test/http.ts';
 
@@ -292,7 +293,8 @@ describe('health and discovery', () => {
     // Degraded is still 200: load balancers keep an instance that serves old data.
     expect(res.status).toBe(200);
     const text = await res.text();
-    const body = JSON.parse(text) as { status: string; degraded_by: { id: string; reason: string }[]; sources: Record<string, unknown>[] };
+    // The body is exactly what contract/health.ts (and so the OpenAPI document) declares.
+    const body = Health.parse(JSON.parse(text));
     expect(body.sources).toHaveLength(11);
     // Every file loaded, but the mirror's headline series end months before today: degraded, and it says which.
     expect(body.sources.every((s) => s.status === 'fresh' || s.status === 'unchanged')).toBe(true);

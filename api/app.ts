@@ -3,7 +3,9 @@ import { bodyLimit } from 'hono/body-limit';
 import { ASK_MAX_BODY_BYTES, ROUTES, type RouteSpec } from '../contract/api.ts';
 import type { LoadedBuild } from './build.ts';
 import type { BuildSource } from './build-store.ts';
-import { DATA_CACHE, JSON_TYPE, MEMO_KEY, commonHeaders, queryObject, sendBytes, sendFile } from './http.ts';
+import { DATA_CACHE_CONTROL, HTML_CACHE_CONTROL, JSON_TYPE } from '../contract/http.ts';
+import { commonHeaders } from './headers.ts';
+import { MEMO_KEY, queryObject, sendBytes, sendFile } from './http.ts';
 import { parseParams } from './params.ts';
 import { healthOf } from './health.ts';
 import { McpEndpoint } from './mcp/http.ts';
@@ -49,8 +51,6 @@ const READ_ONLY_ALLOW = 'GET, HEAD, OPTIONS';
 /** Files of the build served as they are, outside /v1/: the contract, discovery files, feeds. */
 const STATIC_PREFIXES = ['openapi.json', 'llms.txt', '.well-known/', 'feeds/', 'bulk/'];
 
-/** The site's HTML: a minute in browsers, 15 minutes (one build) at the CDN. */
-export const HTML_CACHE = 'public, max-age=60, s-maxage=900, stale-while-revalidate=900';
 /** Site assets under /_astro/ carry a content hash in their name. */
 export const ASSET_CACHE = 'public, max-age=31536000, immutable';
 
@@ -160,7 +160,7 @@ export function createApp(opts: AppOptions): Hono {
     const file = b?.files.get(path);
     if (!b || !file) return next();
     const catalog: Record<string, string> = path === '.well-known/api-catalog' ? { link: `${b.headers.link}, </.well-known/api-catalog>; rel="api-catalog"` } : {};
-    return sendFile(c, b, file, { 'cache-control': DATA_CACHE, ...catalog });
+    return sendFile(c, b, file, { 'cache-control': DATA_CACHE_CONTROL, ...catalog });
   });
 
   // The readout site, generated into the build as site/<path>: / → site/index.html,
@@ -173,23 +173,23 @@ export function createApp(opts: AppOptions): Hono {
     const md = /^\/docs\/([a-z-]+)\.md$/.exec(path);
     if (md) {
       const file = b.files.get(`docs/${md[1]}`);
-      return file ? sendFile(c, b, file, { 'cache-control': DATA_CACHE }) : next();
+      return file ? sendFile(c, b, file, { 'cache-control': DATA_CACHE_CONTROL }) : next();
     }
     const exact = path.endsWith('/') ? `site${path}index.html` : `site${path}`;
     const file = b.files.get(exact);
     if (file) {
-      const cacheControl = path.startsWith('/_astro/') ? ASSET_CACHE : exact.endsWith('.html') ? HTML_CACHE : DATA_CACHE;
+      const cacheControl = path.startsWith('/_astro/') ? ASSET_CACHE : exact.endsWith('.html') ? HTML_CACHE_CONTROL : DATA_CACHE_CONTROL;
       return sendFile(c, b, file, { 'cache-control': cacheControl });
     }
     // A page asked without its trailing slash: redirect to the canonical address.
     if (!path.endsWith('/') && b.files.has(`site${path}/index.html`)) {
       const q = c.req.url.indexOf('?');
-      return new Response(null, { status: 308, headers: { ...b.headers, location: `${path}/${q >= 0 ? c.req.url.slice(q) : ''}`, 'cache-control': HTML_CACHE } });
+      return new Response(null, { status: 308, headers: { ...b.headers, location: `${path}/${q >= 0 ? c.req.url.slice(q) : ''}`, 'cache-control': HTML_CACHE_CONTROL } });
     }
     // A browser asking for a page that does not exist gets the site's 404 page, not problem JSON.
     const notFound = b.files.get('site/404.html');
     if (notFound && !path.startsWith('/v1/') && /\btext\/html\b/.test(c.req.header('accept') ?? '')) {
-      return new Response(notFound.body as ConstructorParameters<typeof Response>[0], { status: 404, headers: { ...b.headers, 'content-type': notFound.contentType, 'cache-control': HTML_CACHE } });
+      return new Response(notFound.body as ConstructorParameters<typeof Response>[0], { status: 404, headers: { ...b.headers, 'content-type': notFound.contentType, 'cache-control': HTML_CACHE_CONTROL } });
     }
     return next();
   });

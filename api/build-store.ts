@@ -21,10 +21,15 @@ export class NodeBuildStore implements BuildSource {
   private timer: NodeJS.Timeout | undefined;
   private reloading: Promise<void> | null = null;
 
+  readonly distDir: string;
+  private readonly log: (msg: string) => void;
   constructor(
-    readonly distDir: string,
-    private readonly log: (msg: string) => void = () => {},
-  ) {}
+    distDir: string,
+    log: (msg: string) => void = () => {},
+  ) {
+    this.distDir = distDir;
+    this.log = log;
+  }
 
   current(): LoadedBuild | null {
     return this.build;
@@ -80,7 +85,10 @@ export class NodeBuildStore implements BuildSource {
 
 /** A fixed build, for tests and edge deployments that load once. */
 export class StaticBuildSource implements BuildSource {
-  constructor(private readonly build: LoadedBuild | null) {}
+  private readonly build: LoadedBuild | null;
+  constructor(build: LoadedBuild | null) {
+    this.build = build;
+  }
   current() {
     return this.build;
   }

@@ -3,7 +3,7 @@ import type { Briefing, Event, Scenario } from '../contract/content.ts';
 import type { BuildManifest } from '../contract/manifest.ts';
 import type { Meta } from '../contract/common.ts';
 import type { ReserveSeries } from '../contract/reserves.ts';
-import { commonHeaders } from './http.ts';
+import { commonHeaders } from './headers.ts';
 import { ResponseMemo } from './memo.ts';
 
 /** One published file, with everything a response needs precomputed. */

@@ -2,7 +2,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { normalizeIp } from './client-ip.ts';
-import { PROBLEM_TYPE, PROBLEM_TYPES } from './problem.ts';
+import { PROBLEM_TYPE, SPECIAL_PROBLEMS, problemOf } from '../contract/problems.ts';
 import { rateKey } from './rate-limit.ts';
 
 /**
@@ -34,8 +34,6 @@ export const ALLOWED_METHODS = 'GET, HEAD, POST, OPTIONS';
 
 /** How often Node checks headersTimeout and requestTimeout (its default, 30 s, would let a silent connection live 40 s). */
 export const CONNECTIONS_CHECKING_INTERVAL_MS = 1000;
-
-export const CONNECTION_PROBLEM_TYPE = '/problems/too-many-connections';
 
 const REASONS: Record<number, string> = {
   400: 'Bad Request',
@@ -87,13 +85,13 @@ function answerRaw(socket: Duplex, p: RawProblem, common: Record<string, string>
 function clientErrorProblem(err: NodeJS.ErrnoException, maxHeaderBytes: number): RawProblem {
   switch (err.code) {
     case 'HPE_HEADER_OVERFLOW':
-      return { status: 431, title: 'Request header fields too large', type: PROBLEM_TYPES[431], detail: `the request line and headers may be at most ${maxHeaderBytes} bytes together` };
+      return { ...problemOf(431), detail: `the request line and headers may be at most ${maxHeaderBytes} bytes together` };
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return { status: 408, title: 'Request timeout', type: PROBLEM_TYPES[408], detail: 'the request was not received in time; send it again without pauses' };
+      return { ...problemOf(408), detail: 'the request was not received in time; send it again without pauses' };
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
-      return { status: 413, title: 'Request body too large', type: PROBLEM_TYPES[413], detail: 'chunk extensions too large' };
+      return { ...problemOf(413), detail: 'chunk extensions too large' };
     default:
-      return { status: 400, title: 'Invalid request', type: '/problems/malformed-request', detail: `malformed HTTP request (${String(err.code ?? 'parse error').replace(/^HPE_/, '').toLowerCase().replace(/_/g, ' ')})` };
+      return { ...SPECIAL_PROBLEMS['malformed-request'], detail: `malformed HTTP request (${String(err.code ?? 'parse error').replace(/^HPE_/, '').toLowerCase().replace(/_/g, ' ')})` };
   }
 }
 
@@ -128,12 +126,12 @@ export function guardConnections(server: Server, opts: ConnectionOptions): { sta
     const mine = perIp.get(key) ?? 0;
     if (open >= opts.maxConnections) {
       refusedTotal++;
-      answerRaw(socket, { status: 503, title: 'Service unavailable', type: CONNECTION_PROBLEM_TYPE, detail: `the server holds its maximum of ${opts.maxConnections} connections; try again shortly`, headers: { 'retry-after': '5' } }, opts.headers());
+      answerRaw(socket, { ...SPECIAL_PROBLEMS['too-many-connections'], detail: `the server holds its maximum of ${opts.maxConnections} connections; try again shortly`, headers: { 'retry-after': '5' } }, opts.headers());
       return;
     }
     if (counted && mine >= opts.maxConnectionsPerIp) {
       refusedPerIp++;
-      answerRaw(socket, { status: 429, title: 'Too many connections', type: CONNECTION_PROBLEM_TYPE, detail: `at most ${opts.maxConnectionsPerIp} connections may be open at once from one client address; reuse a keep-alive connection or close idle ones`, headers: { 'retry-after': '5' } }, opts.headers());
+      answerRaw(socket, { ...SPECIAL_PROBLEMS['too-many-client-connections'], detail: `at most ${opts.maxConnectionsPerIp} connections may be open at once from one client address; reuse a keep-alive connection or close idle ones`, headers: { 'retry-after': '5' } }, opts.headers());
       return;
     }
     open++;
@@ -163,13 +161,13 @@ export function guardConnections(server: Server, opts: ConnectionOptions): { sta
   });
 
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
-    const body = JSON.stringify({ type: PROBLEM_TYPES[417], title: 'Expectation failed', status: 417, detail: `only "Expect: 100-continue" is supported (got ${JSON.stringify(String(req.headers.expect).slice(0, 64))})`, instance: pathOf(req) });
+    const body = JSON.stringify({ ...problemOf(417), detail: `only "Expect: 100-continue" is supported (got ${JSON.stringify(String(req.headers.expect).slice(0, 64))})`, instance: pathOf(req) });
     res.writeHead(417, { ...opts.headers(), 'content-type': `${PROBLEM_TYPE}; charset=utf-8`, 'cache-control': 'no-store', 'content-length': Buffer.byteLength(body), connection: 'close' });
     res.end(body);
   });
 
   server.on('connect', (req: IncomingMessage, socket: Duplex) => {
-    answerRaw(socket, { status: 405, title: 'Method not allowed', type: PROBLEM_TYPES[405], detail: `CONNECT is not allowed: this is an API, not a proxy; use ${ALLOWED_METHODS}`, instance: pathOf(req), headers: { allow: ALLOWED_METHODS } }, opts.headers());
+    answerRaw(socket, { ...problemOf(405), detail: `CONNECT is not allowed: this is an API, not a proxy; use ${ALLOWED_METHODS}`, instance: pathOf(req), headers: { allow: ALLOWED_METHODS } }, opts.headers());
   });
 
   return { stats: () => ({ open, clients: perIp.size, refusedTotal, refusedPerIp }) };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BuildManifest } from '../contract/manifest.ts';
-import { HEADLINE_SOURCES, healthOf, publicReason } from './health.ts';
+import { HEADLINE_SOURCES, Health } from '../contract/health.ts';
+import { healthOf, publicReason } from './health.ts';
 
 type Source = BuildManifest['sources'][number];
 const source = (id: string, over: Partial<Source> = {}): Source => ({
@@ -17,7 +18,7 @@ const built = new Date('2026-11-22T00:00:00Z');
 
 describe('/healthz', () => {
   it('is ok while every source loaded and no headline source is stale', () => {
-    const h = healthOf(manifest(HEADLINE_SOURCES.map((id) => source(id))), at('2026-11-22'), built);
+    const h = Health.parse(healthOf(manifest(HEADLINE_SOURCES.map((id) => source(id))), at('2026-11-22'), built));
     expect(h).toMatchObject({ status: 'ok', degraded_by: [], checked_on: '2026-11-22', age_seconds: 43_200 });
     expect(h.sources.every((s) => s.headline && s.freshness === 'current')).toBe(true);
   });

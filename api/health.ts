@@ -1,18 +1,6 @@
 import { freshnessAt } from '../contract/freshness.ts';
+import { HEADLINE_SOURCES, type Health, type HealthSource } from '../contract/health.ts';
 import type { BuildManifest } from '../contract/manifest.ts';
-
-/**
- * The sources the headline figures depend on: the commodity list prices and the reserves behind
- * the stress index. One of them stale (by freshness) makes the service `degraded`.
- */
-export const HEADLINE_SOURCES = [
-  'eia-oil-prices',
-  'eia-henry-hub',
-  'worldbank-pink-sheet',
-  'imf-commodity-prices',
-  'gie-agsi-gas-storage',
-  'eia-weekly-petroleum',
-] as const;
 
 /** DuckDB error classes, said in words (the class name alone means nothing to a reader of /healthz). */
 const ERROR_CLASSES: [RegExp, string][] = [
@@ -74,34 +62,6 @@ export function publicReason(reason: string | null): string | null {
   text = text.replace(/\s+/g, ' ').trim();
   const out = words ? (text ? `${words}: ${text}` : words) : text || 'the source failed to load';
   return out.length > 300 ? `${out.slice(0, 299)}…` : out;
-}
-
-export interface HealthSource {
-  id: string;
-  /** Load status of the build: fresh, unchanged, stale (last good snapshot served), unavailable. */
-  status: BuildManifest['sources'][number]['status'];
-  /** Age of the newest observation, by the rule of docs/freshness.md, on the day of the request. */
-  freshness: BuildManifest['sources'][number]['freshness'];
-  cadence: BuildManifest['sources'][number]['cadence'];
-  data_as_of: string | null;
-  expected_next: string | null;
-  overdue_days: number;
-  retrieved_at: string | null;
-  stale_since: string | null;
-  stale_reason: string | null;
-  headline: boolean;
-}
-
-export interface Health {
-  status: 'ok' | 'degraded';
-  /** Why the service is degraded, one line per source (empty when ok). */
-  degraded_by: { id: string; reason: string }[];
-  build: string;
-  generated_at: string;
-  age_seconds: number;
-  checked_on: string;
-  sources: HealthSource[];
-  omitted: BuildManifest['omitted'];
 }
 
 /**

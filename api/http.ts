@@ -1,49 +1,10 @@
 import type { Context } from 'hono';
-import { LICENSE_URL } from '../contract/common.ts';
+import { CSV_TYPE, DATA_CACHE_CONTROL, JSON_TYPE } from '../contract/http.ts';
+import { etagOf, matches } from './headers.ts';
 import type { LoadedBuild, StaticFile } from './build.ts';
 import { ApiError } from './problem.ts';
 
-export const JSON_TYPE = 'application/json; charset=utf-8';
-export const CSV_TYPE = 'text/csv; charset=utf-8';
-export const DATA_CACHE = 'public, max-age=60, s-maxage=900, stale-while-revalidate=900, stale-if-error=86400';
-export const EXPOSED_HEADERS = ['RateLimit', 'RateLimit-Policy', 'Retry-After', 'ETag', 'Link', 'Deprecation', 'Sunset', 'Last-Modified'];
-
-/** The Link header every response carries: the licence and the backlink reusers must give. */
-export const linkHeader = (baseUrl: string) => `<${LICENSE_URL}>; rel="license", <${baseUrl}/>; rel="cite-as"`;
-
 const encoder = new TextEncoder();
-
-/**
- * Strong ETag of bytes computed per request (parameterised responses): FNV-1a over the bytes,
- * 64 bits as two 32-bit lanes. Synchronous and portable (no node:crypto, no async WebCrypto on
- * the hot path); a static file's ETag is its SHA-256 from the manifest.
- */
-export function etagOf(body: Uint8Array): string {
-  let a = 0x811c9dc5;
-  let b = 0x01000193 ^ body.length;
-  for (let i = 0; i < body.length; i++) {
-    const x = body[i] as number;
-    a = Math.imul(a ^ x, 0x01000193);
-    b = Math.imul(b ^ x, 0x0100019d);
-  }
-  return `"${(a >>> 0).toString(16).padStart(8, '0')}${(b >>> 0).toString(16).padStart(8, '0')}-${body.length.toString(16)}"`;
-}
-
-/** Headers every response carries: licence and backlink, nosniff, open CORS. */
-export function commonHeaders(baseUrl: string): Record<string, string> {
-  return {
-    'x-content-type-options': 'nosniff',
-    link: linkHeader(baseUrl),
-    'access-control-allow-origin': '*',
-    'access-control-expose-headers': EXPOSED_HEADERS.join(', '),
-  };
-}
-
-export function matches(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (!ifNoneMatch) return false;
-  if (ifNoneMatch.trim() === '*') return true;
-  return ifNoneMatch.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
-}
 
 export interface CacheInfo {
   etag: string;
@@ -65,7 +26,7 @@ export function sendBytes(c: Context, b: Pick<LoadedBuild, 'headers'>, body: Uin
     'content-type': contentType,
     etag: cache.etag,
     'last-modified': cache.lastModified,
-    'cache-control': cache.cacheControl ?? DATA_CACHE,
+    'cache-control': cache.cacheControl ?? DATA_CACHE_CONTROL,
     ...extra,
   };
   if (matches(c.req.header('if-none-match'), cache.etag)) return new Response(null, { status: 304, headers });

@@ -25,7 +25,12 @@ export class ResponseMemo {
   private readonly entries = new Map<string, { entry: MemoEntry; bytes: number }>();
   private bytes = 0;
 
-  constructor(private readonly maxBytes = 32 * 2 ** 20, private readonly maxEntryBytes = 2 ** 20) {}
+  private readonly maxBytes;
+  private readonly maxEntryBytes;
+  constructor(maxBytes = 32 * 2 ** 20, maxEntryBytes = 2 ** 20) {
+    this.maxBytes = maxBytes;
+    this.maxEntryBytes = maxEntryBytes;
+  }
 
   get(key: string): MemoEntry | undefined {
     const hit = this.entries.get(key);

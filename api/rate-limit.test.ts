@@ -336,7 +336,10 @@ async function waitFor(check: () => boolean | Promise<boolean>, ms: number, what
 
 class RedisServer {
   proc: ChildProcess | null = null;
-  constructor(readonly port: number) {}
+  readonly port: number;
+  constructor(port: number) {
+    this.port = port;
+  }
 
   async start(): Promise<void> {
     const proc = spawn('/usr/bin/redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
@@ -526,7 +529,7 @@ describe.skipIf(!redisAvailable)('rate limits in Redis', () => {
         `await l.close();\nconsole.log('closed');\n`,
     );
     try {
-      const child = spawn(process.execPath, ['--import', 'tsx', file], { stdio: ['ignore', 'pipe', 'pipe'], cwd: resolve(import.meta.dirname, '..') });
+      const child = spawn(process.execPath, [file], { stdio: ['ignore', 'pipe', 'pipe'], cwd: resolve(import.meta.dirname, '..') });
       let out = '';
       child.stdout.on('data', (d: Buffer) => (out += d.toString()));
       const code = await Promise.race([

@@ -91,7 +91,11 @@ class MemoryLog {
   private readonly logs = new Map<string, number[]>();
   private readonly timer: NodeJS.Timeout;
 
-  constructor(private readonly windowUs: number, private readonly cap: number) {
+  private readonly windowUs: number;
+  private readonly cap: number;
+  constructor(windowUs: number, cap: number) {
+    this.windowUs = windowUs;
+    this.cap = cap;
     this.timer = setInterval(() => this.sweep(), windowUs / 1000);
     this.timer.unref();
   }
@@ -199,14 +203,24 @@ class RedisBackend {
   /** Names this instance's members in the shared sorted sets. */
   readonly instance = globalThis.crypto.randomUUID().slice(0, 12);
 
+  readonly url: string;
+  private readonly windowUs: number;
+  private readonly log: (msg: string) => void;
+  private readonly timeoutMs: number;
+  private readonly logs: Array<[string, MemoryLog]>;
   constructor(
-    readonly url: string,
-    private readonly windowUs: number,
-    private readonly log: (msg: string) => void,
-    private readonly timeoutMs: number,
+    url: string,
+    windowUs: number,
+    log: (msg: string) => void,
+    timeoutMs: number,
     createClient: typeof CreateClient,
-    private readonly logs: Array<[string, MemoryLog]>,
+    logs: Array<[string, MemoryLog]>,
   ) {
+    this.url = url;
+    this.windowUs = windowUs;
+    this.log = log;
+    this.timeoutMs = timeoutMs;
+    this.logs = logs;
     this.client = createClient({
       url,
       disableOfflineQueue: true,

@@ -1,6 +1,7 @@
 import { cp, mkdir, readlink, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { inject } from 'vitest';
+import { HealthUnavailable } from '../contract/health.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readApiEnv } from './env.ts';
 import { startServer, type RunningServer } from './server.ts';
@@ -32,7 +33,9 @@ describe('with no build published yet', () => {
     expect(res.status).toBe(503);
     expect(res.headers.get('retry-after')).toBe('30');
     expect(await res.json()).toMatchObject({ status: 503, type: '/problems/no-build' });
-    expect((await fetch(`http://127.0.0.1:${api.port}/healthz`)).status).toBe(503);
+    const health = await fetch(`http://127.0.0.1:${api.port}/healthz`);
+    expect(health.status).toBe(503);
+    expect(HealthUnavailable.parse(await health.json())).toEqual({ status: 'unavailable', detail: 'no build published yet' });
   });
 });
 

@@ -1,4 +1,4 @@
-import { suggest } from '../pipeline/content/suggest.ts';
+import { suggest } from '../lib/suggest.ts';
 import type { CountryEntry, LoadedBuild } from './build.ts';
 import { ApiError } from './problem.ts';
 

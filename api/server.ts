@@ -3,12 +3,10 @@ import { createApp } from './app.ts';
 import { configureAsk, llmConfigFromEnv } from './ask/index.ts';
 import { NodeBuildStore } from './build-store.ts';
 import type { Server } from 'node:http';
-import { fileURLToPath } from 'node:url';
 import { clientIp, describeTrustProxy, parseTrustProxy, trustedBy } from './client-ip.ts';
 import { CONNECTIONS_CHECKING_INTERVAL_MS, guardConnections, type ConnectionStats } from './connections.ts';
-import { type ApiEnv, EXIT_CONFIG, readApiEnv } from './env.ts';
-import { commonHeaders } from './http.ts';
-import { SERVER_NODE_FLAGS, exitWithSupervisor, supervise } from './supervise.ts';
+import type { ApiEnv } from './env.ts';
+import { commonHeaders } from './headers.ts';
 import { McpEndpoint, type McpOptions } from './mcp/http.ts';
 import { DiskVintages, mountVintages } from './vintages.ts';
 import { createRateLimits, rateKey, type RateLimits } from './rate-limit.ts';
@@ -96,38 +94,3 @@ export async function startServer(env: ApiEnv, quiet = false, mcpOptions: McpOpt
     });
   });
 }
-
-/**
- * `npm run serve`: a supervisor that runs the server in a child process and restarts it when it
- * dies (SUPERVISE=off, or CHOKEPOINT_SUPERVISED=1 as set for the child, runs the server itself).
- */
-async function main(): Promise<void> {
-  let env: ApiEnv;
-  try {
-    env = readApiEnv();
-    parseTrustProxy(env.TRUST_PROXY, env.TRUSTED_PROXIES);
-  } catch (err) {
-    console.error(`[api] ${err instanceof Error ? err.message : String(err)}`);
-    process.exit(EXIT_CONFIG);
-  }
-  if (process.env.CHOKEPOINT_SUPERVISED === '1' || process.env.SUPERVISE === 'off') {
-    const running = await startServer(env);
-    const stop = () => void running.close().then(() => process.exit(0));
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-    exitWithSupervisor(stop);
-    return;
-  }
-  const supervised = supervise({
-    name: 'server',
-    command: process.execPath,
-    args: [...process.execArgv, ...SERVER_NODE_FLAGS, fileURLToPath(import.meta.url)],
-    env: { ...process.env, CHOKEPOINT_SUPERVISED: '1' },
-    finalCodes: [EXIT_CONFIG],
-  });
-  const stop = () => void supervised.stop().then(() => process.exit(0));
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
-}
-
-if (import.meta.url === `file://${process.argv[1]}`) await main();

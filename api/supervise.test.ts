@@ -38,7 +38,7 @@ async function waitFor<T>(check: () => T | undefined | Promise<T | undefined>, m
 
 function serve(env: Record<string, string>): { proc: ChildProcess; log: () => string } {
   let out = '';
-  const proc = spawn(process.execPath, ['--import', 'tsx', resolve(REPO, 'api/server.ts')], {
+  const proc = spawn(process.execPath, [resolve(REPO, 'bin/serve.ts')], {
     cwd: REPO,
     env: { ...process.env, HOST: '127.0.0.1', DIST_DIR: inject('distDir'), RATE_LIMIT_DATA: '0', RATE_LIMIT_ASK: '0', CHOKEPOINT_SUPERVISED: '', SUPERVISE: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

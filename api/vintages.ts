@@ -10,7 +10,9 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { BULK_RESOURCES, VINTAGE_INDEX, VINTAGES_DIR, DataPackage, VintageIndex } from '../contract/bulk.ts';
-import { DATA_CACHE, JSON_TYPE, LIMIT_HEADERS, etagOf, matches } from './http.ts';
+import { DATA_CACHE_CONTROL, JSON_TYPE } from '../contract/http.ts';
+import { etagOf, matches } from './headers.ts';
+import { LIMIT_HEADERS } from './http.ts';
 import { ApiError } from './problem.ts';
 
 /** A vintage never changes once written. */
@@ -21,7 +23,10 @@ const TYPES: Record<string, string> = { parquet: 'application/vnd.apache.parquet
 export const VINTAGE_FILES: ReadonlySet<string> = new Set(['datapackage.json', ...BULK_RESOURCES.flatMap((r) => [`${r.name}.parquet`, `${r.name}.csv`])]);
 
 export class DiskVintages {
-  constructor(readonly distDir: string) {}
+  readonly distDir: string;
+  constructor(distDir: string) {
+    this.distDir = distDir;
+  }
 
   async index(): Promise<VintageIndex | null> {
     try {
@@ -53,7 +58,7 @@ export function mountVintages(app: Hono, x: { store: DiskVintages; common: () =>
     if (!index) throw new ApiError(404, 'no vintage has been published yet');
     const body = new TextEncoder().encode(JSON.stringify(index));
     const etag = etagOf(body);
-    const headers = headersOf(c, { 'content-type': JSON_TYPE, etag, 'cache-control': DATA_CACHE });
+    const headers = headersOf(c, { 'content-type': JSON_TYPE, etag, 'cache-control': DATA_CACHE_CONTROL });
     if (matches(c.req.header('if-none-match'), etag)) return new Response(null, { status: 304, headers });
     return new Response(body, { status: 200, headers });
   });

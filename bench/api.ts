@@ -65,12 +65,12 @@ export function rssMb(child: ChildProcess): number {
 }
 
 /**
- * Start a process with node directly (tsx's loader, no npm wrapper), so its pid is the server's,
+ * Start a process with node directly (no npm wrapper), so its pid is the server's,
  * with the V8 flags the supervised server runs with (SERVER_NODE_FLAGS in api/supervise.ts).
  */
 export function startNode(script: string, env: Record<string, string>): ChildProcess {
   // SUPERVISE=off: the pid measured is the server's own, not a supervisor's.
-  return spawn(process.execPath, [...SERVER_NODE_FLAGS, '--import', 'tsx', script], { cwd: repo, env: { ...process.env, SUPERVISE: 'off', ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  return spawn(process.execPath, [...SERVER_NODE_FLAGS, script], { cwd: repo, env: { ...process.env, SUPERVISE: 'off', ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
 export async function benchApi(distDir: string) {
@@ -83,7 +83,7 @@ export async function benchApi(distDir: string) {
     series: '/v1/reserves/timeseries?commodity=gas&country=de&from=2026-01-01&frequency=weekly',
   };
   // The raw server answers the same bytes: the static file, and what our API answers for the query.
-  const api = startNode('api/server.ts', { PORT: String(port), HOST: '127.0.0.1', DIST_DIR: distDir, RATE_LIMIT_DATA: '0', RATE_LIMIT_ASK: '0' });
+  const api = startNode('bin/serve.ts', { PORT: String(port), HOST: '127.0.0.1', DIST_DIR: distDir, RATE_LIMIT_DATA: '0', RATE_LIMIT_ASK: '0' });
   const startMs = await waitFor(`http://127.0.0.1:${port}/healthz`);
   const tmp = mkdtempSync(join(tmpdir(), 'raw-'));
   const rawFiles: Record<string, string> = { [paths.static]: join(current, 'v1/commodities/metals.cobalt.json') };
@@ -115,7 +115,7 @@ export async function benchApi(distDir: string) {
 export async function benchRateLimited(distDir: string) {
   const port = 18789;
   const run = async (limit: string) => {
-    const api = startNode('api/server.ts', { PORT: String(port), HOST: '127.0.0.1', DIST_DIR: distDir, RATE_LIMIT_DATA: limit });
+    const api = startNode('bin/serve.ts', { PORT: String(port), HOST: '127.0.0.1', DIST_DIR: distDir, RATE_LIMIT_DATA: limit });
     await waitFor(`http://127.0.0.1:${port}/healthz`);
     try {
       wrk(`http://127.0.0.1:${port}/v1/commodities/metals.cobalt`, 50, 2);

@@ -5,7 +5,7 @@
  * latency (p50, p99) and failures during it. First, the slowest answer to any input up to and far
  * beyond the size limits. Every attack is bounded in count and in time.
  *
- *   npx tsx bench/attack.ts            # over ../dist (or DIST_DIR); about 2 minutes
+ *   node bench/attack.ts            # over ../dist (or DIST_DIR); about 2 minutes
  */
 import type { ChildProcess } from 'node:child_process';
 import { Agent, request } from 'node:http';
@@ -136,7 +136,7 @@ async function mcpSession(from: string): Promise<string> {
 }
 
 async function main() {
-  const child = startNode('api/server.ts', { DIST_DIR, PORT: String(PORT), HOST: '127.0.0.1', ...(process.env.ATTACK_NODE_OPTIONS ? { NODE_OPTIONS: process.env.ATTACK_NODE_OPTIONS } : {}) });
+  const child = startNode('bin/serve.ts', { DIST_DIR, PORT: String(PORT), HOST: '127.0.0.1', ...(process.env.ATTACK_NODE_OPTIONS ? { NODE_OPTIONS: process.env.ATTACK_NODE_OPTIONS } : {}) });
   try {
     await waitFor(`${BASE}/healthz`, 30_000);
     console.log(`Machine: ${cpus().length} × ${cpus()[0]?.model}; server \`api/server.ts\` with production rate limits; ${SECONDS} s per attack.\n`);

@@ -4,12 +4,11 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 const repo = resolve(import.meta.dirname, '..');
-const tsx = join(repo, 'node_modules/.bin/tsx');
 
 interface Run { ms: number; maxRssMb: number; files: number; statuses: string[]; bulk: { seconds: number; kb: number } }
 
 function buildOnce(outDir: string): Run {
-  const out = execFileSync(tsx, [join(repo, 'bench/build-once.ts')], { env: { ...process.env, DIST_DIR: outDir }, encoding: 'utf8' });
+  const out = execFileSync(process.execPath, [join(repo, 'bench/build-once.ts')], { env: { ...process.env, DIST_DIR: outDir }, encoding: 'utf8' });
   return JSON.parse(out.trim().split('\n').at(-1)!) as Run;
 }
 

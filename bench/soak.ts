@@ -5,8 +5,8 @@
  * more after the warm-up, when the open descriptors grew, or when any request failed (a 5xx, a
  * socket error or a timeout).
  *
- *   npx tsx bench/soak.ts                       # 300 s over ../dist (or DIST_DIR)
- *   SOAK_SECONDS=60 SOAK_CONCURRENCY=20 npx tsx bench/soak.ts
+ *   node bench/soak.ts                       # 300 s over ../dist (or DIST_DIR)
+ *   SOAK_SECONDS=60 SOAK_CONCURRENCY=20 node bench/soak.ts
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
@@ -159,7 +159,7 @@ const fds = (pid: number) => readdirSync(`/proc/${pid}/fd`).length;
 const mb = (kb: number) => (kb / 1024).toFixed(1);
 
 async function main() {
-  const child = startNode('api/server.ts', {
+  const child = startNode('bin/serve.ts', {
     PORT: String(PORT),
     HOST: '127.0.0.1',
     DIST_DIR,
@@ -233,8 +233,8 @@ async function main() {
 
     const out: string[] = [];
     out.push(`# Soak — ${new Date().toISOString()}`, '');
-    out.push(`Command: \`SOAK_SECONDS=${SECONDS} SOAK_CONCURRENCY=${CONCURRENCY} npx tsx bench/soak.ts\` over \`${DIST_DIR}\`.`);
-    out.push(`Machine: ${cpus().length} × ${cpus()[0]?.model.trim() ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}. Server: \`api/server.ts\` as a child process (pid ${pid}), limits off, loopback only.`, '');
+    out.push(`Command: \`SOAK_SECONDS=${SECONDS} SOAK_CONCURRENCY=${CONCURRENCY} node bench/soak.ts\` over \`${DIST_DIR}\`.`);
+    out.push(`Machine: ${cpus().length} × ${cpus()[0]?.model.trim() ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}. Server: \`bin/serve.ts\` as a child process (pid ${pid}), limits off, loopback only.`, '');
     out.push('| figure | value |', '|---|---|');
     out.push(`| duration | ${elapsed.toFixed(1)} s (warm-up ${WARMUP_SECONDS} s), ${CONCURRENCY} concurrent workers |`);
     out.push(`| requests | ${requests} (${(requests / elapsed).toFixed(0)} req/s) |`);

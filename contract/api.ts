@@ -18,16 +18,8 @@ const lower = (s: string) => s.trim().toLowerCase();
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const validText = (s: string) => !LONE_SURROGATE.test(s);
 
-/** A real calendar date as YYYY-MM-DD (2026-02-30 is refused). */
-export const CalendarDate = z
-  .string()
-  .max(...maxLength(L.date))
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date as YYYY-MM-DD')
-  .refine((s) => {
-    const d = new Date(`${s}T00:00:00Z`);
-    return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
-  }, 'not a calendar date')
-  .describe('Date, YYYY-MM-DD');
+/** A date parameter: a real calendar date, bounded in length before it is parsed. */
+export const CalendarDate = DateString.max(...maxLength(L.date)).describe('Date, YYYY-MM-DD');
 
 const intParam = (min: number, max: number, def: number) =>
   z

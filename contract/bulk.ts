@@ -5,6 +5,7 @@
  * with these columns, and datapackage.json is generated from it.
  */
 import { z } from 'zod';
+import { PRICE_SOURCES, type CitedSource } from './sources.ts';
 import { DateString } from './common.ts';
 
 export const BULK_DIR = 'bulk';
@@ -24,12 +25,11 @@ export interface BulkResource {
   description: string;
   primaryKey: readonly string[];
   /** Source ids whose figures the table carries (besides Chokepoint's own computation). */
-  sources: readonly string[];
+  sources: readonly CitedSource[];
   fields: readonly BulkField[];
 }
 
 const f = (name: string, type: FieldType, description: string, unit?: string): BulkField => ({ name, type, description, ...(unit ? { unit } : {}) });
-const PRICE_SOURCES = ['eia-oil-prices', 'eia-henry-hub', 'worldbank-pink-sheet', 'imf-commodity-prices', 'ei-statistical-review-2024'];
 
 export const BULK_RESOURCES: readonly BulkResource[] = [
   {

@@ -8,10 +8,8 @@ export const LICENSE_URL = 'https://creativecommons.org/licenses/by/4.0/';
 export const attributionText = (baseUrl: string) =>
   `Chokepoint (${baseUrl}/), licensed ${LICENSE}. Reuse requires attribution with a link back to ${baseUrl}/. Upstream sources keep their own terms (meta.sources).`;
 
-export const DateString = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'a date as YYYY-MM-DD')
-  .describe('Calendar date, YYYY-MM-DD');
+/** A real calendar date (2026-02-30 and 2026-13-45 are refused): the one date schema of the project. */
+export const DateString = z.iso.date({ message: 'not a calendar date: expected YYYY-MM-DD' }).describe('Calendar date, YYYY-MM-DD');
 export const DateTimeString = z.iso.datetime({ offset: true }).describe('Timestamp, RFC 3339 (UTC)');
 export const CommoditySlug = z
   .string()

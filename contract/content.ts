@@ -4,6 +4,7 @@
  * The files under data/ are read and checked by pipeline/content/load.ts, which produces these.
  */
 import { z } from 'zod';
+import { DateString } from './common.ts';
 
 export const EVENT_CATEGORIES = ['conflict', 'sanction', 'catastrophe', 'policy', 'infrastructure'] as const;
 /** Which way an event moves supply: tightening raises stress, easing lowers it. */
@@ -37,7 +38,7 @@ export function isAllowedTransition(from: ScenarioStatus, to: ScenarioStatus): b
   return SCENARIO_TRANSITIONS[from].includes(to);
 }
 
-const IsoDate = z.iso.date();
+const IsoDate = DateString;
 const CommoditySlug = z
   .string()
   .regex(/^[a-z]+\.[a-z0-9]+$/)

@@ -116,5 +116,6 @@ export const CountryIndexEntry = z.strictObject({
 });
 
 export const CountryProfileResponse = envelope(CountryProfile);
+export type CountryIndexEntry = z.infer<typeof CountryIndexEntry>;
 export const CountryIndexResponse = envelope(z.array(CountryIndexEntry));
 export { Iso2 };

@@ -69,3 +69,4 @@ export const ReserveResponse = envelope(Reserve);
 export const TimeSeriesResponse = envelope(TimeSeries);
 export const ReserveSeriesFile = envelope(ReserveSeries);
 export const ReserveIndexFile = envelope(z.array(z.strictObject({ commodity: CommodityCode, country: Iso2, name: z.string(), as_of: DateString, url: z.string() })));
+export type ReserveIndexFile = z.infer<typeof ReserveIndexFile>;

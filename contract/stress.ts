@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DateString } from './common.ts';
+import { DateString, envelope } from './common.ts';
 
 export const StressBand = z.enum(['low', 'moderate', 'high', 'severe']).describe('< 25 low, 25–50 moderate, 50–75 high, ≥ 75 severe');
 export type StressBand = z.infer<typeof StressBand>;
@@ -72,3 +72,35 @@ export const CommodityStress = z
   })
   .describe('Stress reading of a commodity with every component visible');
 export type CommodityStress = z.infer<typeof CommodityStress>;
+
+const Month = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'a month as YYYY-MM');
+/** One window of data/backtest.yaml: a documented crisis, or a calm period. */
+export const BacktestWindow = z.strictObject({
+  commodity: z.string(),
+  from: Month.describe('First month of the window, inclusive'),
+  to: Month.describe('Last month of the window, inclusive'),
+  label: z.string().min(1),
+  source_url: z.url({ protocol: /^https$/ }).describe('Where the crisis (or the calm) is documented'),
+});
+export type BacktestWindow = z.infer<typeof BacktestWindow>;
+/** A window with what the published history did in it. */
+export const BacktestWindowResult = BacktestWindow.extend({
+  months: z.number().int().nonnegative(),
+  scored: z.number().int().nonnegative().describe('Months with a published index'),
+  flagged: z.number().int().nonnegative().describe('Months at `high` or `severe`'),
+  peak: z.number().nullable(),
+  peak_month: z.string().nullable(),
+  hit: z.boolean().optional().describe('Crises only: flagged at least once'),
+});
+export type BacktestWindowResult = z.infer<typeof BacktestWindowResult>;
+export const BacktestResult = z.strictObject({
+  crises: z.array(BacktestWindowResult.required({ hit: true })),
+  calm: z.array(BacktestWindowResult),
+  hit_rate: z.number().min(0).max(1),
+  false_alarm_rate: z.number().min(0).max(1),
+  calm_months: z.number().int().nonnegative(),
+  calm_flagged: z.number().int().nonnegative(),
+});
+export type BacktestResult = z.infer<typeof BacktestResult>;
+/** data/stress/backtest.json */
+export const BacktestResponse = envelope(BacktestResult);

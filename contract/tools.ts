@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { jsonSchemaOf, type JsonSchema } from './json-schema.ts';
 import { CountryPath, CommodityParam, CommodityPath, EventsQuery, ListCommoditiesQuery, ReserveQuery, ScenariosQuery, SearchHit, SearchQuery, TimeSeriesQuery } from './api.ts';
 import { CommodityListEntry, CommoditySheet, Price } from './commodities.ts';
 import { CommodityCode, CommodityGroup, CommoditySlug, DateString, Lang, LICENSE, SourceRef } from './common.ts';
@@ -254,4 +255,23 @@ export type ToolName = Tool['name'];
 /** The tool of that name, or undefined. */
 export function toolByName(name: string): Tool | undefined {
   return TOOLS.find((t) => t.name === name);
+}
+
+/** Reverse-DNS server name with one slash, as the MCP registry and server cards want it: chokepoint.example → example.chokepoint/chokepoint. */
+export function serverName(baseUrl: string): string {
+  const host = new URL(baseUrl).hostname;
+  const reversed = /^[\d.]+$/.test(host) || !host.includes('.') ? host : host.split('.').reverse().join('.');
+  return `${reversed}/chokepoint`;
+}
+
+/** The tools as an MCP `tools/list` would show them: JSON Schemas of the zod input and output schemas. */
+export function toolDescriptors(): Array<{ name: string; title: string; description: string; inputSchema: JsonSchema; outputSchema: JsonSchema; annotations: Record<string, unknown> }> {
+  return TOOLS.map((t) => ({
+    name: t.name,
+    title: t.title,
+    description: t.description,
+    inputSchema: jsonSchemaOf(t.inputSchema, 'input'),
+    outputSchema: jsonSchemaOf(t.outputSchema, 'output'),
+    annotations: { title: t.title, ...t.annotations },
+  }));
 }

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { LICENSE, LICENSE_URL, METHODOLOGY_VERSION, type Meta, type SourceRef, attributionText } from '../contract/common.ts';
+import { LICENSE, METHODOLOGY_VERSION } from '../contract/common.ts';
 import { CommodityListResponse, CommoditySheetResponse, type CommodityListEntry, type CommoditySheet } from '../contract/commodities.ts';
 import { CountryIndexResponse, CountryProfileResponse, type CountryProfile } from '../contract/countries.ts';
-import type { StressHistoryPoint } from '../contract/stress.ts';
+import { BacktestResponse, type StressHistoryPoint } from '../contract/stress.ts';
 import type { SourceStatus } from '../contract/manifest.ts';
 import { ReserveIndexFile, ReserveResponse, ReserveSeriesFile } from '../contract/reserves.ts';
 import { type Commodity, loadCatalogue } from './catalogue.ts';
@@ -11,7 +11,7 @@ import { type ContentBundle, publishContent, readContent } from './content-stage
 import { Db } from './db.ts';
 import { type Effects, timed } from './effects.ts';
 import { ingestSource } from './ingest.ts';
-import { type SourceCadence, ageText, buildFreshness, cadenceFor, freshnessOf, loadCadences } from './freshness.ts';
+import { cadenceFor, loadCadences } from './freshness.ts';
 import { countryNames } from './names.ts';
 import { buildPaths, clearLeftovers, freeBuildId, openBuild, publishBuild, discardBuild, type BuildWriter } from './publish.ts';
 import { LOCK_FILE, acquireBuildLock } from './lock.ts';
@@ -31,8 +31,10 @@ import { loadBacktest, runBacktest } from './steps/backtest.ts';
 import { weeklyDigest } from './steps/digest.ts';
 import { publishDiscovery } from './discovery/stage.ts';
 import { publishSearchIndex } from './search/stage.ts';
+import { metaFactory } from './meta.ts';
+import { EDITORIAL_SOURCE, citedSource, type CitedSource } from '../contract/sources.ts';
 import { cachedStage, keyOf, previousBuild, treeHash } from './stage-cache.ts';
-import { dateTime } from '../site/src/lib/format.ts';
+import { dateTime } from '../lib/format.ts';
 import { readFile } from 'node:fs/promises';
 
 export interface BuildOptions {
@@ -54,7 +56,6 @@ export interface BuildResult {
   durationMs: number;
 }
 
-export const EDITORIAL_SOURCE = 'chokepoint-editorial';
 /** docs/<page>.md published at /docs/<page>. */
 export const DOC_PAGES = ['api', 'methodology', 'freshness', 'security', 'content', 'bulk'] as const;
 
@@ -171,7 +172,7 @@ async function buildLocked(opts: BuildOptions, fx: Effects): Promise<BuildResult
     // The index history as one CSV, and the backtest of that history against documented crises.
     const backtest = runBacktest(await loadBacktest(opts.dataDir), new Map(sheets.map((sh) => [sh.slug, sh.stress_history])));
     fx.log.info(`✓ backtest: ${backtest.crises.filter((c) => c.hit).length} of ${backtest.crises.length} crises flagged, ${backtest.calm_flagged} of ${backtest.calm_months} calm months flagged`);
-    await writer.raw('data/stress/backtest.json', JSON.stringify({ data: backtest, meta: metaFor([EDITORIAL_SOURCE], null, { methodology_version: METHODOLOGY_VERSION }) }, null, 1), 'application/json; charset=utf-8');
+    await writer.json('data/stress/backtest.json', BacktestResponse, { data: backtest, meta: metaFor([EDITORIAL_SOURCE], null, { methodology_version: METHODOLOGY_VERSION }) });
     await writer.raw('data/stress/commodities.csv', historyCsv(sheets.map((sh) => [sh.slug, sh.stress_history])), 'text/csv; charset=utf-8');
 
     // The weekly digest, from what changed; stress movers are named against the live build.
@@ -185,7 +186,7 @@ async function buildLocked(opts: BuildOptions, fx: Effects): Promise<BuildResult
     // Reserves: the current reading and the full series the API slices.
     const reserveIndex = [];
     for (const [key, r] of readings) {
-      const sources = r.reserve.commodity === 'gas' ? ['gie-agsi-gas-storage', 'ei-statistical-review-2024'] : ['eia-weekly-petroleum'];
+      const sources: CitedSource[] = r.reserve.commodity === 'gas' ? ['gie-agsi-gas-storage', 'ei-statistical-review-2024'] : ['eia-weekly-petroleum'];
       await writer.json(`v1/reserves/${key}.json`, ReserveResponse, { data: r.reserve, meta: metaFor(sources, r.reserve.as_of, {}, { [sources[0]!]: r.reserve.as_of }) });
       await writer.json(`data/reserves/${key}.json`, ReserveSeriesFile, { data: r.series, meta: metaFor(sources, r.reserve.as_of, {}, { [sources[0]!]: r.reserve.as_of }) });
       reserveIndex.push({ commodity: r.reserve.commodity, country: r.reserve.country, name: r.reserve.name, as_of: r.reserve.as_of, url: `/v1/reserves?commodity=${r.reserve.commodity}&country=${r.reserve.country}` });
@@ -195,7 +196,7 @@ async function buildLocked(opts: BuildOptions, fx: Effects): Promise<BuildResult
     // Countries.
     const profiles = await timed(fx.log, 'country profiles and history', () => countryProfiles(db, catalogue, sheets, shares, readings, names, { today, eiLagDays: cadenceOf('ei-statistical-review-2024').lag_days }), (p) => `${p.length} countries`);
     for (const p of profiles) {
-      await writer.json(`v1/countries/${p.iso3}.json`, CountryProfileResponse, { data: p, meta: metaFor(['ei-statistical-review-2024', 'usgs-mcs-2026', 'eurostat-gas-imports-by-partner', 'country-codes', ...(p.reserves.length ? ['gie-agsi-gas-storage'] : [])], p.updated_at, { methodology_version: METHODOLOGY_VERSION }, { 'gie-agsi-gas-storage': maxDate(p.reserves.map((r) => r.as_of)) }) });
+      await writer.json(`v1/countries/${p.iso3}.json`, CountryProfileResponse, { data: p, meta: metaFor(['ei-statistical-review-2024', 'usgs-mcs-2026', 'eurostat-gas-imports-by-partner', 'country-codes', ...(p.reserves.length ? (['gie-agsi-gas-storage'] as const) : [])], p.updated_at, { methodology_version: METHODOLOGY_VERSION }, { 'gie-agsi-gas-storage': maxDate(p.reserves.map((r) => r.as_of)) }) });
     }
     await writer.raw('data/stress/countries.csv', historyCsv(profiles.map((p) => [p.iso3, p.stress_history])), 'text/csv; charset=utf-8');
     await writer.json('data/countries.json', CountryIndexResponse, {
@@ -286,56 +287,6 @@ async function buildLocked(opts: BuildOptions, fx: Effects): Promise<BuildResult
  * where it ends earlier than the source (one country's storage, one commodity's price series):
  * its `data_as_of` and freshness are then the payload's own.
  */
-export type MetaFor = (
-  sources: readonly string[],
-  asOf: string | null,
-  extra?: Partial<Meta>,
-  dataAsOf?: Readonly<Record<string, string | null | undefined>>,
-) => Meta;
-
-function metaFactory(x: { build: string; generatedAt: string; baseUrl: string; statuses: readonly SourceStatus[]; cadences: Record<string, SourceCadence> }): MetaFor {
-  const today = x.generatedAt.slice(0, 10);
-  const refs = new Map<string, SourceRef>();
-  for (const s of x.statuses) {
-    if (s.status === 'unavailable' || !s.retrieved_at) continue;
-    refs.set(s.id, {
-      id: s.id, publisher: s.publisher, dataset: s.dataset, url: s.url, license: s.license, retrieved_at: s.retrieved_at,
-      data_as_of: s.data_as_of, freshness: s.freshness, expected_next: s.expected_next, stale: s.status === 'stale',
-    });
-  }
-  refs.set(EDITORIAL_SOURCE, {
-    id: EDITORIAL_SOURCE, publisher: 'Chokepoint', dataset: 'Editorial content: events, scenarios, briefings', url: `${x.baseUrl}/`,
-    license: LICENSE, retrieved_at: x.generatedAt, data_as_of: null, stale: false,
-    freshness: freshnessOf(cadenceFor(x.cadences, EDITORIAL_SOURCE), null, today).freshness, expected_next: null,
-  });
-  const own = (r: SourceRef, asOf: string | null | undefined): SourceRef => {
-    if (asOf === undefined || asOf === null || asOf === r.data_as_of) return r;
-    const f = buildFreshness(cadenceFor(x.cadences, r.id), asOf, today);
-    return { ...r, data_as_of: asOf, freshness: f.freshness, expected_next: f.expected_next };
-  };
-  const ageNote = (r: SourceRef): string | null => {
-    if (!r.data_as_of) return null;
-    if (r.freshness === 'historical' || r.freshness === 'discontinued') {
-      return `${r.id} is ${r.freshness === 'historical' ? 'a historical edition' : 'discontinued'}: its data end ${r.data_as_of} and will not update`;
-    }
-    if (r.freshness !== 'late' && r.freshness !== 'stale') return null;
-    if (!r.expected_next) return null;
-    return `${r.id} is ${r.freshness}: its data end ${r.data_as_of} (${ageText(r.data_as_of, today)}); the next observation was due by ${r.expected_next}`;
-  };
-  const attribution = attributionText(x.baseUrl);
-  return (sources, asOf, extra = {}, dataAsOf = {}) => {
-    const used = unique(sources).map((id) => refs.get(id) && own(refs.get(id)!, dataAsOf[id])).filter((r): r is SourceRef => r !== undefined);
-    const stale = used.filter((r) => r.stale).map((r) => `${r.id} could not be refreshed; its last good snapshot (retrieved ${r.retrieved_at}) is served`);
-    const aged = used.map(ageNote).filter((n): n is string => n !== null);
-    const notes = [...(extra.notes ?? []), ...stale, ...aged];
-    return {
-      as_of: asOf, generated_at: x.generatedAt, build: x.build, license: LICENSE, license_url: LICENSE_URL, attribution, sources: used,
-      ...extra,
-      ...(notes.length ? { notes } : {}),
-    };
-  };
-}
-
 interface SheetContext {
   latest: Awaited<ReturnType<typeof latestPrices>>;
   anomalies: Awaited<ReturnType<typeof priceAnomalies>>;
@@ -398,13 +349,14 @@ async function commoditySheet(db: Db, c: Commodity, x: SheetContext): Promise<Co
   };
 }
 
-function commoditySources(c: Commodity, s: CommoditySheet): string[] {
+function commoditySources(c: Commodity, s: CommoditySheet): CitedSource[] {
+  const reserves = s.stress.components.find((k) => k.key === 'reserves')?.source;
   return [
-    ...(s.price ? [s.price.source] : []),
-    ...(c.production ? [c.production.source] : []),
-    ...(c.consumption ? [c.consumption.source] : []),
-    ...(c.trade ? ['ei-statistical-review-2024'] : []),
-    ...(s.stress.components.find((k) => k.key === 'reserves')?.source ? [s.stress.components.find((k) => k.key === 'reserves')!.source!] : []),
+    ...(s.price ? [citedSource(s.price.source)] : []),
+    ...(c.production ? [citedSource(c.production.source)] : []),
+    ...(c.consumption ? [citedSource(c.consumption.source)] : []),
+    ...(c.trade ? (['ei-statistical-review-2024'] as const) : []),
+    ...(reserves ? [citedSource(reserves)] : []),
     EDITORIAL_SOURCE,
   ];
 }

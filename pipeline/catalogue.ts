@@ -3,11 +3,12 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { z } from 'zod';
 import { CommoditySlug, Iso2 } from '../contract/common.ts';
+import { PRICE_SOURCES } from '../contract/sources.ts';
 
 const Langs = <T extends z.ZodType>(t: T) => z.strictObject({ en: t, fr: t, de: t, es: t });
 
 const PriceRef = z.strictObject({
-  source: z.enum(['eia-oil-prices', 'eia-henry-hub', 'worldbank-pink-sheet', 'imf-commodity-prices', 'ei-statistical-review-2024']),
+  source: z.enum(PRICE_SOURCES),
   series: z.string().optional(),
   benchmark: z.string(),
   currency: z.string().regex(/^[A-Z]{3}$/),

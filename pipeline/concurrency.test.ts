@@ -8,7 +8,7 @@ import { BuildManifest } from '../contract/manifest.ts';
 import { REPO, SOURCES_DIR, tempDir } from '../test/support.ts';
 
 /**
- * Issue 20, finding 4: builds run as real processes (`node --import tsx pipeline/cli.ts`, so the
+ * Issue 20, finding 4: builds run as real processes (`node bin/build.ts`, so the
  * child's pid is the build's pid) into one temp DIST_DIR. The site stage is off: these builds
  * are about the folders, the lock and the snapshots, not the pages.
  */
@@ -19,7 +19,7 @@ interface Run {
 }
 
 function startBuild(dist: string, args: string[] = [], sourcesDir = SOURCES_DIR): Run {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(REPO, 'pipeline/cli.ts'), ...args], {
+  const child = spawn(process.execPath, [join(REPO, 'bin/build.ts'), ...args], {
     cwd: REPO,
     env: { ...process.env, DIST_DIR: dist, SOURCES_DIR: sourcesDir, CHOKEPOINT_SITE: 'off' },
   });

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { envelope } from '../contract/common.ts';
 import { BRIEFING_LANGS, BriefingSchema, EventSchema, ScenarioSchema, type Briefing, type Event, type Scenario } from '../contract/content.ts';
-import type { MetaFor } from './build.ts';
+import type { MetaFor } from './meta.ts';
+import { EDITORIAL_SOURCE } from '../contract/sources.ts';
 import type { Commodity } from './catalogue.ts';
 import { loadContent } from './content/load.ts';
 import type { FigureLookup } from './content/figures.ts';
@@ -48,7 +49,12 @@ export const BriefingListResponse = envelope(z.array(BriefingSchema));
 
 /** Sorted arrays of (date, value) for the synchronous lookups the figure resolver asks for. */
 class Series {
-  constructor(readonly dates: string[], readonly rows: Record<string, unknown>[]) {}
+  readonly dates: string[];
+  readonly rows: Record<string, unknown>[];
+  constructor(dates: string[], rows: Record<string, unknown>[]) {
+    this.dates = dates;
+    this.rows = rows;
+  }
   /** Index of the newest row on or before `date`, or −1. */
   onOrBefore(date: string): number {
     let lo = 0;
@@ -147,7 +153,7 @@ export async function readContent(
 
 /** Events, scenarios and briefings as static responses: the default views and the full sets the API filters. */
 export async function publishContent(writer: BuildWriter, content: ContentBundle, metaFor: MetaFor): Promise<void> {
-  const ed = ['chokepoint-editorial'];
+  const ed = [EDITORIAL_SOURCE];
   const newestEvent = content.events[0]?.date ?? null;
   const since = newestEvent ? new Date(Date.parse(newestEvent) - EVENTS_DEFAULT_DAYS * 86_400_000).toISOString().slice(0, 10) : null;
   const recent = since ? content.events.filter((e) => e.date >= since) : [];

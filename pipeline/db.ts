@@ -8,10 +8,15 @@ export type SqlParam = string | number | boolean | null;
  * (cast counts to INTEGER in SQL when a number is wanted).
  */
 export class Db {
+  private readonly instance: DuckDBInstance;
+  private readonly conn: DuckDBConnection;
   private constructor(
-    private readonly instance: DuckDBInstance,
-    private readonly conn: DuckDBConnection,
-  ) {}
+    instance: DuckDBInstance,
+    conn: DuckDBConnection,
+  ) {
+    this.instance = instance;
+    this.conn = conn;
+  }
 
   static async open(path = ':memory:'): Promise<Db> {
     // One thread: parallel aggregates add in a varying order, so their last digits would change

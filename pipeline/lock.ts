@@ -21,11 +21,15 @@ interface Holder {
 
 /** Thrown when another live build holds the lock: names it, so the operator knows whom to wait for. */
 export class BuildLockedError extends Error {
+  readonly outDir: string;
+  readonly holder: Holder;
   constructor(
-    readonly outDir: string,
-    readonly holder: Holder,
+    outDir: string,
+    holder: Holder,
   ) {
     super(`another build is running in ${outDir} (pid ${holder.pid} on ${holder.host}, since ${holder.since}); not starting a second one (wait for it with --wait, or stop pid ${holder.pid})`);
+    this.outDir = outDir;
+    this.holder = holder;
     this.name = 'BuildLockedError';
   }
 }

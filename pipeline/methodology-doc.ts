@@ -5,7 +5,8 @@
  */
 import type { CommoditySheet } from '../contract/commodities.ts';
 import type { CountryProfile } from '../contract/countries.ts';
-import { type BacktestResult, backtestTable } from './steps/backtest.ts';
+import type { BacktestResult } from '../contract/stress.ts';
+import { backtestTable } from './steps/backtest.ts';
 
 const fmt = (x: number | string | boolean | null | undefined) => (x === null || x === undefined ? '—' : String(x));
 

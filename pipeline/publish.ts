@@ -9,9 +9,11 @@ export const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** A build that failed validation: lists every file and field that broke the contract. */
 export class BuildValidationError extends Error {
-  constructor(readonly problems: string[]) {
+  readonly problems: string[];
+  constructor(problems: string[]) {
     const shown = problems.slice(0, 25).join('\n  ');
     super(`build failed validation (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n  ${shown}${problems.length > 25 ? '\n  …' : ''}`);
+    this.problems = problems;
     this.name = 'BuildValidationError';
   }
 }
@@ -30,7 +32,10 @@ export class BuildWriter {
   readonly payloadHashes: Record<string, string> = {};
   readonly problems: string[] = [];
 
-  constructor(readonly dir: string) {}
+  readonly dir: string;
+  constructor(dir: string) {
+    this.dir = dir;
+  }
 
   async json<S extends z.ZodType>(path: string, schema: S, value: z.input<S>): Promise<void> {
     const parsed = schema.safeParse(value);

@@ -21,7 +21,7 @@ describe('an unusable source with no snapshot', () => {
     await writeFile(join(mirror, 'gie-agsi-gas-storage/agsi_de_eu_daily_2020_2026.csv'), 'this is not the AGSI file\n1,2\n');
     const dist = await tempDir('dist-agsi');
     const env = { ...process.env, DIST_DIR: dist, SOURCES_DIR: mirror, CHOKEPOINT_SITE: 'on' };
-    const res = await run(process.execPath, ['--import', 'tsx', join(REPO, 'pipeline/cli.ts')], { cwd: REPO, env, maxBuffer: 16 << 20 });
+    const res = await run(process.execPath, [join(REPO, 'bin/build.ts')], { cwd: REPO, env, maxBuffer: 16 << 20 });
     expect(res.stdout).toMatch(/published build \S+: \d+ files/);
 
     const manifest = BuildManifest.parse(readJson(join(dist, 'current/manifest.json')));

@@ -1,23 +1,7 @@
 import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { extname, join, relative, sep } from 'node:path';
-import type { SourceStatus } from '../contract/manifest.ts';
+import type { SiteContext } from '../contract/site.ts';
 import type { BuildWriter } from './publish.ts';
-
-/** What the site's pages read at build time besides the build's JSON files (see site/src/lib/data.ts). */
-export interface SiteContext {
-  /** The build folder being written: the pages read its v1/, data/, docs/ and openapi.json. */
-  buildDir: string;
-  build: string;
-  generatedAt: string;
-  baseUrl: string;
-  /** Source statuses (the manifest is written only at publish time): the home page's freshness table. */
-  sources: SourceStatus[];
-  /**
-   * Outputs this build leaves out (an unavailable source with no snapshot): a page must not
-   * read them, as they are not in `buildDir`.
-   */
-  omitted: { output: string; reason: string }[];
-}
 
 export interface SiteOptions extends SiteContext {
   /** Site root (astro project); default site/ in the repository. */

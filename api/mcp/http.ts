@@ -6,13 +6,14 @@ import type { Socket } from 'node:net';
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { BuildSource } from '../build-store.ts';
-import { EXPOSED_HEADERS } from '../http.ts';
-import { PROBLEM_TYPE, PROBLEM_TYPES } from '../problem.ts';
+import { EXPOSED_HEADERS } from '../../contract/http.ts';
+import { PROBLEM_TYPE, SPECIAL_PROBLEMS, problemJson, problemOf, type ProblemKind } from '../../contract/problems.ts';
 import { rateKey } from '../ip-text.ts';
 import type { RateLimits } from '../rate-limit.ts';
 import { gateTransport, POST_KEY, type PostContext } from './gate.ts';
 import { DEFAULT_FLOW_LIMITS, MCP_MAX_BODY_BYTES, MCP_OVERLOADED, MCP_SESSION_LIFETIME_SECONDS, type FlowLimits } from './limits.ts';
-import { createMcpServer, type McpServerDeps } from './server.ts';
+import type { McpServerDeps } from './deps.ts';
+import { createMcpServer } from './server.ts';
 import { McpSessions, type McpSession } from './sessions.ts';
 import { WebSseServerTransport } from './sse.ts';
 
@@ -166,7 +167,9 @@ export class McpEndpoint {
   readonly flow: FlowLimits;
   private readonly maxBody: number;
 
-  constructor(private readonly opts: McpOptions = {}) {
+  private readonly opts: McpOptions;
+  constructor(opts: McpOptions = {}) {
+    this.opts = opts;
     this.flow = { ...DEFAULT_FLOW_LIMITS, ...opts.flow };
     this.sessions = new McpSessions(
       {
@@ -217,9 +220,9 @@ export class McpEndpoint {
       'cache-control': 'no-store',
       ...extra,
     });
-    const problem = (c: Context, status: number, type: string, title: string, detail: string, extras: Record<string, unknown> = {}, extra: Record<string, string> = {}) =>
-      new Response(JSON.stringify({ type, title, status, detail, instance: c.req.path, ...extras }), {
-        status,
+    const problem = (c: Context, kind: ProblemKind, detail: string, extras: Record<string, unknown> = {}, extra: Record<string, string> = {}) =>
+      new Response(problemJson(kind, detail, c.req.path, extras), {
+        status: kind.status,
         headers: headers({ 'content-type': `${PROBLEM_TYPE}; charset=utf-8`, ...extra }),
       });
     const rpcError = (status: number, code: number, message: string, extra: Record<string, string> = {}) =>
@@ -234,8 +237,8 @@ export class McpEndpoint {
       const r = await sessions.admit(client);
       if (!r) return null;
       return r.status === 429
-        ? problem(c, 429, PROBLEM_TYPES[429], 'Too many requests', r.detail, { policy: 'mcp-sessions-per-ip' }, { 'retry-after': String(r.retryAfter) })
-        : problem(c, 503, '/problems/mcp-sessions-exhausted', 'Service unavailable', r.detail, {}, { 'retry-after': String(r.retryAfter) });
+        ? problem(c, problemOf(429), r.detail, { policy: 'mcp-sessions-per-ip' }, { 'retry-after': String(r.retryAfter) })
+        : problem(c, SPECIAL_PROBLEMS['mcp-sessions-exhausted'], r.detail, {}, { 'retry-after': String(r.retryAfter) });
     };
     /** Flow control said no: nothing of the message was executed or charged. */
     const overloaded = (detail: string) => rpcError(429, MCP_OVERLOADED, `Too many requests: ${detail}`, { 'retry-after': '1' });
@@ -257,11 +260,11 @@ export class McpEndpoint {
     const guard: MiddlewareHandler = async (c, next) => {
       const host = c.req.header('host') ?? new URL(c.req.url).host;
       if (!hostAllowed(host, allowedHosts())) {
-        return problem(c, 403, '/problems/forbidden-host', 'Forbidden', `the Host header '${host}' is not served by this MCP endpoint`);
+        return problem(c, SPECIAL_PROBLEMS['forbidden-host'], `the Host header '${host}' is not served by this MCP endpoint`);
       }
       const origin = c.req.header('origin');
       if (origin !== undefined && !originAllowed(origin, allowedOrigins())) {
-        return problem(c, 403, '/problems/forbidden-origin', 'Forbidden', `requests from the origin '${origin}' are not accepted by this MCP endpoint`);
+        return problem(c, SPECIAL_PROBLEMS['forbidden-origin'], `requests from the origin '${origin}' are not accepted by this MCP endpoint`);
       }
       await next();
     };
@@ -276,13 +279,13 @@ export class McpEndpoint {
 
     const sizeLimit = bodyLimit({
       maxSize: maxBody,
-      onError: (c) => problem(c, 413, PROBLEM_TYPES[413], 'Request body too large', `an MCP message may be at most ${maxBody} bytes`),
+      onError: (c) => problem(c, problemOf(413), `an MCP message may be at most ${maxBody} bytes`),
     });
 
     app.post(MCP_PATH, sizeLimit, async (c) => {
       const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
       if (type !== 'application/json') {
-        return problem(c, 415, PROBLEM_TYPES[415], 'Unsupported media type', 'POST /mcp takes a JSON-RPC message as application/json', { allowed: ['application/json'] });
+        return problem(c, problemOf(415), 'POST /mcp takes a JSON-RPC message as application/json', { allowed: ['application/json'] });
       }
       let body: unknown;
       try {
@@ -301,7 +304,7 @@ export class McpEndpoint {
       const sseId = c.req.query('sessionId');
       if (sseId !== undefined) {
         const s = sessions.get(sseId, 'sse') as SseSession | undefined;
-        if (!s) return problem(c, 404, PROBLEM_TYPES[404], 'Not found', `no open SSE session '${sseId}'; open one with GET /mcp (Accept: text/event-stream)`);
+        if (!s) return problem(c, problemOf(404), `no open SSE session '${sseId}'; open one with GET /mcp (Accept: text/event-stream)`);
         const parsed = WebSseServerTransport.parse(messages);
         if (!parsed.ok) return rpcError(400, -32600, `Invalid Request: ${parsed.error}`);
         // Backpressure: a client that does not read its stream gets no more work done for it.
@@ -441,7 +444,7 @@ export class McpEndpoint {
     };
 
     app.get(MCP_PATH, async (c) => {
-      if (c.req.method === 'HEAD') return problem(c, 405, PROBLEM_TYPES[405], 'Method not allowed', 'HEAD is not allowed on /mcp', { allowed: ['GET', 'POST', 'DELETE'] }, { allow: 'GET, POST, DELETE, OPTIONS' });
+      if (c.req.method === 'HEAD') return problem(c, problemOf(405), 'HEAD is not allowed on /mcp', { allowed: ['GET', 'POST', 'DELETE'] }, { allow: 'GET, POST, DELETE, OPTIONS' });
       const sid = c.req.header('mcp-session-id');
       if (sid !== undefined) {
         // Streamable HTTP: the session's stream of server-initiated messages.
@@ -450,7 +453,7 @@ export class McpEndpoint {
         return finish(await s.transport.handleRequest(c.req.raw));
       }
       if (!/\btext\/event-stream\b/i.test(c.req.header('accept') ?? '')) {
-        return problem(c, 406, PROBLEM_TYPES[406], 'Not acceptable', 'GET /mcp opens the SSE transport (Accept: text/event-stream); Streamable HTTP clients POST an initialize request to /mcp', {
+        return problem(c, problemOf(406), 'GET /mcp opens the SSE transport (Accept: text/event-stream); Streamable HTTP clients POST an initialize request to /mcp', {
           allowed: ['text/event-stream'],
         });
       }
@@ -498,7 +501,7 @@ export class McpEndpoint {
     app.delete(MCP_PATH, async (c) => {
       const sseId = c.req.query('sessionId');
       if (sseId !== undefined) {
-        if (!sessions.get(sseId, 'sse')) return problem(c, 404, PROBLEM_TYPES[404], 'Not found', `no open SSE session '${sseId}'`);
+        if (!sessions.get(sseId, 'sse')) return problem(c, problemOf(404), `no open SSE session '${sseId}'`);
         await sessions.close(sseId);
         return new Response(null, { status: 204, headers: headers() });
       }
@@ -512,7 +515,7 @@ export class McpEndpoint {
     });
 
     app.all(MCP_PATH, (c) =>
-      problem(c, 405, PROBLEM_TYPES[405], 'Method not allowed', `${c.req.method} is not allowed on /mcp; use POST, GET or DELETE`, { allowed: ['GET', 'POST', 'DELETE', 'OPTIONS'] }, { allow: 'GET, POST, DELETE, OPTIONS' }),
+      problem(c, problemOf(405), `${c.req.method} is not allowed on /mcp; use POST, GET or DELETE`, { allowed: ['GET', 'POST', 'DELETE', 'OPTIONS'] }, { allow: 'GET, POST, DELETE, OPTIONS' }),
     );
   }
 }

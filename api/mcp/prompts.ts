@@ -6,7 +6,7 @@ import { LANGS } from '../../contract/common.ts';
 import type { LoadedBuild } from '../build.ts';
 import { ApiError } from '../problem.ts';
 import { resolveCommodity, resolveCountry, resolveReserve } from '../resolve.ts';
-import type { McpServerDeps } from './server.ts';
+import type { McpServerDeps } from './deps.ts';
 import { countryResource, reserveResource, type ResourceText } from './resources.ts';
 import { errorText } from './tools/common.ts';
 import { TOOL_MODULES } from './tools/index.ts';

@@ -7,7 +7,7 @@ import { getCommodity } from '../queries/commodities.ts';
 import { getCountry } from '../queries/countries.ts';
 import { getTimeseries } from '../queries/reserves.ts';
 import { resolveCommodity, resolveCountry, resolveReserve } from '../resolve.ts';
-import type { McpServerDeps } from './server.ts';
+import type { McpServerDeps } from './deps.ts';
 import { errorText } from './tools/common.ts';
 
 /** JSON-RPC error code for an unknown resource (MCP specification, resources). */

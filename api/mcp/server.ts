@@ -1,21 +1,15 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { TOOLS } from '../../contract/tools.ts';
-import { serverName, toolDescriptors } from '../../pipeline/discovery/well-known.ts';
+import { serverName, toolDescriptors } from '../../contract/tools.ts';
 import { perBuild } from '../build.ts';
-import type { BuildSource } from '../build-store.ts';
+import type { McpServerDeps } from './deps.ts';
 import { ApiError } from '../problem.ts';
 import { registerPrompts } from './prompts.ts';
 import { registerResources } from './resources.ts';
 import { errorText } from './tools/common.ts';
 import { TOOL_MODULES } from './tools/index.ts';
 
-export interface McpServerDeps {
-  source: BuildSource;
-  /** Used for the server name until a build (which carries its own base URL) is loaded. */
-  baseUrl: string;
-  log?: (msg: string) => void;
-}
 
 const INSTRUCTIONS = [
   'Chokepoint: open data on supply stress for raw materials and energy (strategic reserves, prices, country exposure, crisis scenarios, geopolitical events, briefings). Read-only.',

@@ -53,10 +53,15 @@ export class McpSessions {
   /** Sessions evicted to make room, since start (for logs and tests). */
   evictions = 0;
 
+  readonly limits: SessionLimits;
+  private readonly log: (msg: string) => void;
   constructor(
-    readonly limits: SessionLimits,
-    private readonly log: (msg: string) => void = () => {},
-  ) {}
+    limits: SessionLimits,
+    log: (msg: string) => void = () => {},
+  ) {
+    this.limits = limits;
+    this.log = log;
+  }
 
   get size(): number {
     return this.sessions.size;

@@ -47,12 +47,16 @@ export class WebSseServerTransport implements Transport {
    * @param endpoint Path the client POSTs to; `?sessionId=<id>` is appended.
    * @param keepAliveMs Interval of the comment lines that keep proxies from closing an idle stream (0: none).
    */
+  private readonly endpoint: string;
+  private readonly keepAliveMs;
   constructor(
-    private readonly endpoint: string,
+    endpoint: string,
     sessionId: string,
-    private readonly keepAliveMs = 15_000,
+    keepAliveMs = 15_000,
     flow: Partial<SseFlow> = {},
   ) {
+    this.endpoint = endpoint;
+    this.keepAliveMs = keepAliveMs;
     this.sessionId = sessionId;
     this.flow = { highWaterBytes: flow.highWaterBytes ?? 256 * 1024, maxQueuedBytes: flow.maxQueuedBytes ?? 2 * 1024 * 1024, onOverflow: flow.onOverflow, onDrop: flow.onDrop };
     this.stream = new ReadableStream<Uint8Array>(

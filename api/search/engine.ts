@@ -13,11 +13,11 @@
  */
 import { load, search } from '@orama/orama';
 import { perBuild, type LoadedBuild } from '../build.ts';
-import { SEARCH_INDEX, SEARCH_LEXICON, SEARCH_PROPERTIES, SEARCH_VECTORS, createSearchDb, type Embedder, type IndexFile, type IndexedDoc, type SearchDb } from './format.ts';
-import { expandQuery, makeLexicon, type Expansion, type Lang, type Lexicon } from './lexicon.ts';
-import { embedRemote, embeddingsConfig, type EmbeddingsConfig } from './remote.ts';
-import { prepareText, snippet, stem, terms, type PreparedText } from './text.ts';
-import { decodeVectors, textVector, type VectorTable } from './vectors.ts';
+import { SEARCH_INDEX, SEARCH_LEXICON, SEARCH_PROPERTIES, SEARCH_VECTORS, createSearchDb, type Embedder, type IndexFile, type IndexedDoc, type SearchDb } from '../../lib/search/format.ts';
+import { expandQuery, makeLexicon, type Expansion, type Lang, type Lexicon } from '../../lib/search/lexicon.ts';
+import { embedRemote, embeddingsConfig, type EmbeddingsConfig } from '../../lib/search/remote.ts';
+import { prepareText, snippet, stem, terms, type PreparedText } from '../../lib/search/text.ts';
+import { decodeVectors, textVector, type VectorTable } from '../../lib/search/vectors.ts';
 
 export interface SearchRequest {
   q: string;

@@ -96,7 +96,7 @@ export function formatReport(r: EvalReport): string {
   return lines.join('\n');
 }
 
-// `npx tsx eval/ask/run.ts [distDir]`: the evaluation against a published build (default dist/).
+// `node eval/ask/run.ts [distDir]`: the evaluation against a published build (default dist/).
 if (import.meta.url === `file://${process.argv[1]}`) {
   const dist = resolve(process.argv[2] ?? process.env.DIST_DIR ?? resolve(import.meta.dirname, '../../dist'));
   const b = await loadBuild((p) => readFile(join(dist, 'current', p)));

@@ -2,7 +2,7 @@
  * Search evaluation: nDCG@10 and recall@10 of BM25 alone and of hybrid search over the dev set
  * (eval/search/devset.yaml), on a real build.
  *
- *   npx tsx eval/search/run.ts [dist-dir]     (default: DIST_DIR or ./dist; uses <dir>/current)
+ *   node eval/search/run.ts [dist-dir]     (default: DIST_DIR or ./dist; uses <dir>/current)
  *
  * The eval test (eval/search/search.eval.test.ts) runs the same on the shared test build.
  */
@@ -13,7 +13,7 @@ import { parse } from 'yaml';
 import { z } from 'zod';
 import { loadBuild, type LoadedBuild } from '../../api/build.ts';
 import { searchBuild, searchState, type SearchMode } from '../../api/search/engine.ts';
-import type { IndexedDoc } from '../../api/search/format.ts';
+import type { IndexedDoc } from '../../lib/search/format.ts';
 
 export const K = 10;
 

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadBuild, type LoadedBuild } from '../../api/build.ts';
-import { terms } from '../../api/search/text.ts';
+import { terms } from '../../lib/search/text.ts';
 import { evaluate, indexedDocs, readDevSet, report, type ModeResult } from './run.ts';
 
 /** The search eval on the shared real-data test build: hybrid must beat BM25 alone on nDCG@10 and recall@10. */

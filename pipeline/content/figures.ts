@@ -4,7 +4,7 @@
  * from the published data, formatted for the briefing's language. See docs/content.md.
  */
 import type { BriefingLang } from '../../contract/content.ts';
-import { didYouMean } from './suggest.ts';
+import { didYouMean } from '../../lib/suggest.ts';
 
 /** A price observation: `value` in `currency` per `unit`. */
 export interface PriceObservation {

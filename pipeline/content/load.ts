@@ -10,6 +10,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { LineCounter, parseDocument, type Document } from 'yaml';
 import { z } from 'zod';
+import { DateString } from '../../contract/common.ts';
 import {
   BRIEFING_LANGS,
   BriefingSchema,
@@ -26,7 +27,7 @@ import {
 } from '../../contract/content.ts';
 import { resolveFigures, type FigureLookup } from './figures.ts';
 import { checkStatusHistory } from './status.ts';
-import { didYouMean } from './suggest.ts';
+import { didYouMean } from '../../lib/suggest.ts';
 import { lineOf, pathToString, type Path } from './yaml-lines.ts';
 
 export interface LoadContentOptions {
@@ -88,7 +89,7 @@ export class ContentError extends Error {
 const KEBAB = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const KEBAB_MESSAGE = 'is not kebab-case (lower-case letters, digits and single dashes)';
 const text = z.string().trim().min(1);
-const isoDate = z.iso.date();
+const isoDate = DateString;
 const kebab = z.string().regex(KEBAB, KEBAB_MESSAGE);
 const codeList = z.array(z.string());
 

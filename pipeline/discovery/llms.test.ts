@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ROUTES } from '../../contract/api.ts';
 import { TOOLS } from '../../contract/tools.ts';
-import { shapeOf } from './json-schema.ts';
+import { shapeOf } from '../../contract/json-schema.ts';
 import { llmsTxt } from './llms.ts';
 
 const BASE = 'https://chokepoint.example';

@@ -3,8 +3,9 @@ import type { z } from 'zod';
 import { ASK_MAX_BODY_BYTES, ROUTES, type RouteSpec } from '../../contract/api.ts';
 import { LICENSE } from '../../contract/common.ts';
 import { TOOLS } from '../../contract/tools.ts';
-import { docOf, shapeOf } from './json-schema.ts';
-import { attributionRule, DATA_CACHE_CONTROL, LANGS_ALL, RATE_LIMITS } from './openapi.ts';
+import { docOf, shapeOf } from '../../contract/json-schema.ts';
+import { DATA_CACHE_CONTROL } from '../../contract/http.ts';
+import { attributionRule, LANGS_ALL, RATE_LIMITS } from './openapi.ts';
 
 /** One-line Markdown: collapse newlines so a description never breaks a list item. */
 const oneLine = (s: string) => s.replace(/\s*\n\s*/g, ' ').trim();

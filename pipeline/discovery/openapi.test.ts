@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { ROUTES } from '../../contract/api.ts';
 import { TOOLS } from '../../contract/tools.ts';
-import { shapeOf, type JsonSchema } from './json-schema.ts';
+import { shapeOf, type JsonSchema } from '../../contract/json-schema.ts';
 import { buildOpenApi, responseComponentName } from './openapi.ts';
 
 const BASE = 'https://chokepoint.example';

@@ -1,16 +1,17 @@
 import { BULK_RESOURCES } from '../../contract/bulk.ts';
 import { z } from 'zod';
-import { HEADLINE_SOURCES } from '../../api/health.ts';
-import { PROBLEM_TYPES } from '../../api/problem.ts';
+import { Health, HealthUnavailable } from '../../contract/health.ts';
+import { PROBLEM_TYPES } from '../../contract/problems.ts';
 import { ASK_MAX_BODY_BYTES, AskBody, Answer, Citation, Problem, ROUTES, SearchHit, type RouteSpec } from '../../contract/api.ts';
 import { CommodityListEntry, CommoditySheet, Concentration, Flow, Names, Price, ShareTable } from '../../contract/commodities.ts';
-import { Cadence as CadenceEnum, Freshness as FreshnessEnum, LICENSE, LICENSE_URL, Meta, METHODOLOGY_VERSION, SourceRef } from '../../contract/common.ts';
+import { LICENSE, LICENSE_URL, Meta, METHODOLOGY_VERSION, SourceRef } from '../../contract/common.ts';
 import { BriefingSchema, EventSchema, ScenarioSchema, StatusChangeSchema } from '../../contract/content.ts';
 import { Autonomy, CountryProfile, Exposure } from '../../contract/countries.ts';
 import { Reserve, TimeSeries } from '../../contract/reserves.ts';
 import { CommodityStress, EventContribution, StressComponent } from '../../contract/stress.ts';
 import { TOOLS } from '../../contract/tools.ts';
-import { docOf, jsonSchemaOf, parameterSchema, shapeOf, type JsonSchema } from './json-schema.ts';
+import { DATA_CACHE_CONTROL } from '../../contract/http.ts';
+import { docOf, jsonSchemaOf, parameterSchema, shapeOf, type JsonSchema } from '../../contract/json-schema.ts';
 
 export interface OpenApiOptions {
   /** Public base URL of the service, without a trailing slash (https://chokepoint.example). */
@@ -21,7 +22,6 @@ export interface OpenApiOptions {
 }
 
 export const RATE_LIMITS = { data: { quota: 60, window: 60 }, ask: { quota: 10, window: 60 } } as const;
-export const DATA_CACHE_CONTROL = 'public, max-age=60, s-maxage=900, stale-while-revalidate=900, stale-if-error=86400';
 export const LANGS_ALL = ['en', 'fr', 'de', 'es'] as const;
 
 /** The attribution rule, worded once for every discovery file. */
@@ -74,63 +74,11 @@ function componentSchemas(): Record<string, JsonSchema> {
     out[id] = rest;
   }
   out.AskRequest = jsonSchemaOf(AskBody, 'input');
-  out.Health = HEALTH_SCHEMA;
+  out.Health = jsonSchemaOf(Health);
+  out.HealthUnavailable = jsonSchemaOf(HealthUnavailable);
   return out;
 }
 
-const HEALTH_SCHEMA: JsonSchema = {
-  type: 'object',
-  description:
-    'Health of the service: per source the load status of the published build and the freshness of its newest observation (rule: /docs/freshness). Answered with 200 when degraded, so load balancers keep an instance that serves old data.',
-  properties: {
-    status: {
-      type: 'string',
-      enum: ['ok', 'degraded', 'unavailable'],
-      description:
-        'degraded: a source failed to load (its last good snapshot is served, or it is unavailable), ' +
-        `or a source the headline figures depend on (${HEADLINE_SOURCES.join(', ')}) is stale; \`degraded_by\` says which. unavailable: no build published yet (503)`,
-    },
-    degraded_by: {
-      type: 'array',
-      description: 'One entry per reason the service is degraded (empty when ok)',
-      items: { type: 'object', properties: { id: { type: 'string' }, reason: { type: 'string' } }, required: ['id', 'reason'] },
-    },
-    build: { type: 'string' },
-    generated_at: { type: 'string', format: 'date-time' },
-    age_seconds: { type: 'integer' },
-    checked_on: { type: 'string', format: 'date', description: 'The day freshness was judged on (the day of the request)' },
-    detail: { type: 'string' },
-    sources: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: {
-          id: { type: 'string' },
-          status: {
-            type: 'string',
-            enum: ['fresh', 'unchanged', 'stale', 'unavailable'],
-            description: 'Load status: fresh (a new version loaded), unchanged (same files as the last good load), stale (the latest load failed and the last good snapshot is served), unavailable (failed with no snapshot)',
-          },
-          freshness: {
-            type: 'string',
-            enum: [...FreshnessEnum.options],
-            description: "Age of the newest observation against the publisher's cadence and lag, on `checked_on` (see /docs/freshness)",
-          },
-          cadence: { type: 'string', enum: [...CadenceEnum.options] },
-          data_as_of: { type: ['string', 'null'], format: 'date' },
-          expected_next: { type: ['string', 'null'], format: 'date', description: 'When the next observation is due (null for historical, discontinued and irregular sources)' },
-          overdue_days: { type: 'integer', minimum: 0 },
-          retrieved_at: { type: ['string', 'null'] },
-          stale_since: { type: ['string', 'null'] },
-          stale_reason: { type: ['string', 'null'] },
-          headline: { type: 'boolean', description: 'A source the headline figures depend on: stale makes the service degraded' },
-        },
-      },
-    },
-    omitted: { type: 'array', items: { type: 'object', properties: { output: { type: 'string' }, reason: { type: 'string' } } } },
-  },
-  required: ['status'],
-};
 
 /** Example values for parameters the route examples do not show. */
 const FALLBACK_EXAMPLES: Record<string, string> = {
@@ -397,7 +345,7 @@ function extraPaths(baseUrl: string): Record<string, JsonSchema> {
         description: 'Status of the service, the build it serves, its age and the state of every source. Not rate limited; `no-store`.',
         responses: {
           200: { description: 'A build is being served (status ok or degraded)', content: { 'application/json': { schema: ref('schemas', 'Health') } } },
-          503: { description: 'No build published yet', content: { 'application/json': { schema: ref('schemas', 'Health') } } },
+          503: { description: 'No build published yet', content: { 'application/json': { schema: ref('schemas', 'HealthUnavailable') } } },
         },
       },
     },

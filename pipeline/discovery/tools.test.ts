@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ROUTES } from '../../contract/api.ts';
 import { TOOLS, toolByName } from '../../contract/tools.ts';
-import { shapeOf } from './json-schema.ts';
+import { shapeOf } from '../../contract/json-schema.ts';
 
 const HTTP_PARAMS = new Set(ROUTES.flatMap((r) => [...Object.keys(shapeOf(r.query)), ...Object.keys(shapeOf(r.params)), ...Object.keys(shapeOf(r.body))]));
 

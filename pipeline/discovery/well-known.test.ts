@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TOOLS } from '../../contract/tools.ts';
-import { API_CATALOG_TYPE, apiCatalog, securityTxt, serverCard, serverName } from './well-known.ts';
+import { serverName } from '../../contract/tools.ts';
+import { API_CATALOG_TYPE, apiCatalog, securityTxt, serverCard } from './well-known.ts';
 
 const BASE = 'https://chokepoint.example';
 const SPEC_TOOLS = [

@@ -1,6 +1,5 @@
 import { LICENSE, LICENSE_URL } from '../../contract/common.ts';
-import { TOOLS } from '../../contract/tools.ts';
-import { jsonSchemaOf, type JsonSchema } from './json-schema.ts';
+import { serverName, toolDescriptors } from '../../contract/tools.ts';
 import { attributionRule, RATE_LIMITS } from './openapi.ts';
 
 /** Media type of the API catalog: a linkset with the RFC 9727 profile (RFC 9264 §5, RFC 9727 §4.2). */
@@ -67,25 +66,6 @@ export interface ServerCardOptions {
 
 export const MCP_PROTOCOL_VERSIONS = ['2024-11-05', '2025-03-26', '2025-06-18'] as const;
 export const SERVER_CARD_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json';
-
-/** Reverse-DNS server name with one slash, as the MCP registry and server cards want it: chokepoint.example → example.chokepoint/chokepoint. */
-export function serverName(baseUrl: string): string {
-  const host = new URL(baseUrl).hostname;
-  const reversed = /^[\d.]+$/.test(host) || !host.includes('.') ? host : host.split('.').reverse().join('.');
-  return `${reversed}/chokepoint`;
-}
-
-/** The tools as an MCP `tools/list` would show them: JSON Schemas of the zod input and output schemas. */
-export function toolDescriptors(): Array<{ name: string; title: string; description: string; inputSchema: JsonSchema; outputSchema: JsonSchema; annotations: Record<string, unknown> }> {
-  return TOOLS.map((t) => ({
-    name: t.name,
-    title: t.title,
-    description: t.description,
-    inputSchema: jsonSchemaOf(t.inputSchema, 'input'),
-    outputSchema: jsonSchemaOf(t.outputSchema, 'output'),
-    annotations: { title: t.title, ...t.annotations },
-  }));
-}
 
 /**
  * The MCP server card (`/.well-known/mcp/server-card`, same bytes at `/.well-known/mcp.json`),

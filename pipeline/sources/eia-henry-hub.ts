@@ -4,7 +4,7 @@ import { fetchEiaSeries } from './eia-oil-prices.ts';
 import { readCsvText, requireColumns, requireFile, requireRows, writeCsv } from './support.ts';
 import { SourceError, type SourceAdapter } from './types.ts';
 
-const ID = 'eia-henry-hub';
+const ID = 'eia-henry-hub' as const;
 const self = { id: ID };
 const DAILY = 'henry-hub-daily.csv';
 const MONTHLY = 'henry-hub-monthly.csv';

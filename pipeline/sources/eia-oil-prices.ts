@@ -3,7 +3,7 @@ import type { Db } from '../db.ts';
 import { readCsvText, requireColumns, requireFile, requireRows, writeCsv } from './support.ts';
 import { SourceError, type SourceAdapter } from './types.ts';
 
-const ID = 'eia-oil-prices';
+const ID = 'eia-oil-prices' as const;
 const self = { id: ID };
 const SERIES = { brent: 'RBRTE', wti: 'RWTC' } as const;
 const FREQUENCIES = { daily: 'd', weekly: 'w', monthly: 'm' } as const;

@@ -3,7 +3,7 @@ import type { Db } from '../db.ts';
 import { readCsvText, requireColumns, requireFile, requireRows, writeCsv } from './support.ts';
 import { SourceError, type SourceAdapter } from './types.ts';
 
-const ID = 'eia-weekly-petroleum';
+const ID = 'eia-weekly-petroleum' as const;
 const WPSR = 'eia-wpsr-us-weekly.csv';
 const STOCKS = 'eia-us-stocks-weekly-1982-2022.csv';
 const SERIES = 'eia-us-stocks-weekly-1982-2022-series.csv';

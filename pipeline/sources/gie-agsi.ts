@@ -3,7 +3,7 @@ import type { Db } from '../db.ts';
 import { readCsvText, requireColumns, requireFile, requireRows, writeCsv } from './support.ts';
 import { SourceError, type SourceAdapter } from './types.ts';
 
-const ID = 'gie-agsi-gas-storage';
+const ID = 'gie-agsi-gas-storage' as const;
 const API = 'https://agsi.gie.eu/api';
 
 const DE_EU = 'agsi_de_eu_daily_2020_2026.csv';

@@ -3,7 +3,7 @@ import { sqlString, type Db } from '../db.ts';
 import { parseCsvLine, readCsvText, requireColumns, requireFile, requireRows, writeCsv } from './support.ts';
 import { SourceError, type SourceAdapter } from './types.ts';
 
-const ID = 'imf-commodity-prices';
+const ID = 'imf-commodity-prices' as const;
 const self = { id: ID };
 const MONTHLY = 'imf-pcps-monthly.csv';
 const SERIES = 'imf-pcps-series.csv';

@@ -3,7 +3,7 @@ import type { Db } from '../db.ts';
 import { readCsvText, requireColumns, requireFile, requireRows, writeCsv } from './support.ts';
 import { SourceError, type SourceAdapter } from './types.ts';
 
-const ID = 'the-de-gas-consumption';
+const ID = 'the-de-gas-consumption' as const;
 const FILE = 'de_gas_consumption_daily.csv';
 const COLUMNS = ['date', 'consumption_gwh', 'slp_gwh', 'rlm_gwh', 'status', 'source'];
 /** THE's keyless XML interface (documented in THE's "XML interface" PDF); Start/End are dd-mm-yyyy. */

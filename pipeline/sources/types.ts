@@ -1,3 +1,4 @@
+import type { SourceId } from '../../contract/sources.ts';
 import type { Db } from '../db.ts';
 
 /** One file of a source, as it sits in the mirror folder, and where its publisher serves it. */
@@ -13,7 +14,7 @@ export type Redistribution = 'open' | 'derived-only';
 
 export interface SourceAdapter {
   /** Folder name under SOURCES_DIR, e.g. 'eia-oil-prices'. */
-  readonly id: string;
+  readonly id: SourceId;
   readonly publisher: string;
   readonly dataset: string;
   /** The publisher's landing page for the dataset (shown in meta.sources). */
@@ -38,11 +39,13 @@ export interface SourceAdapter {
 
 /** A source file that is missing, unreadable or not in the shape its adapter expects. */
 export class SourceError extends Error {
+  readonly sourceId: string;
   constructor(
-    readonly sourceId: string,
+    sourceId: string,
     message: string,
   ) {
     super(`${sourceId}: ${message}`);
+    this.sourceId = sourceId;
     this.name = 'SourceError';
   }
 }

@@ -4,7 +4,7 @@ import type { Db } from '../db.ts';
 import { readCsvText, requireColumns, requireFile, requireRows, writeCsv } from './support.ts';
 import { SourceError, type SourceAdapter } from './types.ts';
 
-const ID = 'worldbank-pink-sheet';
+const ID = 'worldbank-pink-sheet' as const;
 const self = { id: ID };
 const PRICES = 'cmo-monthly-prices.csv';
 const INDICES = 'cmo-monthly-indices.csv';

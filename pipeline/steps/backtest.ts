@@ -7,11 +7,10 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { z } from 'zod';
-import type { StressHistoryPoint } from '../../contract/stress.ts';
+import { BacktestWindow, type BacktestResult, type BacktestWindowResult, type StressHistoryPoint } from '../../contract/stress.ts';
 import { round } from './reserves.ts';
 
-const Month = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'a month as YYYY-MM');
-const Window = z.strictObject({ commodity: z.string(), from: Month, to: Month, label: z.string().min(1), source_url: z.url({ protocol: /^https$/ }) });
+const Window = BacktestWindow;
 export const BacktestFile = z.strictObject({ crises: z.array(Window).min(1), calm: z.array(Window).min(1) });
 export type BacktestWindows = z.infer<typeof BacktestFile>;
 export type Window = z.infer<typeof Window>;
@@ -25,22 +24,7 @@ export async function loadBacktest(dataDir: string): Promise<BacktestWindows> {
 
 const flagged = (p: StressHistoryPoint) => p.band === 'high' || p.band === 'severe';
 
-export interface WindowResult extends Window {
-  months: number;
-  scored: number;
-  flagged: number;
-  peak: number | null;
-  peak_month: string | null;
-}
-
-export interface BacktestResult {
-  crises: (WindowResult & { hit: boolean })[];
-  calm: WindowResult[];
-  hit_rate: number;
-  false_alarm_rate: number;
-  calm_months: number;
-  calm_flagged: number;
-}
+type WindowResult = Omit<BacktestWindowResult, 'hit'>;
 
 function evaluate(w: Window, history: readonly StressHistoryPoint[]): WindowResult {
   const inside = history.filter((p) => p.date.slice(0, 7) >= w.from && p.date.slice(0, 7) <= w.to);

@@ -6,9 +6,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Meta } from '../../../contract/common.ts';
 import type { CommodityListEntry, CommoditySheet } from '../../../contract/commodities.ts';
-import type { CountryProfile } from '../../../contract/countries.ts';
+import type { CountryIndexEntry, CountryProfile } from '../../../contract/countries.ts';
 import type { Briefing, BriefingLang, Event, Scenario } from '../../../contract/content.ts';
-import type { Reserve, ReserveSeries } from '../../../contract/reserves.ts';
+import type { Reserve, ReserveIndexFile, ReserveSeries } from '../../../contract/reserves.ts';
+import type { BacktestResult } from '../../../contract/stress.ts';
 import type { SourceStatus } from '../../../contract/manifest.ts';
 
 export const site = __CHOKEPOINT_SITE__;
@@ -29,53 +30,14 @@ function read<T>(path: string): T {
 }
 export const readText = (path: string): string => readFileSync(join(site.buildDir, path), 'utf8');
 
-export interface CountryIndexEntry {
-  iso3: string;
-  iso2: string;
-  name: string;
-  stress_index: number | null;
-  stress_band: CommodityListEntry['stress_band'];
-  url: string;
-}
-/** One window of data/backtest.yaml with its result (data/stress/backtest.json, pipeline/steps/backtest.ts). */
-export interface BacktestWindow {
-  commodity: string;
-  /** First and last month of the window, YYYY-MM, inclusive. */
-  from: string;
-  to: string;
-  label: string;
-  source_url: string;
-  months: number;
-  scored: number;
-  flagged: number;
-  peak: number | null;
-  peak_month: string | null;
-  hit?: boolean;
-}
-export interface Backtest {
-  crises: BacktestWindow[];
-  calm: BacktestWindow[];
-  hit_rate: number;
-  false_alarm_rate: number;
-  calm_months: number;
-  calm_flagged: number;
-}
-export interface ReserveIndexEntry {
-  commodity: string;
-  country: string;
-  name: string;
-  as_of: string;
-  url: string;
-}
-
 export const commodities = () => read<Envelope<CommodityListEntry[]>>('v1/commodities.json');
 export const sheet = (slug: string) => read<Envelope<CommoditySheet>>(`v1/commodities/${slug}.json`);
 export const countries = () => read<Envelope<CountryIndexEntry[]>>('data/countries.json');
 export const country = (iso3: string) => read<Envelope<CountryProfile>>(`v1/countries/${iso3}.json`);
-export const reserves = () => read<Envelope<ReserveIndexEntry[]>>('data/reserves.json');
+export const reserves = () => read<ReserveIndexFile>('data/reserves.json');
 export const reserve = (code: string, iso2: string) => read<Envelope<Reserve>>(`v1/reserves/${code}/${iso2}.json`);
 export const reserveSeries = (code: string, iso2: string) => read<Envelope<ReserveSeries>>(`data/reserves/${code}/${iso2}.json`);
-export const backtest = () => read<Envelope<Backtest>>('data/stress/backtest.json');
+export const backtest = () => read<Envelope<BacktestResult>>('data/stress/backtest.json');
 export const scenarios = () => read<Envelope<Scenario[]>>('v1/scenarios.json');
 export const events = () => read<Envelope<Event[]>>('data/events.json');
 export const briefings = (lang: BriefingLang) => read<Envelope<Briefing[]>>(`data/briefings/${lang}.json`);

@@ -5,7 +5,7 @@
 import type { Meta, SourceRef } from '../../../contract/common.ts';
 import { ageText } from '../../../contract/freshness.ts';
 import { site } from './data';
-import { date } from './format';
+import { date } from '../../../lib/format.ts';
 
 export const today = site.generatedAt.slice(0, 10);
 

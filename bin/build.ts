@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
-import { runBuild } from './build.ts';
-import { parseInterval, readPipelineEnv } from './config.ts';
-import { defaultEffects } from './effects.ts';
-import { BuildLockedError } from './lock.ts';
+import { runBuild } from '../pipeline/build.ts';
+import { parseInterval, readPipelineEnv } from '../pipeline/config.ts';
+import { defaultEffects } from '../pipeline/effects.ts';
+import { BuildLockedError } from '../pipeline/lock.ts';
 
 /** Exit status when another build holds DIST_DIR (EX_TEMPFAIL): try again later. */
 const EXIT_LOCKED = 75;

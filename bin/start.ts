@@ -3,9 +3,9 @@ import { join, resolve } from 'node:path';
 import { runBuild } from '../pipeline/build.ts';
 import { parseInterval, readPipelineEnv } from '../pipeline/config.ts';
 import { defaultEffects } from '../pipeline/effects.ts';
-import { parseTrustProxy } from './client-ip.ts';
-import { EXIT_CONFIG, readApiEnv } from './env.ts';
-import { SERVER_NODE_FLAGS, supervise, type Supervised } from './supervise.ts';
+import { parseTrustProxy } from '../api/client-ip.ts';
+import { EXIT_CONFIG, readApiEnv } from '../api/env.ts';
+import { SERVER_NODE_FLAGS, supervise, type Supervised } from '../api/supervise.ts';
 
 /**
  * `npm start`: the whole service on one port. Builds first when no build exists, then runs the
@@ -36,7 +36,7 @@ const repo = resolve(import.meta.dirname, '..');
 const server = supervise({
   name: 'server',
   command: process.execPath,
-  args: [...process.execArgv, ...SERVER_NODE_FLAGS, join(repo, 'api/server.ts')],
+  args: [...process.execArgv, ...SERVER_NODE_FLAGS, join(repo, 'bin/serve.ts')],
   env: { ...process.env, CHOKEPOINT_SUPERVISED: '1' },
   finalCodes: [EXIT_CONFIG],
   log: (m) => console.error(`[start] ${m}`),
@@ -48,8 +48,8 @@ if (every !== 'off') {
   const delay = setTimeout(() => {
     builder = supervise({
       name: 'rebuild loop',
-      command: join(repo, 'node_modules/.bin/tsx'),
-      args: [join(repo, 'pipeline/cli.ts'), '--every', every],
+      command: process.execPath,
+      args: [join(repo, 'bin/build.ts'), '--every', every],
       env: process.env,
       log: (m) => console.error(`[start] ${m}`),
     });

@@ -2,17 +2,17 @@ import { createServer, type Server } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Briefing, Scenario } from '../../contract/content.ts';
-import { loadCatalogue } from '../../pipeline/catalogue.ts';
-import { BuildWriter } from '../../pipeline/publish.ts';
-import { publishSearchIndex } from '../../pipeline/search/stage.ts';
-import { DATA_DIR, tempDir } from '../../test/support.ts';
-import type { LoadedBuild } from '../build.ts';
-import { SEARCH_INDEX, SEARCH_VECTORS, type IndexFile } from './format.ts';
-import { embeddingsConfig } from './remote.ts';
-import { rank, searchState, queryVector } from './engine.ts';
-import { expandQuery } from './lexicon.ts';
-import { isStopWord, words } from './text.ts';
+import type { Briefing, Scenario } from '../contract/content.ts';
+import { loadCatalogue } from '../pipeline/catalogue.ts';
+import { BuildWriter } from '../pipeline/publish.ts';
+import { publishSearchIndex } from '../pipeline/search/stage.ts';
+import { DATA_DIR, tempDir } from './support.ts';
+import type { LoadedBuild } from '../api/build.ts';
+import { SEARCH_INDEX, SEARCH_VECTORS, type IndexFile } from '../lib/search/format.ts';
+import { embeddingsConfig } from '../lib/search/remote.ts';
+import { rank, searchState, queryVector } from '../api/search/engine.ts';
+import { expandQuery } from '../lib/search/lexicon.ts';
+import { isStopWord, words } from '../lib/search/text.ts';
 
 /**
  * The OpenAI-compatible embeddings path against a local server answering the embeddings format

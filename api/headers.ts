@@ -1,0 +1,33 @@
+import { EXPOSED_HEADERS, linkHeader } from '../contract/http.ts';
+
+/** Headers every response carries: licence and backlink, nosniff, open CORS. */
+export function commonHeaders(baseUrl: string): Record<string, string> {
+  return {
+    'x-content-type-options': 'nosniff',
+    link: linkHeader(baseUrl),
+    'access-control-allow-origin': '*',
+    'access-control-expose-headers': EXPOSED_HEADERS.join(', '),
+  };
+}
+
+export function matches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  if (ifNoneMatch.trim() === '*') return true;
+  return ifNoneMatch.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
+}
+
+/**
+ * Strong ETag of bytes computed per request (parameterised responses): FNV-1a over the bytes,
+ * 64 bits as two 32-bit lanes. Synchronous and portable (no node:crypto, no async WebCrypto on
+ * the hot path); a static file's ETag is its SHA-256 from the manifest.
+ */
+export function etagOf(body: Uint8Array): string {
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ body.length;
+  for (let i = 0; i < body.length; i++) {
+    const x = body[i] as number;
+    a = Math.imul(a ^ x, 0x01000193);
+    b = Math.imul(b ^ x, 0x0100019d);
+  }
+  return `"${(a >>> 0).toString(16).padStart(8, '0')}${(b >>> 0).toString(16).padStart(8, '0')}-${body.length.toString(16)}"`;
+}

@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { Cadence, DateString, DateTimeString, Freshness } from './common.ts';
+import { SourceStatus } from './manifest.ts';
+import type { SourceId } from './sources.ts';
+
+/**
+ * The sources the headline figures depend on: the commodity list prices and the reserves behind
+ * the stress index. One of them stale (by freshness) makes the service `degraded`.
+ */
+export const HEADLINE_SOURCES = [
+  'eia-oil-prices',
+  'eia-henry-hub',
+  'worldbank-pink-sheet',
+  'imf-commodity-prices',
+  'gie-agsi-gas-storage',
+  'eia-weekly-petroleum',
+] as const satisfies readonly SourceId[];
+
+export const HealthSource = z.strictObject({
+  id: z.string(),
+  status: SourceStatus.shape.status,
+  freshness: Freshness.describe("Age of the newest observation against the publisher's cadence and lag, on `checked_on` (see /docs/freshness)"),
+  cadence: Cadence,
+  data_as_of: DateString.nullable(),
+  expected_next: DateString.nullable().describe('When the next observation is due (null for historical, discontinued and irregular sources)'),
+  overdue_days: z.number().int().nonnegative(),
+  retrieved_at: DateTimeString.nullable(),
+  stale_since: DateTimeString.nullable(),
+  stale_reason: z.string().nullable().describe('Why the latest load failed, in words, without server paths or queries'),
+  headline: z.boolean().describe('A source the headline figures depend on: stale makes the service degraded'),
+});
+export type HealthSource = z.infer<typeof HealthSource>;
+
+const Degraded = z.strictObject({ id: z.string(), reason: z.string() });
+
+/** GET /healthz while a build is served (200, also when degraded). */
+export const Health = z
+  .strictObject({
+    status: z
+      .enum(['ok', 'degraded'])
+      .describe(
+        'degraded: a source failed to load (its last good snapshot is served, or it is unavailable), ' +
+          `or a source the headline figures depend on (${HEADLINE_SOURCES.join(', ')}) is stale; \`degraded_by\` says which`,
+      ),
+    degraded_by: z.array(Degraded).describe('One entry per reason the service is degraded (empty when ok)'),
+    build: z.string(),
+    generated_at: DateTimeString,
+    age_seconds: z.number().int(),
+    checked_on: DateString.describe('The day freshness was judged on (the day of the request)'),
+    sources: z.array(HealthSource),
+    omitted: z.array(z.strictObject({ output: z.string(), reason: z.string() })),
+  })
+  .describe(
+    'Health of the service: per source the load status of the published build and the freshness of its newest observation (rule: /docs/freshness). Answered with 200 when degraded, so load balancers keep an instance that serves old data.',
+  );
+export type Health = z.infer<typeof Health>;
+
+/** GET /healthz before any build is published (503). */
+export const HealthUnavailable = z
+  .strictObject({ status: z.literal('unavailable'), detail: z.string() })
+  .describe('No build published yet (503)');
+export type HealthUnavailable = z.infer<typeof HealthUnavailable>;

@@ -1,0 +1,17 @@
+import type { SourceStatus } from './manifest.ts';
+
+/** What the site's pages read at build time besides the build's JSON files (see site/src/lib/data.ts). */
+export interface SiteContext {
+  /** The build folder being written: the pages read its v1/, data/, docs/ and openapi.json. */
+  buildDir: string;
+  build: string;
+  generatedAt: string;
+  baseUrl: string;
+  /** Source statuses (the manifest is written only at publish time): the home page's freshness table. */
+  sources: SourceStatus[];
+  /**
+   * Outputs this build leaves out (an unavailable source with no snapshot): a page must not
+   * read them, as they are not in `buildDir`.
+   */
+  omitted: { output: string; reason: string }[];
+}
