@@ -10,22 +10,39 @@ import { parseParams } from './params.ts';
 import { healthOf } from './health.ts';
 import { McpEndpoint } from './mcp/http.ts';
 import { ApiError, problemResponse } from './problem.ts';
-import { ask } from './routes/ask.ts';
+import type { AskOptions } from './ask/index.ts';
+import { askRoute } from './routes/ask.ts';
 import { getCommodity, listCommodities } from './routes/commodities.ts';
 import { listBriefings, listEvents, listScenarios } from './routes/content.ts';
 import { getCountry } from './routes/countries.ts';
 import { getReserve, getTimeseries } from './routes/reserves.ts';
 import { search } from './routes/search.ts';
 import type { RateLimits } from './rate-limit.ts';
+import { requestIdOf, requestIds } from './request-id.ts';
 
 export interface AppOptions {
   source: BuildSource;
   /** Used for the Link header until a build (which carries its own base URL) is loaded. */
   baseUrl: string;
   limits?: ({ data: MiddlewareHandler; ask: MiddlewareHandler } & Partial<Pick<RateLimits, 'consume' | 'headers'>>) | null;
-  log?: (msg: string) => void;
+  /** Notices of the app and the MCP endpoint; an unexpected error comes with `fields` (`err`, `method`, `path`, `request_id`). */
+  log?: (msg: string, fields?: Record<string, unknown>) => void;
+  /**
+   * Who sets X-Request-Id. 'app' (default): a middleware here, for runtimes that call the app
+   * directly (edge, app.request()). 'host': the Node listener sets it on the outgoing message
+   * before the app runs and leaves the id on the incoming one (api/observe.ts); the app only
+   * reads it for problem bodies, and no response is rebuilt to carry one more header.
+   */
+  requestIds?: 'app' | 'host';
+  /**
+   * GET /metrics: the body and its media type (the Node server passes its Prometheus registry;
+   * prom-client is Node-only). Absent: /metrics is not served.
+   */
+  metrics?: () => Promise<{ body: string; contentType: string }>;
   /** The MCP endpoint at /mcp (a default one when absent; the server passes its own to close its sessions). */
   mcp?: McpEndpoint;
+  /** How POST /v1/ask answers: the model (OPENAI_*) and who hears its fallbacks; absent: the grounded answerer only. */
+  ask?: AskOptions;
 }
 
 type Handler = (c: Context, b: LoadedBuild) => Response | Promise<Response>;
@@ -67,9 +84,11 @@ export function createApp(opts: AppOptions): Hono {
   const fallbackHeaders = commonHeaders(opts.baseUrl);
   const common = () => opts.source.current()?.headers ?? fallbackHeaders;
 
+  if (opts.requestIds !== 'host') app.use('*', requestIds());
+
   app.onError((err, c) => {
     if (err instanceof ApiError) return problemResponse(c, err, common());
-    log(`error on ${c.req.method} ${c.req.path}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    log(`error on ${c.req.method} ${c.req.path}: ${err instanceof Error ? err.message : String(err)}`, { err, method: c.req.method, path: c.req.path, request_id: requestIdOf(c) });
     return problemResponse(c, new ApiError(500, 'an unexpected error occurred; it has been logged'), common());
   });
   app.notFound((c) => {
@@ -125,7 +144,7 @@ export function createApp(opts: AppOptions): Hono {
     return h(c, b);
   };
 
-  const handlers: Record<string, Handler> = { listCommodities, getReserve, getReserveTimeseries: getTimeseries, getCountry, getCommodity, listScenarios, listEvents, listBriefings, search, ask };
+  const handlers: Record<string, Handler> = { listCommodities, getReserve, getReserveTimeseries: getTimeseries, getCountry, getCommodity, listScenarios, listEvents, listBriefings, search, ask: askRoute(opts.ask) };
   for (const r of ROUTES) {
     const path = r.path.replace(/\{(\w+)\}/g, ':$1');
     const handler = withBuild(r.method === 'get' ? memoised(r, handlers[r.operationId]!) : handlers[r.operationId]!, r.csv);
@@ -152,6 +171,16 @@ export function createApp(opts: AppOptions): Hono {
     return health(200, healthOf(b.manifest, new Date(), b.generatedAt));
   });
   app.all('/healthz', (c) => notAllowed(c.req.method, '/healthz'));
+
+  // Counters in the Prometheus text format: not a data route (no rate limit), never cached.
+  const metrics = opts.metrics;
+  if (metrics) {
+    app.get('/metrics', async () => {
+      const m = await metrics();
+      return new Response(m.body, { status: 200, headers: { ...common(), 'content-type': m.contentType, 'cache-control': 'no-store' } });
+    });
+    app.all('/metrics', (c) => notAllowed(c.req.method, '/metrics'));
+  }
 
   app.get('/*', (c, next) => {
     const path = c.req.path.slice(1);

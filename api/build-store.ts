@@ -3,6 +3,7 @@ import { readFile, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type LoadedBuild, loadBuild } from './build.ts';
 import { warmSearch } from './search/engine.ts';
+import type { EmbeddingsConfig } from '../lib/search/remote.ts';
 
 /** Where the app finds the build to serve; the node store below reloads it when the pipeline switches. */
 export interface BuildSource {
@@ -23,12 +24,16 @@ export class NodeBuildStore implements BuildSource {
 
   readonly distDir: string;
   private readonly log: (msg: string) => void;
+  private readonly embeddings: EmbeddingsConfig | null;
+  /** `embeddings`: the endpoint that embeds search queries for remotely embedded builds (EMBEDDINGS_*). */
   constructor(
     distDir: string,
     log: (msg: string) => void = () => {},
+    options: { embeddings?: EmbeddingsConfig | null } = {},
   ) {
     this.distDir = distDir;
     this.log = log;
+    this.embeddings = options.embeddings ?? null;
   }
 
   current(): LoadedBuild | null {
@@ -45,6 +50,7 @@ export class NodeBuildStore implements BuildSource {
       try {
         const dir = join(this.distDir, target);
         const loaded = await loadBuild((p) => readFile(join(dir, p)));
+        loaded.embeddings = this.embeddings;
         // The search index loads in ~0.5 s. On a reload it loads before the swap, so no request
         // pays for it; at start-up the server answers first and loads it right after.
         const warm = () => loaded.files.has('search/index.json') && warmSearch(loaded);

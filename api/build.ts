@@ -1,8 +1,12 @@
 import type { CommodityListEntry } from '../contract/commodities.ts';
 import type { Briefing, Event, Scenario } from '../contract/content.ts';
 import type { BuildManifest } from '../contract/manifest.ts';
+import type { z } from 'zod';
 import type { Meta } from '../contract/common.ts';
+import { LANGS } from '../contract/languages.ts';
+import { BUILD_FILES, type JsonFile } from '../contract/layout.ts';
 import type { ReserveSeries } from '../contract/reserves.ts';
+import type { EmbeddingsConfig } from '../lib/search/remote.ts';
 import { commonHeaders } from './headers.ts';
 import { ResponseMemo } from './memo.ts';
 
@@ -43,6 +47,12 @@ export interface LoadedBuild {
   scenarios: Scenario[];
   scenariosMeta: Meta;
   briefings: ReadonlyMap<string, { items: Briefing[]; meta: Meta }>;
+  /**
+   * The embeddings endpoint for search queries, from the server's configuration (EMBEDDINGS_*):
+   * used when the build's documents were embedded remotely. Absent or null: such a build is
+   * searched by BM25 alone.
+   */
+  embeddings?: EmbeddingsConfig | null;
 }
 
 type Reader = (path: string) => Promise<Uint8Array>;
@@ -71,25 +81,26 @@ const json = <T>(bytes: Uint8Array): T => JSON.parse(decoder.decode(bytes)) as T
  * sees a half-loaded build.
  */
 export async function loadBuild(read: Reader): Promise<LoadedBuild> {
-  const manifest = json<BuildManifest>(await read('manifest.json'));
+  const manifest = json<BuildManifest>(await read(BUILD_FILES.manifest().path));
   const files = new Map<string, StaticFile>();
   await Promise.all(
     Object.entries(manifest.files).map(async ([path, f]) => {
       files.set(path, { body: await read(path), etag: `"${f.sha256.slice(0, 32)}"`, contentType: f.content_type });
     }),
   );
-  const file = <T>(path: string): T => {
-    const f = files.get(path);
-    if (!f) throw new Error(`build ${manifest.build} lacks ${path}`);
-    return json<T>(f.body);
+  // Typed by the file's schema in the layout; not parsed with it: the pipeline validated every file.
+  const file = <S extends z.ZodType>(entry: JsonFile<S>): z.output<S> => {
+    const f = files.get(entry.path);
+    if (!f) throw new Error(`build ${manifest.build} lacks ${entry.path}`);
+    return json<z.output<S>>(f.body);
   };
-  const list = file<{ data: CommodityListEntry[]; meta: Meta }>('v1/commodities.json');
+  const list = file(BUILD_FILES.commodityList());
   const commodityAliases = new Map<string, string>();
   for (const c of list.data) {
     commodityAliases.set(c.slug, c.slug);
     commodityAliases.set(c.code, c.slug);
   }
-  const countryIndex = file<{ data: CountryEntry[] }>('data/countries.json').data;
+  const countryIndex = file(BUILD_FILES.countryIndex()).data;
   const countries = new Map(countryIndex.map((c) => [c.iso3, { iso3: c.iso3, iso2: c.iso2, name: c.name }]));
   const countryAliases = new Map<string, CountryEntry>();
   for (const c of countries.values()) {
@@ -97,17 +108,16 @@ export async function loadBuild(read: Reader): Promise<LoadedBuild> {
     countryAliases.set(c.iso2.toLowerCase(), c);
   }
   const reserves = new Map<string, { series: ReserveSeries; meta: Meta }>();
-  for (const path of files.keys()) {
-    const m = /^data\/reserves\/([a-z0-9]+)\/([a-z]{2})\.json$/.exec(path);
-    if (!m) continue;
-    const { data, meta } = file<{ data: ReserveSeries; meta: Meta }>(path);
-    reserves.set(`${m[1]}/${m[2]}`, { series: data, meta });
+  for (const r of file(BUILD_FILES.reserveIndex()).data) {
+    const key = `${r.commodity}/${r.country}`;
+    const { data, meta } = file(BUILD_FILES.reserveSeries(key));
+    reserves.set(key, { series: data, meta });
   }
-  const events = file<{ data: Event[]; meta: Meta }>('data/events.json');
-  const scenarios = file<{ data: Scenario[]; meta: Meta }>('v1/scenarios.json');
+  const events = file(BUILD_FILES.events());
+  const scenarios = file(BUILD_FILES.scenarios());
   const briefings = new Map<string, { items: Briefing[]; meta: Meta }>();
-  for (const lang of ['en', 'fr', 'de', 'es']) {
-    const b = file<{ data: Briefing[]; meta: Meta }>(`data/briefings/${lang}.json`);
+  for (const lang of LANGS) {
+    const b = file(BUILD_FILES.briefings(lang));
     briefings.set(lang, { items: b.data, meta: b.meta });
   }
   const generatedAt = new Date(manifest.generated_at);

@@ -1,8 +1,10 @@
 import { request as httpRequest } from 'node:http';
+import { isIP } from 'node:net';
+import fc from 'fast-check';
 import { serve, type ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clientIp, normalizeIp, parseTrustProxy, type TrustProxy } from './client-ip.ts';
+import { clientIp, normalizeIp, parseTrustProxy, trustedBy, type TrustProxy } from './client-ip.ts';
 import { rateKey } from './rate-limit.ts';
 
 /** clientIp against a fake node-server environment: the socket peer is `peer`. */
@@ -27,6 +29,17 @@ describe('parseTrustProxy', () => {
     expect(list.kind).toBe('list');
   });
 
+  it('matches addresses against the trusted ranges', () => {
+    const { trusted } = parseTrustProxy('127.0.0.1, 10.0.0.0/8, fd00::/8, linklocal') as { trusted: Parameters<typeof trustedBy>[0] };
+    for (const ip of ['127.0.0.1', '10.255.0.1', 'fd12::1', '::ffff:10.1.2.3', '169.254.1.1', 'fe80::1%eth0']) expect(trustedBy(trusted, ip), ip).toBe(true);
+    for (const ip of ['127.0.0.2', '11.0.0.1', 'fe00::1', '2001:db8::1', 'unknown', 'garbage']) expect(trustedBy(trusted, ip), ip).toBe(false);
+    // an IPv6 range that holds the IPv4-mapped addresses holds IPv4 ones (as node:net's BlockList has it)
+    const all = parseTrustProxy('::/0') as { trusted: Parameters<typeof trustedBy>[0] };
+    expect(trustedBy(all.trusted, '203.0.113.5')).toBe(true);
+    const v6 = parseTrustProxy('2001:db8::/32') as { trusted: Parameters<typeof trustedBy>[0] };
+    expect(trustedBy(v6.trusted, '203.0.113.5')).toBe(false);
+  });
+
   it.each(['true', 'yes', '10.0.0.0/33', '::/129', '300.1.1.1', 'header:', 'header:bad name', '1.2.3.4/x', ',', '-1', '99'])('refuses %j with a clear error', (v) => {
     expect(() => parseTrustProxy(v)).toThrow(/invalid TRUST_PROXY/);
   });
@@ -40,12 +53,55 @@ describe('normalizeIp', () => {
     expect(normalizeIp('fe80::1%eth0')).toBe('fe80::1');
     expect(normalizeIp('203.0.113.9')).toBe('203.0.113.9');
     for (const bad of ['', 'unknown', '1.2.3', '1.2.3.4:80', '1.2.3.4, 5.6.7.8', '<script>', 'x'.repeat(100), '999.1.1.1']) expect(normalizeIp(bad)).toBeNull();
+    // notations ipaddr.js reads but no address header should carry
+    for (const bad of ['127.1', '0x7f.0.0.1', '0177.0.0.1', '010.0.0.1', '::ffff:0x7f.0.0.1', '::ffff:1.2.3', '1::2::3', '00001::', 'fe80::1%', 'fe80::1%a b']) expect(normalizeIp(bad)).toBeNull();
+    // the deprecated IPv4-compatible form is not IPv4-mapped (ipaddr.js alone reads it as mapped)
+    expect(normalizeIp('::1.2.3.4')).toBe('::102:304');
+    expect(normalizeIp('FE80::1%en-1.2')).toBe('fe80::1');
+  });
+
+  /** IPv6 text in every notation: groups with or without leading zeros in either case, one run compressed, a dotted tail, a zone id. */
+  const ipv6Text = fc
+    .record({
+      groups: fc.array(fc.oneof(fc.constant(0), fc.constant(0xffff), fc.integer({ min: 0, max: 0xffff })), { minLength: 8, maxLength: 8 }),
+      run: fc.option(fc.tuple(fc.nat(7), fc.integer({ min: 1, max: 8 }))),
+      pad: fc.boolean(),
+      upper: fc.boolean(),
+      dotted: fc.boolean(),
+      zone: fc.option(fc.constantFrom('%eth0', '%1', '%en-1')),
+    })
+    .map(({ groups, run, pad, upper, dotted, zone }) => {
+      const text = groups.map((g) => g.toString(16).padStart(pad ? 4 : 1, '0'));
+      if (dotted) text.splice(6, 2, `${groups[6]! >> 8}.${groups[6]! & 255}.${groups[7]! >> 8}.${groups[7]! & 255}`);
+      let s = text.join(':');
+      if (run) {
+        const parts = s.split(':');
+        const [at, len] = [Math.min(run[0], parts.length - 1), run[1]];
+        s = `${parts.slice(0, at).join(':')}::${parts.slice(at + len).join(':')}`;
+      }
+      return (upper ? s.toUpperCase() : s) + (zone ?? '');
+    });
+  const ipv4Text = fc.tuple(fc.nat(300), fc.nat(255), fc.nat(255), fc.nat(255), fc.boolean()).map(([a, b, c, d, zero]) => `${zero ? '0' : ''}${a}.${b}.${c}.${d}`);
+
+  it('agrees with node:net on what is an address, and with the URL standard on how IPv6 is written', () => {
+    fc.assert(
+      fc.property(fc.oneof(ipv6Text, ipv4Text, fc.string({ maxLength: 20 })), (s) => {
+        const n = normalizeIp(s);
+        expect(n !== null, s).toBe(isIP(s.trim()) !== 0);
+        if (n === null || isIP(n) === 4) return;
+        // WHATWG URL serialises IPv6 as RFC 5952 does (it refuses zone ids; IPv4-mapped ones we write as IPv4)
+        expect(n).toBe(new URL(`http://[${s.trim().replace(/%.*$/, '')}]/`).hostname.slice(1, -1));
+      }),
+      { numRuns: 5000 },
+    );
   });
 
   it('buckets IPv6 by /64 and IPv4 by address', () => {
     expect(rateKey('2001:db8:1:2:aaaa:bbbb:cccc:dddd')).toBe('2001:db8:1:2::/64');
     expect(rateKey('2001:db8:1:2::1')).toBe('2001:db8:1:2::/64');
     expect(rateKey('203.0.113.9')).toBe('203.0.113.9');
+    expect(rateKey('2001:db8:1:2::/64')).toBe('2001:db8:1:2::/64');
+    expect(rateKey('unknown')).toBe('unknown');
   });
 });
 

@@ -1,7 +1,12 @@
-import { BlockList, isIP } from 'node:net';
 import type { Context } from 'hono';
 import { getConnInfo } from '@hono/node-server/conninfo';
-import { formatIpv6, ipv6Groups } from './ip-text.ts';
+import ipaddr from 'ipaddr.js';
+import { canonicalIp, type Ip, normalizeIp } from './ip-text.ts';
+
+export { normalizeIp };
+
+/** Proxy addresses and CIDRs, parsed once at start-up (an address alone is its /32 or /128). */
+export type TrustedProxies = [Ip, number][];
 
 /**
  * Who the client is, for rate limiting (SPEC §7). By default the socket peer address and nothing
@@ -15,11 +20,11 @@ export type TrustProxy =
    * A number N with TRUSTED_PROXIES: only when the socket peer is a trusted proxy, X-Forwarded-For
    * walked from the right at most N hops, each hop but the last one trusted too.
    */
-  | { kind: 'hops'; hops: number; trusted: BlockList; source: string }
+  | { kind: 'hops'; hops: number; trusted: TrustedProxies; source: string }
   /** A list of proxy addresses/CIDRs: walk X-Forwarded-For from the right while the hops are trusted. */
-  | { kind: 'list'; trusted: BlockList; source: string }
+  | { kind: 'list'; trusted: TrustedProxies; source: string }
   /** 'header:<Name>': that header's value when it is a valid IP (and, with TRUSTED_PROXIES, the peer is one of them), else the socket address. */
-  | { kind: 'header'; name: string; trusted?: BlockList; source?: string };
+  | { kind: 'header'; name: string; trusted?: TrustedProxies; source?: string };
 
 /** Named ranges accepted in a TRUST_PROXY list (the names Express's proxy-addr uses). */
 const NAMED_RANGES: Record<string, string[]> = {
@@ -41,9 +46,9 @@ function invalid(value: string, why: string): Error {
   );
 }
 
-/** A comma-separated list of addresses, CIDRs and named ranges as a BlockList (throws on a bad entry). */
-function parseList(raw: string, what: (why: string) => Error): { trusted: BlockList; source: string } {
-  const trusted = new BlockList();
+/** A comma-separated list of addresses, CIDRs and named ranges (throws on a bad entry). */
+function parseList(raw: string, what: (why: string) => Error): { trusted: TrustedProxies; source: string } {
+  const trusted: TrustedProxies = [];
   const entries = raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
   if (entries.length === 0) throw what('the list is empty');
   for (const entry of entries) {
@@ -85,48 +90,27 @@ function invalidProxies(value: string, why: string): Error {
   return new Error(`invalid TRUSTED_PROXIES=${JSON.stringify(value)}: ${why}. Accepted: a comma-separated list of proxy addresses or CIDRs ('10.0.0.0/8,192.0.2.7'), also 'loopback', 'linklocal', 'uniquelocal'`);
 }
 
-function addEntry(list: BlockList, entry: string, fail: (why: string) => Error): void {
+/** The whole IPv4-mapped range, ::ffff:0:0/96, as IPv6. */
+const MAPPED = ipaddr.IPv6.parse('::ffff:0:0');
+const ANY_IPV4: [Ip, number] = [ipaddr.IPv4.parse('0.0.0.0'), 0];
+
+function addEntry(list: TrustedProxies, entry: string, fail: (why: string) => Error): void {
   const slash = entry.indexOf('/');
-  const addr = normalizeIp(slash < 0 ? entry : entry.slice(0, slash));
+  const addr = canonicalIp(slash < 0 ? entry : entry.slice(0, slash));
   if (!addr) throw fail(`${JSON.stringify(entry)} is not an IP address, a CIDR or a named range`);
-  const family = isIP(addr) === 4 ? 'ipv4' : 'ipv6';
-  if (slash < 0) {
-    list.addAddress(addr, family);
-    return;
-  }
-  const bitsText = entry.slice(slash + 1);
-  const max = family === 'ipv4' ? 32 : 128;
+  const max = addr.kind() === 'ipv4' ? 32 : 128;
+  const bitsText = slash < 0 ? String(max) : entry.slice(slash + 1);
   const bits = /^\d{1,3}$/.test(bitsText) ? Number(bitsText) : NaN;
   if (!(bits >= 0 && bits <= max)) throw fail(`${JSON.stringify(entry)} has a prefix length outside 0–${max}`);
-  list.addSubnet(addr, bits, family);
+  list.push([addr, bits]);
+  // An IPv6 range holding every IPv4-mapped address (::/0, ::/64) holds every IPv4 address, as in node:net's BlockList.
+  if (addr instanceof ipaddr.IPv6 && bits <= 96 && MAPPED.match(addr, bits)) list.push(ANY_IPV4);
 }
 
-/**
- * A syntactically valid IP in canonical form (IPv4-mapped IPv6 becomes IPv4, IPv6 lower-case),
- * or null. Never trust a header value this rejects.
- */
-export function normalizeIp(value: string | undefined): string | null {
-  if (!value) return null;
-  const v = value.trim();
-  if (v.length > 64) return null;
-  const version = isIP(v);
-  if (version === 4) return v;
-  if (version !== 6) return null;
-  const groups = ipv6Groups(v);
-  if (!groups) return null;
-  // IPv4-mapped (::ffff:a.b.c.d): the same client as a.b.c.d.
-  if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) {
-    const [hi, lo] = [groups[6]!, groups[7]!];
-    return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
-  }
-  return formatIpv6(groups);
-}
-
-
-
-export function trustedBy(list: BlockList, ip: string): boolean {
-  if (ip === UNKNOWN_CLIENT) return false;
-  return list.check(ip, isIP(ip) === 4 ? 'ipv4' : 'ipv6');
+/** Is `ip` (any valid text form) one of the trusted proxies? False for anything that is not an address. */
+export function trustedBy(list: TrustedProxies, ip: string): boolean {
+  const addr = ip === UNKNOWN_CLIENT ? null : canonicalIp(ip);
+  return addr !== null && ipaddr.subnetMatch(addr, { trusted: list }, 'other') === 'trusted';
 }
 
 /** The socket peer address, normalised; UNKNOWN_CLIENT when there is no Node socket behind the context. */
@@ -139,8 +123,8 @@ export function socketIp(c: Context): string {
 }
 
 /** X-Forwarded-For entries, left to right (several header lines arrive joined with ', '). */
-function forwardedFor(c: Context): string[] {
-  const xff = c.req.header('x-forwarded-for');
+function forwardedFor(header: (name: string) => string | undefined): string[] {
+  const xff = header('x-forwarded-for');
   if (!xff) return [];
   return xff.split(',').map((s) => s.trim());
 }
@@ -152,18 +136,25 @@ function forwardedFor(c: Context): string[] {
  * trusted proxies themselves appended.
  */
 export function clientIp(c: Context, trust: TrustProxy): string {
-  const peer = socketIp(c);
+  return clientIpOf(socketIp(c), (name) => c.req.header(name), trust);
+}
+
+/**
+ * clientIp() from its parts: the normalised socket peer (or UNKNOWN_CLIENT) and a reader of the
+ * request's headers by lower-case name (the Node listener has no Hono context).
+ */
+export function clientIpOf(peer: string, header: (name: string) => string | undefined, trust: TrustProxy): string {
   switch (trust.kind) {
     case 'none':
       return peer;
     case 'header': {
       if (trust.trusted && !trustedBy(trust.trusted, peer)) return peer;
-      const v = normalizeIp(c.req.header(trust.name));
+      const v = normalizeIp(header(trust.name.toLowerCase()));
       return v ?? peer;
     }
     case 'hops': {
       if (!trustedBy(trust.trusted, peer)) return peer;
-      const chain = forwardedFor(c);
+      const chain = forwardedFor(header);
       let answer = peer;
       for (let i = 1; i <= trust.hops && chain.length - i >= 0; i++) {
         const next = normalizeIp(chain[chain.length - i]);
@@ -176,7 +167,7 @@ export function clientIp(c: Context, trust: TrustProxy): string {
     }
     case 'list': {
       if (!trustedBy(trust.trusted, peer)) return peer;
-      const chain = forwardedFor(c);
+      const chain = forwardedFor(header);
       let answer = peer;
       for (let i = chain.length - 1; i >= 0; i--) {
         const next = normalizeIp(chain[i]);

@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import { CSV_TYPE, DATA_CACHE_CONTROL, JSON_TYPE } from '../contract/http.ts';
+import { recordsToCsv } from '../lib/csv.ts';
 import { etagOf, matches } from './headers.ts';
 import type { LoadedBuild, StaticFile } from './build.ts';
 import { ApiError } from './problem.ts';
@@ -63,7 +64,10 @@ export function wantsCsv(c: Context, format: string | undefined): boolean {
   return /\btext\/csv\b/.test(accept) && !/\bapplication\/json\b/.test(accept.split('text/csv')[0] ?? '');
 }
 
-/** Flatten records into CSV: nested objects become dotted columns, arrays are joined with '; '. */
+/**
+ * Flatten records into CSV (lib/csv.ts): nested objects become dotted columns, arrays are joined
+ * with '; ', the columns in the order they first appear.
+ */
 export function toCsv(rows: readonly Record<string, unknown>[]): string {
   const flat = rows.map((r) => flatten(r));
   const columns: string[] = [];
@@ -75,11 +79,7 @@ export function toCsv(rows: readonly Record<string, unknown>[]): string {
       columns.push(k);
     }
   }
-  const cell = (v: unknown) => {
-    const s = v === null || v === undefined ? '' : String(v);
-    return /[",\n\r]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
-  };
-  return [columns.join(','), ...flat.map((r) => columns.map((k) => cell(r[k])).join(','))].join('\r\n') + '\r\n';
+  return recordsToCsv(columns, flat);
 }
 
 function flatten(value: Record<string, unknown>, prefix = '', out: Record<string, unknown> = {}): Record<string, unknown> {

@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import { PROBLEM_TYPE, problemBody, type ProblemExtras, type ProblemStatus } from '../contract/problems.ts';
+import { withRequestId } from './request-id.ts';
 
 /** An error a client can act on: thrown anywhere, turned into problem details by one handler. */
 export class ApiError extends Error {
@@ -18,7 +19,7 @@ export class ApiError extends Error {
 }
 
 export function problemResponse(c: Context, err: ApiError, common: Record<string, string> = {}): Response {
-  const body = problemBody(err.status, err.detail, c.req.path, err.extras);
+  const body = problemBody(err.status, err.detail, c.req.path, withRequestId(c, err.extras));
   return new Response(body, {
     status: err.status,
     headers: {

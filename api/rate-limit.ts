@@ -37,6 +37,8 @@ export interface RateLimitOptions {
   log?: (msg: string) => void;
   /** How long one Redis command may take before the request is counted in memory instead (default 500 ms). */
   redisTimeoutMs?: number;
+  /** Called for each refused request (a 429 on a route, an MCP message refused): the metrics count them. */
+  onLimited?: (policy: Policy) => void;
 }
 
 export interface ConsumeResult {
@@ -412,6 +414,7 @@ export async function createRateLimits(opts: RateLimitOptions): Promise<RateLimi
   async function consume(c: Context, policy: Policy): Promise<ConsumeResult> {
     if (limits[policy] === 0) return { allowed: true, limit: 0, remaining: 0, resetSeconds: 0 };
     const a = await admit(policy, keyOf(c));
+    if (!a.allowed) opts.onLimited?.(policy);
     // When the oldest admission leaves the window, measured from this request's own time (the
     // log's clock): a retry after that many seconds is admitted.
     const resetSeconds = Math.min(Math.ceil(windowMs / 1000), Math.max(1, Math.ceil((a.oldest + windowUs - a.now) / 1e6)));

@@ -3,13 +3,10 @@ import { join } from 'node:path';
 import { inject } from 'vitest';
 import { HealthUnavailable } from '../contract/health.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readApiEnv } from './env.ts';
+import { readConfig } from '../lib/config.ts';
 import { startServer, type RunningServer } from './server.ts';
-import { DATA_DIR, SOURCES_DIR, tempDir, testEffects } from '../test/support.ts';
+import { DATA_DIR, NO_SITE, SOURCES_DIR, tempDir, testEffects } from '../test/support.ts';
 import { runBuild } from '../pipeline/build.ts';
-
-// These builds never serve pages: the site stage (Astro, ~15 s) runs once, in the shared test build.
-process.env.CHOKEPOINT_SITE = 'off';
 
 /** A dist folder of our own whose `current` we can switch, as the pipeline does. */
 async function distWithBuild(): Promise<{ dist: string; build: string }> {
@@ -24,7 +21,7 @@ async function distWithBuild(): Promise<{ dist: string; build: string }> {
 describe('with no build published yet', () => {
   let api: RunningServer;
   beforeAll(async () => {
-    api = await startServer(readApiEnv({ DIST_DIR: await tempDir('empty'), PORT: '0', HOST: '127.0.0.1' }), true);
+    api = await startServer(readConfig({ DIST_DIR: await tempDir('empty'), PORT: '0', HOST: '127.0.0.1' }), true);
   });
   afterAll(() => api.close());
 
@@ -46,7 +43,7 @@ describe('hot reload', () => {
   beforeAll(async () => {
     ({ dist, build } = await distWithBuild());
     await symlink(join('builds', build), join(dist, 'current'));
-    api = await startServer(readApiEnv({ DIST_DIR: dist, PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_DATA: '0' }), true);
+    api = await startServer(readConfig({ DIST_DIR: dist, PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_DATA: '0' }), true);
   });
   afterAll(() => api.close());
 
@@ -66,7 +63,7 @@ describe('hot reload', () => {
       }
     })();
     const next = await runBuild(
-      { sourcesDir: SOURCES_DIR, dataDir: DATA_DIR, outDir: dist, baseUrl: 'https://chokepoint.test' },
+      { sourcesDir: SOURCES_DIR, dataDir: DATA_DIR, outDir: dist, baseUrl: 'https://chokepoint.test', site: NO_SITE },
       testEffects(new Date('2026-11-22T00:15:00Z')),
     );
     await api.store.refresh();

@@ -1,15 +1,18 @@
 import { serve, type ServerType } from '@hono/node-server';
+import { createLogger, type Logger } from '../lib/log.ts';
 import { createApp } from './app.ts';
-import { configureAsk, llmConfigFromEnv } from './ask/index.ts';
+import { llmConfigOf, type AskOptions } from './ask/index.ts';
 import { NodeBuildStore } from './build-store.ts';
 import type { Server } from 'node:http';
 import { clientIp, describeTrustProxy, parseTrustProxy, trustedBy } from './client-ip.ts';
 import { CONNECTIONS_CHECKING_INTERVAL_MS, guardConnections, type ConnectionStats } from './connections.ts';
-import type { ApiEnv } from './env.ts';
+import { embeddingsOf, type Config } from '../lib/config.ts';
 import { commonHeaders } from './headers.ts';
 import { McpEndpoint, type McpOptions } from './mcp/http.ts';
 import { DiskVintages, mountVintages } from './vintages.ts';
 import { createRateLimits, rateKey, type RateLimits } from './rate-limit.ts';
+import { ServerMetrics } from './metrics.ts';
+import { observedServer } from './observe.ts';
 
 export interface RunningServer {
   server: ServerType;
@@ -17,24 +20,35 @@ export interface RunningServer {
   store: NodeBuildStore;
   limits: RateLimits;
   mcp: McpEndpoint;
+  metrics: ServerMetrics;
   /** Open connections, clients holding them, connections refused by each cap. */
   connections(): ConnectionStats;
   close(): Promise<void>;
 }
 
-const log = (m: string) => console.log(`[api] ${m}`);
-
 /** Serve the current build (and every build the pipeline switches in after it) on one port. */
 /** `mcpOptions`: MCP limits the environment does not carry (tests set small flow limits). */
-export async function startServer(env: ApiEnv, quiet = false, mcpOptions: McpOptions = {}): Promise<RunningServer> {
-  const say = quiet ? () => {} : log;
-  const store = await new NodeBuildStore(env.DIST_DIR, say).start();
-  if (!store.current()) say(`no build in ${env.DIST_DIR} yet: answering 503 until the pipeline publishes one`);
+/** `logger`: where the structured log goes (tests capture it); default stdout at LOG_LEVEL, nothing when `quiet`. */
+export async function startServer(env: Config, quiet = false, mcpOptions: McpOptions = {}, logger: Logger = createLogger({ name: 'api', level: quiet ? 'silent' : env.LOG_LEVEL })): Promise<RunningServer> {
+  const say = (m: string) => logger.info(m);
+  const store = await new NodeBuildStore(env.DIST_DIR, say, { embeddings: embeddingsOf(env) }).start();
+  if (!store.current()) logger.warn({ dist: env.DIST_DIR }, `no build in ${env.DIST_DIR} yet: answering 503 until the pipeline publishes one`);
   const trust = parseTrustProxy(env.TRUST_PROXY, env.TRUSTED_PROXIES);
-  const limits = await createRateLimits({ data: env.RATE_LIMIT_DATA, ask: env.RATE_LIMIT_ASK, redisUrl: env.REDIS_URL, instances: env.RATE_LIMIT_INSTANCES, trust, log: (m) => console.error(`[api] ${m}`) });
+  let connectionStats: (() => ConnectionStats) | undefined;
+  const metrics = new ServerMetrics({ build: () => store.current() ?? undefined, connections: () => connectionStats?.() ?? { open: 0, clients: 0, refusedTotal: 0, refusedPerIp: 0 } });
+  const limits = await createRateLimits({
+    data: env.RATE_LIMIT_DATA,
+    ask: env.RATE_LIMIT_ASK,
+    redisUrl: env.REDIS_URL,
+    instances: env.RATE_LIMIT_INSTANCES,
+    trust,
+    log: (m) => (m.startsWith('warning: ') ? logger.warn(m.slice('warning: '.length)) : logger.info(m)),
+    onLimited: (policy) => metrics.rateLimited(policy),
+  });
   say(`${describeTrustProxy(trust)}; limits ${env.RATE_LIMIT_DATA}/min data, ${env.RATE_LIMIT_ASK}/min ask${env.REDIS_URL ? `, counted in Redis (1/${env.RATE_LIMIT_INSTANCES} of each limit per instance during an outage)` : ''}`);
-  const llm = llmConfigFromEnv(env);
-  configureAsk({ llm, onFallback: (why) => say(`/v1/ask: model answer refused, grounded answer sent: ${why}`) });
+  // /v1/ask's model (OPENAI_*), given to this server's app only.
+  const llm = llmConfigOf(env);
+  const ask: AskOptions = { llm, onFallback: (why) => say(`/v1/ask: model answer refused, grounded answer sent: ${why}`) };
   if (llm) say(`/v1/ask: model ${llm.model}${llm.baseURL ? ` at ${llm.baseURL}` : ''}, timeout ${llm.timeoutMs} ms, grounded fallback`);
   const mcp = new McpEndpoint({
     maxSessions: env.MCP_MAX_SESSIONS,
@@ -45,7 +59,16 @@ export async function startServer(env: ApiEnv, quiet = false, mcpOptions: McpOpt
     clientKey: (c) => rateKey(clientIp(c, trust)),
     ...mcpOptions,
   });
-  const app = createApp({ source: store, baseUrl: env.PUBLIC_BASE_URL, limits, mcp, log: (m) => console.error(`[api] ${m}`) });
+  const app = createApp({
+    source: store,
+    baseUrl: env.PUBLIC_BASE_URL,
+    limits,
+    mcp,
+    ask,
+    log: (m, fields) => (fields?.err ? logger.error(fields, m) : logger.warn(fields ?? {}, m)),
+    requestIds: 'host',
+    metrics: () => metrics.render(),
+  });
   // Past bulk packages live on disk beside the builds (the app itself stays free of Node modules).
   mountVintages(app, { store: new DiskVintages(env.DIST_DIR), common: () => store.current()?.headers ?? commonHeaders(env.PUBLIC_BASE_URL), limit: limits.data });
   const proxies = 'trusted' in trust ? trust.trusted : undefined;
@@ -55,6 +78,8 @@ export async function startServer(env: ApiEnv, quiet = false, mcpOptions: McpOpt
         fetch: app.fetch,
         port: env.PORT,
         hostname: env.HOST,
+        // The request id, the request log line and the counters, around the adapter's listener.
+        createServer: observedServer({ logger, metrics, trust }),
         serverOptions: {
           headersTimeout: env.HEADERS_TIMEOUT_MS,
           requestTimeout: env.REQUEST_TIMEOUT_MS,
@@ -63,21 +88,27 @@ export async function startServer(env: ApiEnv, quiet = false, mcpOptions: McpOpt
         },
       },
       (info) => {
-      say(`listening on http://${env.HOST}:${info.port}; at most ${env.MAX_CONNECTIONS} connections, ${env.MAX_CONNECTIONS_PER_IP} per client address`);
+      logger.info(
+        { host: env.HOST, port: info.port, build: store.current()?.id ?? null },
+        `listening on http://${env.HOST}:${info.port}; at most ${env.MAX_CONNECTIONS} connections, ${env.MAX_CONNECTIONS_PER_IP} per client address`,
+      );
       resolveStart({
         server,
         port: info.port,
         store,
         limits,
         mcp,
+        metrics,
         connections: guard.stats,
         close: async () => {
+          logger.info('shutting down: closing connections and MCP sessions');
           store.stop();
           await mcp.close();
           const closed = new Promise<void>((r) => server.close(() => r()));
           (server as Server).closeIdleConnections();
           await closed;
           await limits.close();
+          logger.info('stopped');
         },
       });
       },
@@ -92,5 +123,6 @@ export async function startServer(env: ApiEnv, quiet = false, mcpOptions: McpOpt
       ...(proxies ? { exempt: (ip: string) => trustedBy(proxies, ip) } : {}),
       headers: () => store.current()?.headers ?? commonHeaders(env.PUBLIC_BASE_URL),
     });
+    connectionStats = guard.stats;
   });
 }

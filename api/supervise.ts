@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createLogger, exitWhenFlushed, type Logger } from '../lib/log.ts';
 
 /**
  * V8 flags of the server process. A 4 MB semi-space keeps short-lived buffers cheap; a 256 MB
@@ -12,7 +13,8 @@ export const SERVER_NODE_FLAGS = ['--max-semi-space-size=4', '--max-old-space-si
  * A minimal process supervisor for `npm run serve` and `npm start`: runs a child, and when it
  * dies (a crash, a heap out-of-memory, a SIGKILL) starts it again after a back-off that doubles
  * from `minBackoffMs` to `maxBackoffMs` and starts over once a child has stayed up `stableMs`.
- * Every start, exit and restart is logged. A child that exits with one of `finalCodes` (a
+ * Every start, exit and restart is logged (a structured line with the child's name, pid, exit
+ * code or signal, uptime and back-off). A child that exits with one of `finalCodes` (a
  * configuration it refuses) is not restarted: the supervisor gives up with that code.
  *
  * The child gets an IPC channel: when the supervisor goes away, however it went, the child sees
@@ -24,7 +26,8 @@ export interface SuperviseOptions {
   args: string[];
   env?: NodeJS.ProcessEnv;
   cwd?: string;
-  log?: (msg: string) => void;
+  /** Default: stdout at info, named `supervisor`. */
+  logger?: Logger;
   minBackoffMs?: number;
   maxBackoffMs?: number;
   stableMs?: number;
@@ -43,7 +46,7 @@ export interface Supervised {
 }
 
 export function supervise(opts: SuperviseOptions): Supervised {
-  const log = opts.log ?? ((m: string) => console.error(`[supervisor] ${m}`));
+  const logger = opts.logger ?? createLogger({ name: 'supervisor' });
   const min = opts.minBackoffMs ?? 1000;
   const max = opts.maxBackoffMs ?? 30_000;
   const stable = opts.stableMs ?? 60_000;
@@ -62,25 +65,27 @@ export function supervise(opts: SuperviseOptions): Supervised {
     const child = spawn(opts.command, opts.args, { stdio: ['inherit', 'inherit', 'inherit', 'ipc'], env: opts.env ?? process.env, cwd: opts.cwd });
     current = child;
     starts++;
-    log(`started ${opts.name} (pid ${child.pid})${starts > 1 ? `, restart ${starts - 1}` : ''}`);
+    const fields = { child: opts.name, child_pid: child.pid ?? null };
+    logger.info({ ...fields, restarts: starts - 1 }, `started ${opts.name} (pid ${child.pid})${starts > 1 ? `, restart ${starts - 1}` : ''}`);
     exited = new Promise<void>((resolveExit) => {
-      child.once('error', (err) => log(`${opts.name} could not be started: ${err.message}`));
+      child.once('error', (err) => logger.error({ ...fields, err }, `${opts.name} could not be started: ${err.message}`));
       child.once('exit', (code, signal) => {
         current = undefined;
         resolveExit();
         const upMs = Date.now() - startedAt;
         const how = signal ? `signal ${signal}` : `code ${code}`;
+        const exit = { ...fields, code, signal, up_s: Math.round(upMs / 100) / 10 };
         if (stopping) {
-          log(`${opts.name} (pid ${child.pid}) stopped (${how})`);
+          logger.info(exit, `${opts.name} (pid ${child.pid}) stopped (${how})`);
           return;
         }
         if (code !== null && finals.has(code)) {
-          log(`${opts.name} (pid ${child.pid}) refused its configuration (code ${code}); not restarting`);
-          (opts.onGiveUp ?? ((c: number) => process.exit(c)))(code);
+          logger.error(exit, `${opts.name} (pid ${child.pid}) refused its configuration (code ${code}); not restarting`);
+          (opts.onGiveUp ?? ((c: number) => exitWhenFlushed(logger, c)))(code);
           return;
         }
         if (upMs >= stable) backoff = min;
-        log(`${opts.name} (pid ${child.pid}) died (${how}) after ${(upMs / 1000).toFixed(1)} s; restarting in ${backoff} ms`);
+        logger.error({ ...exit, backoff_ms: backoff }, `${opts.name} (pid ${child.pid}) died (${how}) after ${(upMs / 1000).toFixed(1)} s; restarting in ${backoff} ms`);
         timer = setTimeout(start, backoff);
         backoff = Math.min(backoff * 2, max);
       });

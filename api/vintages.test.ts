@@ -4,11 +4,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VintageIndex } from '../contract/bulk.ts';
 import { runBuild } from '../pipeline/build.ts';
-import { DATA_DIR, SOURCES_DIR, tempDir, testEffects } from '../test/support.ts';
-import { readApiEnv } from './env.ts';
+import { DATA_DIR, NO_SITE, SOURCES_DIR, tempDir, testEffects } from '../test/support.ts';
+import { readConfig } from '../lib/config.ts';
 import { startServer, type RunningServer } from './server.ts';
-
-process.env.CHOKEPOINT_SITE = 'off';
 
 /** The bulk package and its vintages over real HTTP, across a rebuild in which a publisher revised a figure. */
 describe('bulk files and vintages over HTTP', () => {
@@ -22,9 +20,9 @@ describe('bulk files and vintages over HTTP', () => {
     dist = await tempDir('dist-vintages');
     const mirror = await tempDir('mirror-vintages');
     await cp(SOURCES_DIR, mirror, { recursive: true });
-    const build = (minutes: number) => runBuild({ sourcesDir: mirror, dataDir: DATA_DIR, outDir: dist, baseUrl: 'https://chokepoint.test' }, testEffects(new Date(Date.parse('2026-11-22T00:00:00Z') + minutes * 60_000)));
+    const build = (minutes: number) => runBuild({ sourcesDir: mirror, dataDir: DATA_DIR, outDir: dist, baseUrl: 'https://chokepoint.test', site: NO_SITE }, testEffects(new Date(Date.parse('2026-11-22T00:00:00Z') + minutes * 60_000)));
     first = (await build(0)).build;
-    api = await startServer(readApiEnv({ DIST_DIR: dist, PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_DATA: '0' }), true);
+    api = await startServer(readConfig({ DIST_DIR: dist, PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_DATA: '0' }), true);
     url = `http://127.0.0.1:${api.port}`;
     const brent = join(mirror, 'eia-oil-prices/brent-daily.csv');
     await writeFile(brent, (await readFile(brent, 'utf8')).replace('1987-05-21,18.45', '1987-05-21,18.55'));

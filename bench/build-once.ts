@@ -1,9 +1,9 @@
 // One build in its own process, so peak memory (maxRSS) is the build's alone; prints a JSON line.
 import { runBuild } from '../pipeline/build.ts';
-import { readPipelineEnv } from '../pipeline/config.ts';
+import { buildSettings, readConfig } from '../lib/config.ts';
 import { type Logger, defaultEffects } from '../pipeline/effects.ts';
 
-const env = readPipelineEnv();
+const config = readConfig();
 // The bulk stage's own line ("✓ bulk package  0.43s  27 files, 3871 KB, …"): its time and size.
 let bulk = { seconds: NaN, kb: NaN };
 const log: Logger = {
@@ -14,7 +14,7 @@ const log: Logger = {
   warn: () => {},
 };
 const started = performance.now();
-const r = await runBuild({ sourcesDir: env.SOURCES_DIR, dataDir: env.DATA_DIR, outDir: env.DIST_DIR, baseUrl: env.PUBLIC_BASE_URL }, defaultEffects(log));
+const r = await runBuild(buildSettings(config), defaultEffects(log));
 console.log(
   JSON.stringify({
     ms: Math.round(performance.now() - started),

@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
 import { runBuild } from '../pipeline/build.ts';
-import { parseInterval, readPipelineEnv } from '../pipeline/config.ts';
 import { defaultEffects } from '../pipeline/effects.ts';
 import { BuildLockedError } from '../pipeline/lock.ts';
+import { buildSettings, ConfigError, EXIT_CONFIG, parseInterval, readConfig, type Config } from '../lib/config.ts';
 
 /** Exit status when another build holds DIST_DIR (EX_TEMPFAIL): try again later. */
 const EXIT_LOCKED = 75;
@@ -19,7 +19,9 @@ contract and publishes the build atomically under DIST_DIR (default dist/, live 
                  (default: refuse at once, exit status 75, naming its pid)
   --help         this text
 
-Environment: SOURCES_DIR, DATA_DIR, DIST_DIR, PUBLIC_BASE_URL (see README).`;
+Environment: SOURCES_DIR, DATA_DIR, DIST_DIR, PUBLIC_BASE_URL, RATE_LIMIT_DATA, RATE_LIMIT_ASK, the
+publishers' API keys and the rest of the build's variables (README, lib/config.ts); a bad value
+stops the build at once (exit status 78).`;
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
@@ -30,13 +32,20 @@ async function main(): Promise<number> {
     console.log(USAGE);
     return 0;
   }
-  const env = readPipelineEnv();
+  let config: Config;
+  try {
+    config = readConfig();
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    console.error(`[build] ${err.message}`);
+    return EXIT_CONFIG;
+  }
   const fx = defaultEffects();
-  const lockWaitMs = values.wait ? parseInterval(values.wait) : 0;
+  const lockWaitMs = values.wait ? parseInterval(values.wait, '--wait') : 0;
   const once = async (): Promise<number> => {
     try {
       const r = await runBuild(
-        { sourcesDir: env.SOURCES_DIR, dataDir: env.DATA_DIR, outDir: env.DIST_DIR, baseUrl: env.PUBLIC_BASE_URL, download: values.download, lockWaitMs },
+        { ...buildSettings(config), download: values.download, lockWaitMs },
         fx,
       );
       const stale = r.sources.filter((s) => s.status === 'stale' || s.status === 'unavailable');

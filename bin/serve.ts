@@ -1,28 +1,32 @@
 import { fileURLToPath } from 'node:url';
 import { parseTrustProxy } from '../api/client-ip.ts';
-import { type ApiEnv, EXIT_CONFIG, readApiEnv } from '../api/env.ts';
 import { startServer } from '../api/server.ts';
 import { SERVER_NODE_FLAGS, exitWithSupervisor, supervise } from '../api/supervise.ts';
+import { type Config, EXIT_CONFIG, readConfig } from '../lib/config.ts';
+import { createLogger, exitWhenFlushed } from '../lib/log.ts';
 
 /**
  * `npm run serve`: a supervisor that runs the server in a child process and restarts it when it
  * dies (SUPERVISE=off, or CHOKEPOINT_SUPERVISED=1 as set for the child, runs the server itself).
  */
 async function main(): Promise<void> {
-  let env: ApiEnv;
+  let env: Config;
   try {
-    env = readApiEnv();
-    parseTrustProxy(env.TRUST_PROXY, env.TRUSTED_PROXIES);
+    env = readConfig(process.env, { checks: [(e) => void parseTrustProxy(e.TRUST_PROXY, e.TRUSTED_PROXIES)] });
   } catch (err) {
-    console.error(`[api] ${err instanceof Error ? err.message : String(err)}`);
+    createLogger({ name: 'api', sync: true }).fatal(err instanceof Error ? err.message : String(err));
     process.exit(EXIT_CONFIG);
   }
-  if (process.env.CHOKEPOINT_SUPERVISED === '1' || process.env.SUPERVISE === 'off') {
-    const running = await startServer(env);
-    const stop = () => void running.close().then(() => process.exit(0));
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-    exitWithSupervisor(stop);
+  const logger = createLogger({ name: env.CHOKEPOINT_SUPERVISED || !env.SUPERVISE ? 'api' : 'supervisor', level: env.LOG_LEVEL });
+  if (env.CHOKEPOINT_SUPERVISED || !env.SUPERVISE) {
+    const running = await startServer(env, false, {}, logger);
+    const stop = (why: string) => {
+      logger.info({ reason: why }, `stopping: ${why}`);
+      void running.close().then(() => exitWhenFlushed(logger, 0));
+    };
+    process.once('SIGINT', () => stop('SIGINT'));
+    process.once('SIGTERM', () => stop('SIGTERM'));
+    exitWithSupervisor(() => stop('the supervisor went away'));
     return;
   }
   const supervised = supervise({
@@ -31,10 +35,14 @@ async function main(): Promise<void> {
     args: [...process.execArgv, ...SERVER_NODE_FLAGS, fileURLToPath(import.meta.url)],
     env: { ...process.env, CHOKEPOINT_SUPERVISED: '1' },
     finalCodes: [EXIT_CONFIG],
+    logger,
   });
-  const stop = () => void supervised.stop().then(() => process.exit(0));
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  const stop = (why: string) => {
+    logger.info({ reason: why }, `stopping: ${why}`);
+    void supervised.stop().then(() => exitWhenFlushed(logger, 0));
+  };
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
 }
 
 await main();

@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { runBuild } from '../pipeline/build.ts';
-import { parseInterval, readPipelineEnv } from '../pipeline/config.ts';
 import { defaultEffects } from '../pipeline/effects.ts';
 import { parseTrustProxy } from '../api/client-ip.ts';
-import { EXIT_CONFIG, readApiEnv } from '../api/env.ts';
 import { SERVER_NODE_FLAGS, supervise, type Supervised } from '../api/supervise.ts';
+import { buildSettings, type Config, EXIT_CONFIG, readConfig } from '../lib/config.ts';
+import { createLogger, exitWhenFlushed, type Logger } from '../lib/log.ts';
 
 /**
  * `npm start`: the whole service on one port. Builds first when no build exists, then runs the
@@ -14,22 +14,21 @@ import { SERVER_NODE_FLAGS, supervise, type Supervised } from '../api/supervise.
  * disable) in another supervised child, so a build's memory never counts against the server's
  * and a failed build never touches it.
  */
-const say = (m: string) => console.log(`[start] ${m}`);
-let api: ReturnType<typeof readApiEnv>;
+let config: Config;
 try {
-  api = readApiEnv();
-  parseTrustProxy(api.TRUST_PROXY, api.TRUSTED_PROXIES);
+  // The whole configuration, the server's and the build's, checked once before anything starts.
+  config = readConfig(process.env, { checks: [(e) => void parseTrustProxy(e.TRUST_PROXY, e.TRUSTED_PROXIES)] });
 } catch (err) {
-  console.error(`[start] ${err instanceof Error ? err.message : String(err)}`);
+  createLogger({ name: 'start', sync: true }).fatal(err instanceof Error ? err.message : String(err));
   process.exit(EXIT_CONFIG);
 }
-const pipeline = readPipelineEnv();
-const every = process.env.REBUILD_EVERY ?? '15m';
-if (every !== 'off') parseInterval(every);
+const logger: Logger = createLogger({ name: 'start', level: config.LOG_LEVEL });
+const say = (m: string) => logger.info(m);
+const every = config.REBUILD_EVERY;
 
-if (!existsSync(join(api.DIST_DIR, 'current'))) {
+if (!existsSync(join(config.DIST_DIR, 'current'))) {
   say('no build yet: building from the sources first');
-  await runBuild({ sourcesDir: pipeline.SOURCES_DIR, dataDir: pipeline.DATA_DIR, outDir: api.DIST_DIR, baseUrl: pipeline.PUBLIC_BASE_URL }, defaultEffects());
+  await runBuild(buildSettings(config), defaultEffects());
 }
 
 const repo = resolve(import.meta.dirname, '..');
@@ -39,25 +38,29 @@ const server = supervise({
   args: [...process.execArgv, ...SERVER_NODE_FLAGS, join(repo, 'bin/serve.ts')],
   env: { ...process.env, CHOKEPOINT_SUPERVISED: '1' },
   finalCodes: [EXIT_CONFIG],
-  log: (m) => console.error(`[start] ${m}`),
+  logger,
 });
 
 let builder: Supervised | undefined;
-if (every !== 'off') {
+if (every) {
   // The first scheduled build runs after one interval: the one above (or the existing build) is fresh.
   const delay = setTimeout(() => {
     builder = supervise({
       name: 'rebuild loop',
       command: process.execPath,
-      args: [join(repo, 'bin/build.ts'), '--every', every],
+      args: [join(repo, 'bin/build.ts'), '--every', every.text],
       env: process.env,
-      log: (m) => console.error(`[start] ${m}`),
+      finalCodes: [EXIT_CONFIG],
+      logger,
     });
-  }, parseInterval(every));
+  }, every.ms);
   delay.unref();
-  say(`rebuilding every ${every}`);
+  say(`rebuilding every ${every.text}`);
 }
 
-const stop = () => void Promise.all([server.stop(), builder?.stop()]).then(() => process.exit(0));
-process.once('SIGINT', stop);
-process.once('SIGTERM', stop);
+const stop = (signal: string) => {
+  logger.info({ signal }, `${signal}: stopping the server and the rebuild loop`);
+  void Promise.all([server.stop(), builder?.stop()]).then(() => exitWhenFlushed(logger, 0));
+};
+process.once('SIGINT', () => stop('SIGINT'));
+process.once('SIGTERM', () => stop('SIGTERM'));

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CommodityListResponse, CommoditySheetResponse } from './commodities.ts';
-import { CommodityGroup, DateString, LANGS, Meta, envelope } from './common.ts';
+import { CommodityGroup, DateString, Meta, envelope } from './common.ts';
+import { LANGS, langList } from './languages.ts';
 import { BriefingSchema, EVENT_CATEGORIES, EventSchema, SCENARIO_STATUSES, ScenarioSchema } from './content.ts';
 import { CountryProfileResponse } from './countries.ts';
 import { INPUT_LIMITS as L, maxLength } from './limits.ts';
@@ -50,7 +51,7 @@ export const CountryParam = z
   .pipe(z.string().regex(/^[a-z]{2,3}$/, 'expected an ISO 3166-1 country code such as de (alpha-2) or DEU (alpha-3)'))
   .describe('Country, ISO 3166-1 alpha-2 (`de`; `eu` for the EU aggregate); alpha-3 is accepted too (case-insensitive)')
   .meta({ examples: ['de'] });
-const LangParam = enumText().pipe(z.enum(LANGS)).describe('Language: en, fr, de or es');
+const LangParam = enumText().pipe(z.enum(LANGS)).describe(`Language: ${langList()}`);
 
 export const ListCommoditiesQuery = z.strictObject({
   group: enumText().pipe(CommodityGroup).optional().describe('Only this group: energy, metals or agri'),
@@ -120,14 +121,14 @@ export const BriefingsQuery = z.strictObject({
 });
 
 export const SearchQuery = z.strictObject({
-  q: z.string().trim().min(1, 'must not be empty').max(...maxLength(L.searchQuery)).refine(validText, 'is not valid Unicode text').describe('What to search for, in any of en, fr, de, es').meta({ examples: ['cobalt export ban'] }),
+  q: z.string().trim().min(1, 'must not be empty').max(...maxLength(L.searchQuery)).refine(validText, 'is not valid Unicode text').describe(`What to search for, in any of ${langList()}`).meta({ examples: ['cobalt export ban'] }),
   limit: intParam(1, 50, 10),
   type: enumText().pipe(z.enum(['briefing', 'scenario'])).optional().describe('Only briefings or only scenarios'),
   lang: LangParam.optional().describe('Only documents in this language'),
 });
 
 export const AskBody = z.strictObject({
-  q: z.string().trim().min(1, 'must not be empty').max(...maxLength(L.askQuestion)).refine(validText, 'is not valid Unicode text').describe('A question about the data, in en, fr, de or es').meta({ examples: ["How full is Germany's gas storage?"] }),
+  q: z.string().trim().min(1, 'must not be empty').max(...maxLength(L.askQuestion)).refine(validText, 'is not valid Unicode text').describe(`A question about the data, in ${langList()}`).meta({ examples: ["How full is Germany's gas storage?"] }),
 });
 export const ASK_MAX_BODY_BYTES = 4096;
 
@@ -173,6 +174,7 @@ export const Problem = z
     suggestions: z.array(z.string()).optional().describe('The nearest valid identifiers (404)'),
     allowed: z.array(z.string()).optional().describe('Accepted values'),
     policy: z.string().optional().describe('The rate-limit policy that was exceeded (429)'),
+    request_id: z.string().optional().describe('The X-Request-Id of the request (quote it when reporting a problem)'),
   })
   .describe('RFC 9457 problem details');
 

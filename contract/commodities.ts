@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { byLang, langList } from './languages.ts';
 import { CommodityCode, CommodityGroup, CommoditySlug, DateString, Iso3, Point, envelope } from './common.ts';
 import { CommodityStress, StressBand, StressHistoryPoint } from './stress.ts';
 
-export const Names = z.strictObject({ en: z.string(), fr: z.string(), de: z.string(), es: z.string() }).describe('Names in en, fr, de, es');
+export const Names = byLang(z.string()).describe(`Names in ${langList('and')}`);
 
 export const Price = z
   .strictObject({
@@ -77,7 +78,7 @@ export const Concentration = z.strictObject({
 });
 
 export const CommoditySheet = CommodityListEntry.extend({
-  aliases: z.strictObject({ en: z.array(z.string()), fr: z.array(z.string()), de: z.array(z.string()), es: z.array(z.string()) }),
+  aliases: byLang(z.array(z.string())),
   critical_mineral_us: z.boolean().nullable().describe('On the 2025 US critical minerals list (USGS), where known'),
   producers: ShareTable.nullable(),
   consumers: ShareTable.nullable(),

@@ -19,8 +19,7 @@ export const CommodityCode = z.string().regex(/^[a-z0-9]+$/).describe('Short com
 export const CommodityGroup = z.enum(['energy', 'metals', 'agri']).describe('Commodity group');
 export const Iso3 = z.string().regex(/^[A-Z]{3}$/).describe('ISO 3166-1 alpha-3 country code, upper-case');
 export const Iso2 = z.string().regex(/^[a-z]{2}$/).describe('ISO 3166-1 alpha-2 country code, lower-case (`eu` for the EU aggregate)');
-export const Lang = z.enum(['en', 'fr', 'de', 'es']).describe('Language (ISO 639-1)');
-export const LANGS = Lang.options;
+export { Lang, LANGS } from './languages.ts';
 
 /** How old a source's newest observation is against its publisher's cadence (rule: docs/freshness.md). */
 export const Freshness = z

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { DateString } from './common.ts';
+import { LANGS, langList, type Lang } from './languages.ts';
 
 export const EVENT_CATEGORIES = ['conflict', 'sanction', 'catastrophe', 'policy', 'infrastructure'] as const;
 /** Which way an event moves supply: tightening raises stress, easing lowers it. */
@@ -12,9 +13,10 @@ export const EVENT_EFFECTS = ['tightening', 'easing'] as const;
 /** one-off: a shock on its day (a strike, an explosion); lasting: a measure or disruption in force until it ends. */
 export const EVENT_KINDS = ['one-off', 'lasting'] as const;
 export const SCENARIO_STATUSES = ['monitoring', 'elevated', 'active', 'resolved', 'dismissed'] as const;
-export const BRIEFING_LANGS = ['en', 'fr', 'de', 'es'] as const;
+/** Briefings are written in every language of the service. */
+export const BRIEFING_LANGS = LANGS;
 /** The languages a scenario is translated into, besides its English title and summary. */
-export const TRANSLATION_LANGS = ['fr', 'de', 'es'] as const;
+export const TRANSLATION_LANGS = LANGS.filter((l) => l !== 'en') as Exclude<Lang, 'en'>[];
 
 export type EventCategory = (typeof EVENT_CATEGORIES)[number];
 export type ScenarioStatus = (typeof SCENARIO_STATUSES)[number];
@@ -136,7 +138,7 @@ export const BriefingSchema = z
       .string()
       .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/)
       .describe("Identifier, unique across languages, e.g. '2026-08-20-eu-gas-storage-en'."),
-    lang: z.enum(BRIEFING_LANGS).describe('Language of this version: en, fr, de or es.'),
+    lang: z.enum(BRIEFING_LANGS).describe(`Language of this version: ${langList()}.`),
     translation_key: z
       .string()
       .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/)

@@ -53,6 +53,8 @@ export interface ProblemExtras {
   suggestions?: string[];
   allowed?: string[];
   policy?: string;
+  /** The request's X-Request-Id (quote it when reporting a problem). */
+  request_id?: string;
 }
 
 /** One problem type: what a client branches on (`type`), with its status and title. */

@@ -4,8 +4,11 @@ import type { SourceStatus } from './manifest.ts';
 export interface SiteContext {
   /** The build folder being written: the pages read its v1/, data/, docs/ and openapi.json. */
   buildDir: string;
-  build: string;
-  generatedAt: string;
+  /**
+   * The day the pages are made for (YYYY-MM-DD): ages and deadlines count from it. Pages carry no
+   * build id or build time, so a page made for the same inputs on the same day is reused as it is.
+   */
+  today: string;
   baseUrl: string;
   /** Source statuses (the manifest is written only at publish time): the home page's freshness table. */
   sources: SourceStatus[];

@@ -41,4 +41,4 @@ export const BAND_LABEL = { low: 'Low', moderate: 'Moderate', high: 'High', seve
 export type Band = keyof typeof BAND_LABEL;
 
 export const GROUP_LABEL: Record<string, string> = { energy: 'Energy', metals: 'Metals', agri: 'Agriculture' };
-export const LANG_LABEL: Record<string, string> = { en: 'English', fr: 'Français', de: 'Deutsch', es: 'Español' };
+export { LANG_LABEL } from '../contract/languages.ts';

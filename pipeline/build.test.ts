@@ -6,13 +6,12 @@ import { CommodityListResponse, CommoditySheetResponse } from '../contract/commo
 import { CountryProfileResponse } from '../contract/countries.ts';
 import { BuildManifest } from '../contract/manifest.ts';
 import { ReserveResponse } from '../contract/reserves.ts';
-import { DATA_DIR, SOURCES_DIR, readCsv, readJson, tempDir, testEffects } from '../test/support.ts';
+import { DATA_DIR, NO_SITE, SOURCES_DIR, readCsv, readJson, tempDir, testEffects } from '../test/support.ts';
 import { runBuild, type BuildResult } from './build.ts';
 import { EXAMPLE_COMMODITIES, EXAMPLE_COUNTRIES, fillBlocks, methodologyBlocks } from './methodology-doc.ts';
 import { METHODOLOGY_VERSION } from '../contract/common.ts';
 
 // These builds never serve pages: the site stage (Astro, ~15 s) runs once, in the shared test build.
-process.env.CHOKEPOINT_SITE = 'off';
 
 /** The real-data build: every figure pinned here is recomputed straight from the publisher's file. */
 describe('build from the real sources', () => {
@@ -22,7 +21,7 @@ describe('build from the real sources', () => {
 
   beforeAll(async () => {
     out = await tempDir('build');
-    result = await runBuild({ sourcesDir: SOURCES_DIR, dataDir: DATA_DIR, outDir: out, baseUrl: 'https://chokepoint.test' }, testEffects());
+    result = await runBuild({ sourcesDir: SOURCES_DIR, dataDir: DATA_DIR, outDir: out, baseUrl: 'https://chokepoint.test', site: NO_SITE }, testEffects());
   });
 
   it('publishes every source fresh and switches current to the new build', () => {
@@ -231,7 +230,7 @@ describe('build from the real sources', () => {
   });
 
   it('does not reload a source whose files did not change', async () => {
-    const again = await runBuild({ sourcesDir: SOURCES_DIR, dataDir: DATA_DIR, outDir: out, baseUrl: 'https://chokepoint.test' }, testEffects(new Date('2026-11-22T00:15:00Z')));
+    const again = await runBuild({ sourcesDir: SOURCES_DIR, dataDir: DATA_DIR, outDir: out, baseUrl: 'https://chokepoint.test', site: NO_SITE }, testEffects(new Date('2026-11-22T00:15:00Z')));
     expect(new Set(again.sources.map((s) => s.status))).toEqual(new Set(['unchanged']));
     expect(again.build).not.toBe(result.build);
     expect(existsSync(join(out, 'builds', result.build))).toBe(true);

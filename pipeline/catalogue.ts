@@ -4,8 +4,9 @@ import { parse } from 'yaml';
 import { z } from 'zod';
 import { CommoditySlug, Iso2 } from '../contract/common.ts';
 import { PRICE_SOURCES } from '../contract/sources.ts';
+import { byLang } from '../contract/languages.ts';
 
-const Langs = <T extends z.ZodType>(t: T) => z.strictObject({ en: t, fr: t, de: t, es: t });
+const Langs = byLang;
 
 const PriceRef = z.strictObject({
   source: z.enum(PRICE_SOURCES),

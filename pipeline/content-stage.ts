@@ -1,8 +1,7 @@
-import { z } from 'zod';
-import { envelope } from '../contract/common.ts';
-import { BRIEFING_LANGS, BriefingSchema, EventSchema, ScenarioSchema, type Briefing, type Event, type Scenario } from '../contract/content.ts';
+import { BRIEFING_LANGS, type Briefing, type Event, type Scenario } from '../contract/content.ts';
 import type { MetaFor } from './meta.ts';
 import { EDITORIAL_SOURCE } from '../contract/sources.ts';
+import { BUILD_FILES } from '../contract/layout.ts';
 import type { Commodity } from './catalogue.ts';
 import { loadContent } from './content/load.ts';
 import type { FigureLookup } from './content/figures.ts';
@@ -43,9 +42,6 @@ export function directiveSource(name: string, args: readonly string[], catalogue
 export const EVENTS_DEFAULT_DAYS = 90;
 export const BRIEFINGS_DEFAULT_LIMIT = 10;
 
-export const EventListResponse = envelope(z.array(EventSchema));
-export const ScenarioListResponse = envelope(z.array(ScenarioSchema));
-export const BriefingListResponse = envelope(z.array(BriefingSchema));
 
 /** Sorted arrays of (date, value) for the synchronous lookups the figure resolver asks for. */
 class Series {
@@ -157,15 +153,15 @@ export async function publishContent(writer: BuildWriter, content: ContentBundle
   const newestEvent = content.events[0]?.date ?? null;
   const since = newestEvent ? new Date(Date.parse(newestEvent) - EVENTS_DEFAULT_DAYS * 86_400_000).toISOString().slice(0, 10) : null;
   const recent = since ? content.events.filter((e) => e.date >= since) : [];
-  await writer.json('v1/events.json', EventListResponse, { data: recent, meta: metaFor(ed, newestEvent, { count: recent.length }) });
-  await writer.json('data/events.json', EventListResponse, { data: content.events, meta: metaFor(ed, newestEvent, { count: content.events.length }) });
+  await writer.file(BUILD_FILES.recentEvents(), { data: recent, meta: metaFor(ed, newestEvent, { count: recent.length }) });
+  await writer.file(BUILD_FILES.events(), { data: content.events, meta: metaFor(ed, newestEvent, { count: content.events.length }) });
   const scenariosAsOf = content.scenarios.map((s) => s.updated_at).sort().at(-1) ?? null;
-  await writer.json('v1/scenarios.json', ScenarioListResponse, { data: content.scenarios, meta: metaFor(ed, scenariosAsOf, { count: content.scenarios.length }) });
+  await writer.file(BUILD_FILES.scenarios(), { data: content.scenarios, meta: metaFor(ed, scenariosAsOf, { count: content.scenarios.length }) });
   for (const lang of BRIEFING_LANGS) {
     const all = content.briefings.filter((b) => b.lang === lang);
     const asOf = all[0]?.published_at ?? null;
     const top = all.slice(0, BRIEFINGS_DEFAULT_LIMIT);
-    await writer.json(`v1/briefings/${lang}.json`, BriefingListResponse, { data: top, meta: metaFor(ed, asOf, { count: top.length }) });
-    await writer.json(`data/briefings/${lang}.json`, BriefingListResponse, { data: all, meta: metaFor(ed, asOf, { count: all.length }) });
+    await writer.file(BUILD_FILES.latestBriefings(lang), { data: top, meta: metaFor(ed, asOf, { count: top.length }) });
+    await writer.file(BUILD_FILES.briefings(lang), { data: all, meta: metaFor(ed, asOf, { count: all.length }) });
   }
 }

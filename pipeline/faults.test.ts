@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BuildManifest } from '../contract/manifest.ts';
-import { DATA_DIR, REPO, SOURCES_DIR, readJson, tempDir, testEffects } from '../test/support.ts';
+import { DATA_DIR, NO_SITE, REPO, SOURCES_DIR, readJson, tempDir, testEffects } from '../test/support.ts';
 import { runBuild } from './build.ts';
 import { BuildValidationError, BuildWriter } from './publish.ts';
 import { SOURCES } from './sources/registry.ts';
@@ -16,9 +16,8 @@ import { z } from 'zod';
 const run = promisify(execFile);
 
 // These builds never serve pages: the site stage (Astro, ~15 s) runs once, in the shared test build.
-process.env.CHOKEPOINT_SITE = 'off';
 const build = (sourcesDir: string, outDir: string, extra: { sources?: readonly SourceAdapter[]; dataDir?: string } = {}) =>
-  runBuild({ sourcesDir, dataDir: extra.dataDir ?? DATA_DIR, outDir, baseUrl: 'https://chokepoint.test', sources: extra.sources }, testEffects());
+  runBuild({ sourcesDir, dataDir: extra.dataDir ?? DATA_DIR, outDir, baseUrl: 'https://chokepoint.test', sources: extra.sources, site: NO_SITE }, testEffects());
 
 describe('a source that breaks', () => {
   let mirror: string;
@@ -105,7 +104,7 @@ describe('a build that fails validation', () => {
     const data = await tempDir('data-bad');
     await cp(DATA_DIR, data, { recursive: true });
     await writeFile(join(data, 'commodities.yaml'), (await readFile(join(DATA_DIR, 'commodities.yaml'), 'utf8')).replace('slug: energy.oil', 'slug: energy.Oil!'));
-    const res = await run(join(REPO, 'node_modules/.bin/tsx'), [join(REPO, 'pipeline/cli.ts')], {
+    const res = await run(process.execPath, [join(REPO, 'bin/build.ts')], {
       env: { ...process.env, DIST_DIR: out, DATA_DIR: data, SOURCES_DIR },
     }).catch((e: { code: number; stderr: string }) => e);
     expect('code' in res && res.code).toBe(1);

@@ -9,7 +9,7 @@ import { type SourceCadence, buildFreshness, cadenceFor, isoDay } from './freshn
 import { checkPlausible } from './plausibility.ts';
 import { type Snapshot, type SnapshotPlan, readSnapshot, tablePath } from './snapshots.ts';
 import { TABLE_SCHEMAS, createTableSql, sameTypeFamily } from './sources/schemas.ts';
-import type { SourceAdapter } from './sources/types.ts';
+import type { SourceAdapter, SourceKeys } from './sources/types.ts';
 
 export interface IngestOptions {
   /** The mirror folder (SOURCES_DIR): one sub-folder per source id. */
@@ -18,6 +18,8 @@ export interface IngestOptions {
   snapshotsDir: string;
   /** Fetch each source from its publisher instead of reading the mirror. */
   download: boolean;
+  /** API keys of the publishers that require one to download (EIA_API_KEY, AGSI_API_KEY). */
+  keys?: SourceKeys;
   /** data/cadence.yaml (loadCadences): how old each source may be before it is late or stale. */
   cadences: Record<string, SourceCadence>;
   /** Collects the snapshot changes of this load; the build applies them once it has published. */
@@ -129,7 +131,7 @@ async function loadSource(db: Db, adapter: SourceAdapter, opts: IngestOptions, f
       inputDir = join(opts.snapshotsDir, '.downloads', adapter.id);
       await rm(inputDir, { recursive: true, force: true });
       await mkdir(inputDir, { recursive: true });
-      await adapter.download(inputDir, fx.fetch);
+      await adapter.download(inputDir, fx.fetch, opts.keys ?? {});
     }
     const hashed = await hashFiles(adapter, inputDir);
     // A snapshot taken before the adapter declared a new table must not stand in for a load.

@@ -1,6 +1,6 @@
 import type { Db } from './db.ts';
 
-const LANGS = ['en', 'fr', 'de', 'es'] as const;
+import { LANGS } from '../contract/languages.ts';
 const displayNames = Object.fromEntries(LANGS.map((l) => [l, new Intl.DisplayNames([l], { type: 'region', fallback: 'none' })])) as Record<
   (typeof LANGS)[number],
   Intl.DisplayNames

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { cp, readdir, readFile, readlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DATA_DIR, SOURCES_DIR, readJson, tempDir, testEffects } from '../test/support.ts';
+import { DATA_DIR, NO_SITE, SOURCES_DIR, readJson, tempDir, testEffects } from '../test/support.ts';
 import { runBuild } from './build.ts';
 import { BuildValidationError } from './publish.ts';
 import { SOURCES } from './sources/registry.ts';
@@ -15,9 +15,8 @@ import { eiaOilPricesSource } from './sources/eia-oil-prices.ts';
  * from its CSVs, full builds into a temp DIST_DIR.
  */
 
-process.env.CHOKEPOINT_SITE = 'off';
 const build = (sourcesDir: string, outDir: string, sources?: readonly SourceAdapter[]) =>
-  runBuild({ sourcesDir, dataDir: DATA_DIR, outDir, baseUrl: 'https://chokepoint.test', sources }, testEffects());
+  runBuild({ sourcesDir, dataDir: DATA_DIR, outDir, baseUrl: 'https://chokepoint.test', sources, site: NO_SITE }, testEffects());
 
 /** Rewrite a CSV keeping the header and the data rows `keep` accepts (row index from 0, the row's cells). */
 async function cutRows(file: string, keep: (cells: string[], i: number, rows: number) => boolean): Promise<{ before: number; after: number }> {

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readdir, readlink, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { z } from 'zod';
+import type { JsonFile } from '../contract/layout.ts';
 import { BuildManifest } from '../contract/manifest.ts';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
@@ -53,6 +54,11 @@ export class BuildWriter {
     await this.raw(path, JSON.stringify(parsed.data), JSON_TYPE);
   }
 
+  /** Write one of the build's declared JSON files (contract/layout.ts), validated by its schema. */
+  file<S extends z.ZodType>(f: JsonFile<S>, value: z.input<S>): Promise<void> {
+    return this.json(f.path, f.schema, value);
+  }
+
   async raw(path: string, body: string | Buffer, contentType: string): Promise<void> {
     if (path in this.files) throw new Error(`two outputs claim ${path}`);
     const bytes = typeof body === 'string' ? Buffer.from(body) : body;
@@ -64,6 +70,8 @@ export class BuildWriter {
 }
 
 /** Where builds live: `<out>/builds/<id>/`, the live one behind the `<out>/current` symlink. */
+export type BuildPaths = ReturnType<typeof buildPaths>;
+
 export function buildPaths(outDir: string) {
   return {
     builds: join(outDir, 'builds'),

@@ -3,7 +3,15 @@ import { extname, join, relative, sep } from 'node:path';
 import type { SiteContext } from '../contract/site.ts';
 import type { BuildWriter } from './publish.ts';
 
-export interface SiteOptions extends SiteContext {
+/** How the website stage runs (CHOKEPOINT_SITE, SITE_LOG in lib/config.ts). */
+export interface SiteSwitches {
+  /** Make no pages (tests that rebuild many times and never look at them). */
+  skip?: boolean;
+  /** Astro's log level; default 'warn'. */
+  logLevel?: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+}
+
+export interface SiteOptions extends SiteContext, SiteSwitches {
   /** Site root (astro project); default site/ in the repository. */
   root?: string;
 }
@@ -35,7 +43,8 @@ export const siteContentType = (path: string) => TYPES[extname(path).toLowerCase
  */
 export async function publishSite(writer: BuildWriter, opts: SiteOptions): Promise<{ pages: number; files: number; bytes: number }> {
   // Tests that rebuild many times and never look at the pages switch the site off.
-  if (process.env.CHOKEPOINT_SITE === 'off') return { pages: 0, files: 0, bytes: 0 };
+  if (opts.skip) return { pages: 0, files: 0, bytes: 0 };
+  const logLevel = opts.logLevel ?? 'warn';
   const root = opts.root ?? SITE_ROOT;
   // Inside the project: Astro puts its server chunks in outDir only when outDir is under the
   // working directory (otherwise in <cwd>/.astro, shared between concurrent builds).
@@ -43,7 +52,7 @@ export async function publishSite(writer: BuildWriter, opts: SiteOptions): Promi
   await clearDeadTemps(join(root, 'dist'));
   const tmp = await mkdtemp(join(root, 'dist', `.tmp-${process.pid}-`));
   const outDir = join(tmp, 'out');
-  const context: SiteContext = { buildDir: opts.buildDir, build: opts.build, generatedAt: opts.generatedAt, baseUrl: opts.baseUrl, sources: opts.sources, omitted: opts.omitted };
+  const context: SiteContext = { buildDir: opts.buildDir, today: opts.today, baseUrl: opts.baseUrl, sources: opts.sources, omitted: opts.omitted };
   process.env.ASTRO_TELEMETRY_DISABLED = '1';
   try {
     const { build } = await import('astro');
@@ -55,14 +64,14 @@ export async function publishSite(writer: BuildWriter, opts: SiteOptions): Promi
       site: opts.baseUrl,
       output: 'static',
       trailingSlash: 'ignore',
-      logLevel: (process.env.SITE_LOG as 'info' | undefined) ?? 'warn',
+      logLevel,
       devToolbar: { enabled: false },
       build: { format: 'directory', inlineStylesheets: 'never', concurrency: 4 },
       // The pages read the build being written; `define` keeps this per call (no process-wide env).
       vite: {
         define: { __CHOKEPOINT_SITE__: JSON.stringify(context) },
         cacheDir: join(tmp, 'vite'),
-        logLevel: (process.env.SITE_LOG as 'info' | undefined) ?? 'warn',
+        logLevel: logLevel === 'debug' ? 'info' : logLevel,
         build: { reportCompressedSize: false },
         // Loaded by Node at generation time rather than bundled (the unified/remark graph is large).
         ssr: { external: ['@astrojs/markdown-remark'] },

@@ -13,7 +13,7 @@ async function distCopy() {
 }
 
 describe('cached stages', () => {
-  it('reuse the search index and the site when nothing they read changed, renamed to the new build', async () => {
+  it('reuse the search index and the site, byte for byte, when nothing they read changed', async () => {
     const dist = await distCopy();
     const before = readJson(join(dist, 'current/manifest.json'));
     const fx = testEffects(new Date('2026-11-22T00:15:00Z'));
@@ -22,11 +22,15 @@ describe('cached stages', () => {
     expect(fx.lines.find((l) => l.includes('✓ site'))).toMatch(/unchanged, \d+ files reused/);
     const after = readJson(join(dist, 'current/manifest.json'));
     expect(after.stages).toEqual(before.stages);
+    // Pages name the day of their figures, never the build: the copy is the page a new run would make.
     const home = await readFile(join(dist, 'current/site/index.html'), 'utf8');
-    expect(home).toContain(`<code>${r.build}</code>`);
-    expect(home).toContain('datetime="2026-11-22T00:15:00.000Z"');
+    expect(home).toBe(await readFile(join(dist, 'builds', before.build, 'site/index.html'), 'utf8'));
+    expect(home).toContain('datetime="2026-11-22"');
     expect(home).not.toContain(before.build);
+    for (const [path, f] of Object.entries(after.files as Record<string, { sha256: string }>)) if (path.startsWith('site/')) expect(f.sha256, path).toBe(before.files[path].sha256);
     expect(await readlink(join(dist, 'current'))).toBe(join('builds', r.build));
+    // The contract files do not name the build either: same bytes, same ETag, nothing for a cache to refetch.
+    for (const f of ['openapi.json', 'llms.txt', '.well-known/mcp/server-card']) expect(after.files[f].sha256, f).toBe(before.files[f].sha256);
   });
 
   it('rebuild the site when the content changes', async () => {

@@ -60,8 +60,8 @@ export async function distrust(prev: PreviousBuild, prefix: string): Promise<str
 
 /**
  * Run a stage, or, when its input key equals the one the live build recorded and that build's
- * outputs under `prefix` check out against its manifest, copy them (through `rewrite`, for the
- * few bytes that name the build itself). A checksum decides what to rebuild, so a rebuild with
+ * outputs under `prefix` check out against its manifest, copy them as they are (a stage's outputs
+ * never name the build that made them). A checksum decides what to rebuild, so a rebuild with
  * nothing changed stays fast.
  */
 export async function cachedStage<R>(x: {
@@ -72,7 +72,6 @@ export async function cachedStage<R>(x: {
   prefix: string;
   previous: PreviousBuild | null;
   run: () => Promise<R>;
-  rewrite?: (path: string, bytes: Buffer, previous: PreviousBuild) => Buffer;
 }): Promise<{ reused: true; files: number } | { reused: false; result: R; distrusted: string | null }> {
   x.stages[x.name] = x.key;
   const prev = x.previous;
@@ -85,7 +84,7 @@ export async function cachedStage<R>(x: {
       const paths = Object.keys(prev.manifest.files).filter((p) => p.startsWith(x.prefix));
       for (const p of paths) {
         const bytes = await readFile(join(prev.dir, p));
-        await x.writer.raw(p, x.rewrite ? x.rewrite(p, bytes, prev) : bytes, prev.manifest.files[p]!.content_type);
+        await x.writer.raw(p, bytes, prev.manifest.files[p]!.content_type);
       }
       return { reused: true, files: paths.length };
     }

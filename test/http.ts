@@ -1,12 +1,18 @@
 import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { inject } from 'vitest';
-import { readApiEnv } from '../api/env.ts';
+import { readConfig } from '../lib/config.ts';
 import { startServer, type RunningServer } from '../api/server.ts';
+import { createLogger, parseLogLevel, type Logger } from '../lib/log.ts';
 
-/** Start the real server on a free loopback port over the shared test build. */
-export async function startTestServer(env: Record<string, string> = {}): Promise<RunningServer & { url: string }> {
-  const running = await startServer(readApiEnv({ DIST_DIR: inject('distDir'), PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_DATA: '0', RATE_LIMIT_ASK: '0', ...env }), true);
+/** The servers tests start log nothing unless LOG_LEVEL is set. */
+export function testLogger(): Logger {
+  return createLogger({ name: 'api', level: process.env.LOG_LEVEL ? parseLogLevel(process.env.LOG_LEVEL) : 'silent' });
+}
+
+/** Start the real server on a free loopback port over the shared test build; `logger` takes its log (a test capturing lines passes its own). */
+export async function startTestServer(env: Record<string, string> = {}, logger: Logger = testLogger()): Promise<RunningServer & { url: string }> {
+  const running = await startServer(readConfig({ DIST_DIR: inject('distDir'), PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_DATA: '0', RATE_LIMIT_ASK: '0', ...env }), true, {}, logger);
   return { ...running, url: `http://127.0.0.1:${running.port}` };
 }
 

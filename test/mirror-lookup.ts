@@ -7,43 +7,13 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { parse } from 'csv-parse/sync';
 import type { FigureLookup, PriceObservation, ProducerShare, SprObservation, StorageObservation } from '../pipeline/content/figures.ts';
 
-/** Minimal RFC 4180 CSV reader (quoted fields, doubled quotes); first row is the header. */
+/** A CSV file's records (csv-parse: RFC 4180, byte-order mark dropped, blank lines skipped) keyed by the header's names. */
 export function readCsv(file: string): Array<Record<string, string>> {
-  const text = readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else field += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') {
-      row.push(field);
-      field = '';
-    } else if (ch === '\n' || ch === '\r') {
-      if (ch === '\r' && text[i + 1] === '\n') i++;
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-    } else field += ch;
-  }
-  if (field !== '' || row.length > 0) {
-    row.push(field);
-    rows.push(row);
-  }
-  const [header = [], ...body] = rows;
-  return body
-    .filter((r) => r.length > 1 || (r[0] ?? '') !== '')
-    .map((r) => Object.fromEntries(header.map((h, i) => [h, r[i] ?? ''])));
+  const [header = [], ...body] = parse(readFileSync(file), { bom: true, skip_empty_lines: true, relax_column_count: true, relax_quotes: true }) as string[][];
+  return body.map((r) => Object.fromEntries(header.map((h, i) => [h, r[i] ?? ''])));
 }
 
 /** The source mirror: SOURCES_DIR, or ../shared/sources beside the repository root. */

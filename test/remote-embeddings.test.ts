@@ -9,7 +9,7 @@ import { publishSearchIndex } from '../pipeline/search/stage.ts';
 import { DATA_DIR, tempDir } from './support.ts';
 import type { LoadedBuild } from '../api/build.ts';
 import { SEARCH_INDEX, SEARCH_VECTORS, type IndexFile } from '../lib/search/format.ts';
-import { embeddingsConfig } from '../lib/search/remote.ts';
+import { embeddingsOf, readConfig } from '../lib/config.ts';
 import { rank, searchState, queryVector } from '../api/search/engine.ts';
 import { expandQuery } from '../lib/search/lexicon.ts';
 import { isStopWord, words } from '../lib/search/text.ts';
@@ -57,7 +57,7 @@ async function remoteBuild(env: Record<string, string>): Promise<LoadedBuild> {
   const briefings = (await Promise.all(['en', 'fr', 'de', 'es'].map((l) => read<Briefing[]>(`data/briefings/${l}.json`)))).flat();
   const scenarios = await read<Scenario[]>('v1/scenarios.json');
   const writer = new BuildWriter(await tempDir('search-remote'));
-  await publishSearchIndex(writer, { briefings, scenarios, catalogue: await loadCatalogue(DATA_DIR), dataDir: DATA_DIR, env });
+  await publishSearchIndex(writer, { briefings, scenarios, catalogue: await loadCatalogue(DATA_DIR), dataDir: DATA_DIR, embeddings: embeddingsOf(readConfig(env)) });
   const files = new Map<string, { body: Uint8Array; etag: string; contentType: string }>();
   for (const [path, f] of Object.entries(writer.files)) files.set(path, { body: await readFile(join(writer.dir, path)), etag: '"x"', contentType: f.content_type });
   return { files } as unknown as LoadedBuild;
@@ -77,7 +77,7 @@ describe('OpenAI-compatible embeddings', () => {
     const s = searchState(b);
     const q = 'tankers bottled up at the Persian chokepoint';
     const x = expandQuery(s.lexicon, q);
-    const cfg = embeddingsConfig(env);
+    const cfg = embeddingsOf(readConfig(env));
     const before = requests.length;
     const qv = await queryVector(s, q, x, cfg);
     expect(qv).toHaveLength(64);

@@ -127,9 +127,9 @@ afterAll(async () => {
 });
 
 describe('the readout site', () => {
-  it('home: rankings, EU storage, events, briefings and freshness from the API; footer with build time and licence', async () => {
+  it('home: rankings, EU storage, events, briefings and freshness from the API; footer with the day of the figures and licence', async () => {
     const { page, bytes } = await open('/', 'home');
-    const list = await json<{ data: { name: string; stress_index: number | null }[]; meta: { generated_at: string; attribution: string; license_url: string } }>('/v1/commodities');
+    const list = await json<{ data: { name: string; stress_index: number | null }[]; meta: { generated_at: string; build: string; attribution: string; license_url: string } }>('/v1/commodities');
     const top = [...list.data].sort((a, b) => (b.stress_index ?? -1) - (a.stress_index ?? -1))[0]!;
     expect(await text(page, 'ol.rank li a')).toBe(top.name);
     const eu = await json<{ data: { fill_pct: number } }>('/v1/reserves?commodity=gas&country=eu');
@@ -142,7 +142,9 @@ describe('the readout site', () => {
     expect(await page.locator('svg.chart title').first().textContent()).toContain('European Union');
 
     const footer = await text(page, 'footer');
-    expect(await page.locator('footer time').getAttribute('datetime')).toBe(list.meta.generated_at);
+    // The footer names the day, not the build: a page is reused unchanged by the next build of the same day.
+    expect(await page.locator('footer time').getAttribute('datetime')).toBe(list.meta.generated_at.slice(0, 10));
+    expect(footer).not.toContain(list.meta.build);
     expect(footer).toContain(list.meta.attribution);
     expect(await page.locator(`footer a[rel=license][href="${list.meta.license_url}"]`).count()).toBe(1);
     expect(await page.locator('footer a[href="https://chokepoint.test/"]').count()).toBe(1);

@@ -3,11 +3,14 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Effects, Logger } from '../pipeline/effects.ts';
+import type { SiteSwitches } from '../pipeline/site-stage.ts';
 
 export const REPO = resolve(import.meta.dirname, '..');
 export const SOURCES_DIR = process.env.SOURCES_DIR ?? resolve(REPO, '../shared/sources');
 export const DATA_DIR = join(REPO, 'data');
 export const FROZEN_NOW = new Date('2026-11-22T00:00:00Z');
+/** For builds that never serve pages (BuildOptions.site, CHOKEPOINT_SITE=off): the site stage (Astro, ~15 s) runs once, in the shared test build. */
+export const NO_SITE: SiteSwitches = { skip: true };
 
 export const tempDir = (prefix: string) => mkdtemp(join(tmpdir(), `chokepoint-${prefix}-`));
 

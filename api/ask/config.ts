@@ -1,3 +1,5 @@
+import type { Config } from '../../lib/config.ts';
+
 /** How /v1/ask may call a model; null (no OPENAI_API_KEY) means the grounded answerer only. */
 export interface LlmConfig {
   apiKey: string;
@@ -8,6 +10,7 @@ export interface LlmConfig {
   timeoutMs: number;
 }
 
+/** What answering a question may use; the server passes its own to the app (createApp's `ask`). */
 export interface AskOptions {
   llm?: LlmConfig | null;
   /** The clock (questions about dates after it are about the future). */
@@ -16,22 +19,8 @@ export interface AskOptions {
   onFallback?: (reason: string) => void;
 }
 
-/** From the API's environment (api/env.ts): the model path is on when OPENAI_API_KEY is set. */
-export function llmConfigFromEnv(env: { OPENAI_API_KEY?: string | undefined; OPENAI_BASE_URL?: string | undefined; OPENAI_MODEL: string; OPENAI_TIMEOUT_MS: number }): LlmConfig | null {
-  if (!env.OPENAI_API_KEY) return null;
-  return { apiKey: env.OPENAI_API_KEY, ...(env.OPENAI_BASE_URL ? { baseURL: env.OPENAI_BASE_URL } : {}), model: env.OPENAI_MODEL, timeoutMs: env.OPENAI_TIMEOUT_MS };
-}
-
-let defaults: AskOptions = {};
-
-/**
- * Set the options answerQuestion uses when its caller passes none (the HTTP route and the MCP
- * tool): the server calls this once at start-up with the model configuration of its environment.
- */
-export function configureAsk(options: AskOptions): void {
-  defaults = { ...options };
-}
-
-export function askDefaults(): AskOptions {
-  return defaults;
+/** From the configuration (lib/config.ts): the model path is on when OPENAI_API_KEY is set. */
+export function llmConfigOf(c: Pick<Config, 'OPENAI_API_KEY' | 'OPENAI_BASE_URL' | 'OPENAI_MODEL' | 'OPENAI_TIMEOUT_MS'>): LlmConfig | null {
+  if (!c.OPENAI_API_KEY) return null;
+  return { apiKey: c.OPENAI_API_KEY, ...(c.OPENAI_BASE_URL ? { baseURL: c.OPENAI_BASE_URL } : {}), model: c.OPENAI_MODEL, timeoutMs: c.OPENAI_TIMEOUT_MS };
 }

@@ -8,7 +8,8 @@ import { bodyLimit } from 'hono/body-limit';
 import type { BuildSource } from '../build-store.ts';
 import { EXPOSED_HEADERS } from '../../contract/http.ts';
 import { PROBLEM_TYPE, SPECIAL_PROBLEMS, problemJson, problemOf, type ProblemKind } from '../../contract/problems.ts';
-import { rateKey } from '../ip-text.ts';
+import { normalizeIp, rateKey } from '../ip-text.ts';
+import { withRequestId } from '../request-id.ts';
 import type { RateLimits } from '../rate-limit.ts';
 import { gateTransport, POST_KEY, type PostContext } from './gate.ts';
 import { DEFAULT_FLOW_LIMITS, MCP_MAX_BODY_BYTES, MCP_OVERLOADED, MCP_SESSION_LIFETIME_SECONDS, type FlowLimits } from './limits.ts';
@@ -221,7 +222,7 @@ export class McpEndpoint {
       ...extra,
     });
     const problem = (c: Context, kind: ProblemKind, detail: string, extras: Record<string, unknown> = {}, extra: Record<string, string> = {}) =>
-      new Response(problemJson(kind, detail, c.req.path, extras), {
+      new Response(problemJson(kind, detail, c.req.path, withRequestId(c, extras)), {
         status: kind.status,
         headers: headers({ 'content-type': `${PROBLEM_TYPE}; charset=utf-8`, ...extra }),
       });
@@ -520,8 +521,8 @@ export class McpEndpoint {
   }
 }
 
-/** The socket peer @hono/node-server keeps at c.env.incoming, IPv4-mapped IPv6 unwrapped; 'unknown' elsewhere. */
+/** The socket peer @hono/node-server keeps at c.env.incoming, normalised (IPv4-mapped IPv6 unwrapped); 'unknown' elsewhere. */
 function peerAddress(c: Context): string {
   const raw = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress;
-  return raw ? raw.replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/i, '$1') : 'unknown';
+  return normalizeIp(raw) ?? 'unknown';
 }

@@ -1,7 +1,7 @@
 /**
  * Every limit of the MCP endpoint in one place (the numbers RELIABILITY.md quotes). The session
  * caps and the idle timeout come from the environment (MCP_MAX_SESSIONS, MCP_MAX_SESSIONS_PER_IP,
- * MCP_SESSION_IDLE_SECONDS in api/env.ts); the rest are these constants, each of which McpOptions
+ * MCP_SESSION_IDLE_SECONDS in lib/config.ts); the rest are these constants, each of which McpOptions
  * can override (tests do, with small values).
  *
  * How they bound a hostile client:

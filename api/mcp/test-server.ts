@@ -1,7 +1,8 @@
 import type { ServerType } from '@hono/node-server';
 import { inject } from 'vitest';
-import { readApiEnv } from '../env.ts';
+import { readConfig } from '../../lib/config.ts';
 import { startServer } from '../server.ts';
+import { createLogger, parseLogLevel } from '../../lib/log.ts';
 import type { McpEndpoint, McpOptions } from './http.ts';
 
 export interface McpTestServer {
@@ -18,6 +19,8 @@ export interface McpTestServer {
  * exposed for inspection. Test support only.
  */
 export async function startMcpTestServer(env: Record<string, string> = {}, options: McpOptions = {}): Promise<McpTestServer> {
-  const running = await startServer(readApiEnv({ DIST_DIR: inject('distDir'), PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_DATA: '0', RATE_LIMIT_ASK: '0', ...env }), true, options);
+  // Silent unless LOG_LEVEL is set (as test/http.ts, which this module may not import).
+  const logger = createLogger({ name: 'api', level: process.env.LOG_LEVEL ? parseLogLevel(process.env.LOG_LEVEL) : 'silent' });
+  const running = await startServer(readConfig({ DIST_DIR: inject('distDir'), PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_DATA: '0', RATE_LIMIT_ASK: '0', ...env }), true, options, logger);
   return { url: `http://127.0.0.1:${running.port}`, port: running.port, mcp: running.mcp, server: running.server, close: () => running.close() };
 }

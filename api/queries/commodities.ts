@@ -6,12 +6,13 @@ import { type LoadedBuild, perBuild } from '../build.ts';
 import { ApiError } from '../problem.ts';
 import { resolveCommodity } from '../resolve.ts';
 import { type Answer, computed, fromFile } from './answer.ts';
+import { BUILD_FILES } from '../../contract/layout.ts';
 
 export type ListCommoditiesParams = Omit<z.output<typeof ListCommoditiesQuery>, 'format'>;
 
 /** Every tracked commodity, or those of one group. */
 export function listCommodities(b: LoadedBuild, q: ListCommoditiesParams): Answer<CommodityListEntry[]> {
-  if (!q.group) return { file: b.files.get('v1/commodities.json')!, envelope: () => ({ data: b.commodities, meta: b.commodityMeta }) };
+  if (!q.group) return { file: b.files.get(BUILD_FILES.commodityList().path)!, envelope: () => ({ data: b.commodities, meta: b.commodityMeta }) };
   const data = b.commodities.filter((x) => x.group === q.group);
   return computed(data, { ...b.commodityMeta, count: data.length });
 }
@@ -19,7 +20,7 @@ export function listCommodities(b: LoadedBuild, q: ListCommoditiesParams): Answe
 /** The sheet of one commodity, by slug (or code), any case; 404 with the nearest slugs. */
 export function getCommodity(b: LoadedBuild, q: z.output<typeof CommodityPath>): Answer<CommoditySheet> {
   const canonical = resolveCommodity(b, q.slug, 'slug');
-  return fromFile(b.files.get(`v1/commodities/${canonical}.json`)!);
+  return fromFile(b.files.get(BUILD_FILES.commodity(canonical).path)!);
 }
 
 export type PriceAnswer = Price & { slug: string; code: string; name: string };
@@ -52,7 +53,7 @@ function sheetMeta(b: LoadedBuild, slug: string): Meta {
   const cache = sheetMetas(b);
   let meta = cache.get(slug);
   if (!meta) {
-    meta = (JSON.parse(new TextDecoder().decode(b.files.get(`v1/commodities/${slug}.json`)!.body)) as { meta: Meta }).meta;
+    meta = (JSON.parse(new TextDecoder().decode(b.files.get(BUILD_FILES.commodity(slug).path)!.body)) as { meta: Meta }).meta;
     cache.set(slug, meta);
   }
   return meta;

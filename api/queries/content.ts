@@ -4,6 +4,7 @@ import type { Briefing, Event, Scenario } from '../../contract/content.ts';
 import type { LoadedBuild } from '../build.ts';
 import { resolveCommodity, resolveCountry } from '../resolve.ts';
 import { type Answer, computed, fromFile } from './answer.ts';
+import { BUILD_FILES } from '../../contract/layout.ts';
 
 export const EVENTS_DEFAULT_DAYS = 90;
 
@@ -14,7 +15,7 @@ export type BriefingsParams = Omit<z.output<typeof BriefingsQuery>, 'format'>;
 /** Scenarios, optionally of one status and concerning one commodity. */
 export function listScenarios(b: LoadedBuild, q: ScenariosParams): Answer<Scenario[]> {
   const slug = q.commodity ? resolveCommodity(b, q.commodity) : undefined;
-  if (!q.status && !slug) return { file: b.files.get('v1/scenarios.json')!, envelope: () => ({ data: b.scenarios, meta: b.scenariosMeta }) };
+  if (!q.status && !slug) return { file: b.files.get(BUILD_FILES.scenarios().path)!, envelope: () => ({ data: b.scenarios, meta: b.scenariosMeta }) };
   const data = b.scenarios.filter((s) => (!q.status || s.status === q.status) && (!slug || s.commodities.includes(slug)));
   return computed(data, { ...b.scenariosMeta, count: data.length });
 }
@@ -36,7 +37,7 @@ export function listEvents(b: LoadedBuild, q: EventsParams): Answer<Event[]> {
 
 /** The latest briefings in one language (the published file for the default limit). */
 export function listBriefings(b: LoadedBuild, q: BriefingsParams): Answer<Briefing[]> {
-  if (q.limit === 10) return fromFile(b.files.get(`v1/briefings/${q.lang}.json`)!);
+  if (q.limit === 10) return fromFile(b.files.get(BUILD_FILES.latestBriefings(q.lang).path)!);
   const set = b.briefings.get(q.lang)!;
   const data = set.items.slice(0, q.limit);
   return computed(data, { ...set.meta, count: data.length });

@@ -7,6 +7,7 @@ import type { LoadedBuild } from '../build.ts';
 import { ApiError } from '../problem.ts';
 import { resolveReserve } from '../resolve.ts';
 import { type Answer, computed, fromFile } from './answer.ts';
+import { BUILD_FILES } from '../../contract/layout.ts';
 
 export type ReserveParams = z.output<typeof ReserveQuery>;
 export type TimeSeriesParams = Omit<z.output<typeof TimeSeriesQuery>, 'format'>;
@@ -14,7 +15,7 @@ export type TimeSeriesParams = Omit<z.output<typeof TimeSeriesQuery>, 'format'>;
 /** The current reserve of one commodity in one country; 404 names the reserves that exist. */
 export function getReserve(b: LoadedBuild, q: ReserveParams): Answer<Reserve> {
   const key = resolveReserve(b, q.commodity, q.country);
-  return fromFile(b.files.get(`v1/reserves/${key}.json`)!);
+  return fromFile(b.files.get(BUILD_FILES.reserve(key).path)!);
 }
 
 /** First index whose date is ≥ `date` in a date-sorted series. */

@@ -5,6 +5,7 @@ import { sendJson } from '../http.ts';
 import { parseParams } from '../params.ts';
 import { ApiError } from '../problem.ts';
 import { answerQuestion } from '../queries/ask.ts';
+import type { AskOptions } from '../ask/index.ts';
 
 /** Body checks of POST /v1/ask: the media type, JSON syntax, then the contract. */
 export async function readAskBody(c: Context): Promise<{ q: string }> {
@@ -25,9 +26,11 @@ export async function readAskBody(c: Context): Promise<{ q: string }> {
   return parseParams(AskBody, body, 'field');
 }
 
-/** POST /v1/ask: validated body in, the answerer's answer out, never cached. */
-export async function ask(c: Context, b: LoadedBuild): Promise<Response> {
-  const { q } = await readAskBody(c);
-  const { count: _count, ...meta } = b.commodityMeta;
-  return sendJson(c, b, { data: await answerQuestion(b, q), meta }, 'no-store');
+/** POST /v1/ask with the app's answering options (the model, if any): validated body in, the answerer's answer out, never cached. */
+export function askRoute(options: AskOptions = {}): (c: Context, b: LoadedBuild) => Promise<Response> {
+  return async (c, b) => {
+    const { q } = await readAskBody(c);
+    const { count: _count, ...meta } = b.commodityMeta;
+    return sendJson(c, b, { data: await answerQuestion(b, q, options), meta }, 'no-store');
+  };
 }

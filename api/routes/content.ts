@@ -5,6 +5,7 @@ import { queryObject, sendCsv, sendFile, toCsv, wantsCsv } from '../http.ts';
 import { parseParams } from '../params.ts';
 import * as query from '../queries/content.ts';
 import { send } from './send.ts';
+import { BUILD_FILES } from '../../contract/layout.ts';
 
 export function listScenarios(c: Context, b: LoadedBuild): Response {
   const { format, ...q } = parseParams(ScenariosQuery, queryObject(c));
@@ -18,7 +19,7 @@ export function listEvents(c: Context, b: LoadedBuild): Response {
   const { format, ...q } = parseParams(EventsQuery, raw);
   const csv = wantsCsv(c, format);
   // Without any parameter the answer is the published file.
-  if (Object.keys(raw).length === 0 && !csv) return sendFile(c, b, b.files.get('v1/events.json')!);
+  if (Object.keys(raw).length === 0 && !csv) return sendFile(c, b, b.files.get(BUILD_FILES.recentEvents().path)!);
   const answer = query.listEvents(b, q);
   if (csv) return sendCsv(c, b, toCsv(answer.envelope().data));
   return send(c, b, answer);

@@ -15,7 +15,7 @@ import { load, search } from '@orama/orama';
 import { perBuild, type LoadedBuild } from '../build.ts';
 import { SEARCH_INDEX, SEARCH_LEXICON, SEARCH_PROPERTIES, SEARCH_VECTORS, createSearchDb, type Embedder, type IndexFile, type IndexedDoc, type SearchDb } from '../../lib/search/format.ts';
 import { expandQuery, makeLexicon, type Expansion, type Lang, type Lexicon } from '../../lib/search/lexicon.ts';
-import { embedRemote, embeddingsConfig, type EmbeddingsConfig } from '../../lib/search/remote.ts';
+import { embedRemote, type EmbeddingsConfig } from '../../lib/search/remote.ts';
 import { prepareText, snippet, stem, terms, type PreparedText } from '../../lib/search/text.ts';
 import { decodeVectors, textVector, type VectorTable } from '../../lib/search/vectors.ts';
 
@@ -83,7 +83,7 @@ function restore(b: LoadedBuild): SearchState {
 }
 
 /** The query vector: local (distilled vectors + expansion), or from the embeddings endpoint for a remotely embedded build (null on failure: BM25 only). */
-export async function queryVector(s: SearchState, q: string, x: Expansion, cfg: EmbeddingsConfig | null = embeddingsConfig(), fetchFn: typeof fetch = fetch): Promise<Float32Array | null> {
+export async function queryVector(s: SearchState, q: string, x: Expansion, cfg: EmbeddingsConfig | null, fetchFn: typeof fetch = fetch): Promise<Float32Array | null> {
   if (!s.embedder) return null;
   if (s.embedder.kind === 'local') return s.vectors ? textVector(s.vectors, x.items) : null;
   if (!cfg) return null;
@@ -172,10 +172,10 @@ export function warmSearch(b: LoadedBuild): void {
   searchState(b);
 }
 
-/** Search a build: expand the query, embed it, rank. */
+/** Search a build: expand the query, embed it (through the build's embeddings endpoint, if any), rank. */
 export async function searchBuild(b: LoadedBuild, req: SearchRequest, mode: SearchMode = 'hybrid'): Promise<SearchHitOut[]> {
   const s = searchState(b);
   const x = expandQuery(s.lexicon, req.q, s.vectors ? (w) => s.vectors!.index.has(w) : undefined);
-  const qv = mode === 'bm25' ? null : await queryVector(s, req.q, x);
+  const qv = mode === 'bm25' ? null : await queryVector(s, req.q, x, b.embeddings ?? null);
   return rank(s, req, x, qv, mode);
 }

@@ -14,6 +14,7 @@ import { z } from 'zod';
 import { loadBuild, type LoadedBuild } from '../../api/build.ts';
 import { searchBuild, searchState, type SearchMode } from '../../api/search/engine.ts';
 import type { IndexedDoc } from '../../lib/search/format.ts';
+import { embeddingsOf, readConfig } from '../../lib/config.ts';
 
 export const K = 10;
 
@@ -97,6 +98,8 @@ export function report(results: readonly ModeResult[]): string {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const dist = resolve(process.argv[2] ?? process.env.DIST_DIR ?? 'dist');
   const b = await loadBuild((p) => readFile(join(dist, 'current', p)));
+  // A build embedded through an endpoint embeds its queries through it too (EMBEDDINGS_*, as the server does).
+  b.embeddings = embeddingsOf(readConfig());
   const set = readDevSet();
   const results = [await evaluate(b, set, 'bm25'), await evaluate(b, set, 'hybrid')];
   console.log(`${set.queries.length} queries, build ${b.id}\n`);

@@ -6,12 +6,13 @@
  * - `search/lexicon.json`: the query expansion table (fr/de/es and paraphrases → English).
  */
 import { create } from '@orama/orama';
+import { BUILD_PATHS } from '../../contract/layout.ts';
 import type { Lang } from './lexicon.ts';
 import { oramaTokenizer } from './text.ts';
 
-export const SEARCH_INDEX = 'search/index.json';
-export const SEARCH_VECTORS = 'search/vectors.bin';
-export const SEARCH_LEXICON = 'search/lexicon.json';
+export const SEARCH_INDEX = BUILD_PATHS.searchIndex;
+export const SEARCH_VECTORS = BUILD_PATHS.searchVectors;
+export const SEARCH_LEXICON = BUILD_PATHS.searchLexicon;
 
 export type Embedder =
   | { kind: 'local'; source: string; dims: number }

@@ -7,8 +7,9 @@
 import { STOP_WORDS, isStopWord, stem, words } from './text.ts';
 import type { WeightedWord } from './vectors.ts';
 
-export type Lang = 'en' | 'fr' | 'de' | 'es';
-export const LANGS: readonly Lang[] = ['en', 'fr', 'de', 'es'];
+import { LANGS, type Lang } from '../../contract/languages.ts';
+
+export { LANGS, type Lang };
 
 /** One entry: a normalised phrase (words joined by one space) → English words, with the languages it belongs to. */
 export interface LexiconEntry {

@@ -4,6 +4,7 @@
  * cut the same way when it is indexed and when it is searched for. No Node built-ins: this runs
  * on an edge runtime too.
  */
+import type { Lang } from '../../contract/languages.ts';
 
 /** Lower case, accents removed (NFKD, marks dropped), ß → ss. */
 export function normalise(s: string): string {
@@ -18,7 +19,7 @@ export function words(s: string): string[] {
 const list = (s: string) => s.trim().split(/\s+/);
 
 /** Function words of the four languages (normalised). Never indexed, never searched for. */
-type StopLists = Readonly<Record<'en' | 'fr' | 'de' | 'es', ReadonlySet<string>>>;
+type StopLists = Readonly<Record<Lang, ReadonlySet<string>>>;
 export const STOP_WORDS: StopLists = {
   en: new Set(list(`a an the and or but if of to in on at by for from with without into onto over under about as is are was were be been being
     it its this that these those there here than then so such not no nor do does did done have has had having will would can could should

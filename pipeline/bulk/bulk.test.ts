@@ -4,12 +4,11 @@ import { join } from 'node:path';
 import AjvDraft04 from 'ajv-draft-04';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BULK_RESOURCES, DataPackage, VintageIndex } from '../../contract/bulk.ts';
-import { DATA_DIR, SOURCES_DIR, readJson, tempDir, testEffects } from '../../test/support.ts';
+import { DATA_DIR, NO_SITE, SOURCES_DIR, readJson, tempDir, testEffects } from '../../test/support.ts';
 import { runBuild, type BuildResult } from '../build.ts';
 import { Db, sqlString } from '../db.ts';
 import { RETENTION_TEXT, retained } from './vintages.ts';
 
-process.env.CHOKEPOINT_SITE = 'off';
 // A CommonJS module whose class is its default export: TypeScript sees the namespace.
 const Ajv = AjvDraft04 as unknown as typeof AjvDraft04.default;
 
@@ -21,7 +20,7 @@ describe('bulk package and vintages', () => {
   let mirror: string;
   const builds: BuildResult[] = [];
   const build = async (minutes: number) => {
-    const r = await runBuild({ sourcesDir: mirror, dataDir: DATA_DIR, outDir: out, baseUrl: 'https://chokepoint.test' }, testEffects(new Date(Date.parse('2026-11-22T00:00:00Z') + minutes * 60_000)));
+    const r = await runBuild({ sourcesDir: mirror, dataDir: DATA_DIR, outDir: out, baseUrl: 'https://chokepoint.test', site: NO_SITE }, testEffects(new Date(Date.parse('2026-11-22T00:00:00Z') + minutes * 60_000)));
     builds.push(r);
     return r;
   };

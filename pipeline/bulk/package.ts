@@ -66,7 +66,8 @@ export async function writeBulkPackage(
       rows[r.name] = n;
       for (const format of ['parquet', 'csv'] as const) {
         const file = join(tmp, `${r.name}.${format}`);
-        const options = format === 'parquet' ? "FORMAT parquet, COMPRESSION zstd" : "FORMAT csv, HEADER true, DATEFORMAT '%Y-%m-%d'";
+        // The CSV in lib/csv.ts's dialect (RFC 4180, CRLF), written by DuckDB from the same typed table as the Parquet.
+        const options = format === 'parquet' ? "FORMAT parquet, COMPRESSION zstd" : "FORMAT csv, HEADER true, DATEFORMAT '%Y-%m-%d', NEW_LINE '\\r\\n'";
         await db.run(`COPY (SELECT * FROM ${table(r)} ORDER BY ${order}) TO ${sqlString(file)} (${options})`);
         const body = await readFile(file);
         const path = `${BULK_DIR}/${r.name}.${format}`;

@@ -5,6 +5,7 @@
  */
 import type { BriefingLang } from '../../contract/content.ts';
 import { didYouMean } from '../../lib/suggest.ts';
+import { LOCALES } from '../../contract/languages.ts';
 
 /** A price observation: `value` in `currency` per `unit`. */
 export interface PriceObservation {
@@ -82,7 +83,6 @@ const ARITY: Record<DirectiveName, number> = {
   spr: 1,
 };
 
-const LOCALES: Record<BriefingLang, string> = { en: 'en-GB', fr: 'fr-FR', de: 'de-DE', es: 'es-ES' };
 /** Kept between a number and its unit so a line never breaks inside a figure. */
 const NBSP = '\u00a0';
 

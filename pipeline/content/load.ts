@@ -29,6 +29,7 @@ import { resolveFigures, type FigureLookup } from './figures.ts';
 import { checkStatusHistory } from './status.ts';
 import { didYouMean } from '../../lib/suggest.ts';
 import { lineOf, pathToString, type Path } from './yaml-lines.ts';
+import { byLang } from '../../contract/languages.ts';
 
 export interface LoadContentOptions {
   /** The data/ folder. */
@@ -108,7 +109,7 @@ const EventInput = z.strictObject({
   ended_on: isoDate.optional(),
 });
 
-const I18n = z.strictObject({ en: text, fr: text, de: text, es: text });
+const I18n = byLang(text);
 
 const ScenarioInput = z.strictObject({
   id: kebab,

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { LICENSE, LICENSE_URL } from '../../contract/common.ts';
 import type { Briefing, BriefingLang, Event } from '../../contract/content.ts';
+import { LANG_LABEL } from '../../contract/languages.ts';
 
 /** Atom 1.0 (RFC 4287) feeds of the briefings (one per language) and of the events. */
 
 export const ATOM_TYPE = 'application/atom+xml; charset=utf-8';
 
-const LANG_NAMES: Record<BriefingLang, string> = { en: 'English', fr: 'Français', de: 'Deutsch', es: 'Español' };
 
 /** Characters XML 1.0 does not allow at all (controls, lone surrogates, U+FFFE/U+FFFF): dropped. */
 const NOT_XML = /[^\t\n\r\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
@@ -125,7 +125,7 @@ export function briefingsFeed({ baseUrl, lang, briefings, updated }: BriefingsFe
     baseUrl,
     selfPath: `/feeds/briefings-${lang}.atom`,
     lang,
-    title: `Chokepoint — briefings (${LANG_NAMES[lang]})`,
+    title: `Chokepoint — briefings (${LANG_LABEL[lang]})`,
     subtitle: 'Editorial briefings on supply stress for raw materials and energy, newest first.',
     updated: newest(items.map((b) => b.published_at), updated),
     alternate: listUrl,

@@ -5,7 +5,8 @@ import { LICENSE } from '../../contract/common.ts';
 import { TOOLS } from '../../contract/tools.ts';
 import { docOf, shapeOf } from '../../contract/json-schema.ts';
 import { DATA_CACHE_CONTROL } from '../../contract/http.ts';
-import { attributionRule, LANGS_ALL, RATE_LIMITS } from './openapi.ts';
+import { DEFAULT_RATE_LIMITS } from '../../lib/config.ts';
+import { attributionRule, LANGS_ALL, policyHeader, policyText, type RateLimitQuotas } from './openapi.ts';
 
 /** One-line Markdown: collapse newlines so a description never breaks a list item. */
 const oneLine = (s: string) => s.replace(/\s*\n\s*/g, ' ').trim();
@@ -38,7 +39,9 @@ function routeEntry(r: RouteSpec, baseUrl: string): string[] {
 }
 
 /** `/llms.txt`: a Markdown guide to the API for language models (https://llmstxt.org). */
-export function llmsTxt({ baseUrl }: { baseUrl: string }): string {
+/** `rateLimits`: as the server is configured (RATE_LIMIT_DATA, RATE_LIMIT_ASK; 0 = off), default 60 and 10. */
+export function llmsTxt({ baseUrl, rateLimits = DEFAULT_RATE_LIMITS }: { baseUrl: string; rateLimits?: RateLimitQuotas }): string {
+  const firstOn = (['data', 'ask'] as const).find((p) => rateLimits[p] > 0);
   const out: string[] = [
     '# Chokepoint',
     '',
@@ -58,7 +61,7 @@ export function llmsTxt({ baseUrl }: { baseUrl: string }): string {
     '',
     `- Endpoint: \`${baseUrl}/mcp\` — Streamable HTTP (POST JSON-RPC messages) and the HTTP+SSE transport (GET opens the event stream, which names the URL to POST to) on the same path. No authentication.`,
     `- [Server card](${baseUrl}/.well-known/mcp/server-card): the tools with their input and output JSON Schemas.`,
-    '- Tool arguments use the HTTP parameter names. Tool calls, resource reads, prompts, completions and pings count against the data rate limit; sessions expire when idle and after one hour.',
+    `- Tool arguments use the HTTP parameter names. Tool calls, resource reads, prompts, completions and pings ${policyText('data', rateLimits, () => 'count against the data rate limit', 'are not rate limited on this server')}; sessions expire when idle and after one hour.`,
     '',
     `### Tools (${TOOLS.length})`,
     '',
@@ -79,8 +82,10 @@ export function llmsTxt({ baseUrl }: { baseUrl: string }): string {
     '',
     '## Rate limits and caching',
     '',
-    `- Per client IP: data routes 1–9 and MCP tool calls ${RATE_LIMITS.data.quota} requests per minute (policy \`data\`); POST /v1/ask ${RATE_LIMITS.ask.quota} per minute (policy \`ask\`).`,
-    '- Headers: `RateLimit-Policy: "data";q=60;w=60` and `RateLimit: "data";r=<remaining>;t=<seconds to reset>`; a 429 carries `Retry-After` (seconds).',
+    `- Per client IP: data routes 1–9 and MCP tool calls ${policyText('data', rateLimits, (q) => `${q} requests per minute (policy \`data\`)`, 'not rate limited on this server (policy `data` off)')}; POST /v1/ask ${policyText('ask', rateLimits, (q) => `${q} per minute (policy \`ask\`)`, 'not rate limited on this server (policy `ask` off)')}.`,
+    firstOn
+      ? `- Headers: \`RateLimit-Policy: ${policyHeader(firstOn, rateLimits[firstOn])}\` and \`RateLimit: "${firstOn}";r=<remaining>;t=<seconds to reset>\`; a 429 carries \`Retry-After\` (seconds).`
+      : '- No RateLimit headers are sent: every rate-limit policy is off on this server.',
     `- Data routes send \`Cache-Control: ${DATA_CACHE_CONTROL}\`, a strong \`ETag\` and \`Last-Modified\`; send \`If-None-Match\` to get 304. /v1/ask and /mcp are \`no-store\`.`,
     `- POST /v1/ask needs \`content-type: application/json\` and a body of at most ${ASK_MAX_BODY_BYTES} bytes.`,
     '',

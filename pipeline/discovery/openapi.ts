@@ -10,18 +10,37 @@ import { Autonomy, CountryProfile, Exposure } from '../../contract/countries.ts'
 import { Reserve, TimeSeries } from '../../contract/reserves.ts';
 import { CommodityStress, EventContribution, StressComponent } from '../../contract/stress.ts';
 import { TOOLS } from '../../contract/tools.ts';
-import { DATA_CACHE_CONTROL } from '../../contract/http.ts';
+import { DATA_CACHE_CONTROL, EXPOSED_HEADERS } from '../../contract/http.ts';
 import { docOf, jsonSchemaOf, parameterSchema, shapeOf, type JsonSchema } from '../../contract/json-schema.ts';
+import { DEFAULT_RATE_LIMITS } from '../../lib/config.ts';
 
 export interface OpenApiOptions {
   /** Public base URL of the service, without a trailing slash (https://chokepoint.example). */
   baseUrl: string;
   /** Version of the API description (the package version). */
   version: string;
-  buildId: string;
+  /** The rate limits the server runs with (RATE_LIMIT_DATA, RATE_LIMIT_ASK); default 60 and 10. */
+  rateLimits?: RateLimitQuotas;
 }
 
-export const RATE_LIMITS = { data: { quota: 60, window: 60 }, ask: { quota: 10, window: 60 } } as const;
+/**
+ * Requests per minute per client IP of each rate-limit policy, as configured for the server
+ * (lib/config.ts: RATE_LIMIT_DATA, RATE_LIMIT_ASK); 0 means the policy is off. The discovery
+ * files describe these, so they say what the running server does.
+ */
+export interface RateLimitQuotas {
+  data: number;
+  ask: number;
+}
+export const RATE_LIMIT_WINDOW_SECONDS = 60;
+
+/** How the documents word one policy: its quota, or that it is off. */
+export function policyText(policy: keyof RateLimitQuotas, limits: RateLimitQuotas, on: (quota: number) => string, off: string): string {
+  return limits[policy] > 0 ? on(limits[policy]) : off;
+}
+
+/** The RateLimit-Policy header value of a policy that is on. */
+export const policyHeader = (policy: keyof RateLimitQuotas, quota: number) => `"${policy}";q=${quota};w=${RATE_LIMIT_WINDOW_SECONDS}`;
 export const LANGS_ALL = ['en', 'fr', 'de', 'es'] as const;
 
 /** The attribution rule, worded once for every discovery file. */
@@ -128,13 +147,14 @@ function parameters(r: RouteSpec): JsonSchema[] {
 const IDENTIFIER_PARAMS = new Set(['commodity', 'country', 'iso', 'slug']);
 const canBeUnknown = (r: RouteSpec) => [...Object.keys(shapeOf(r.query)), ...Object.keys(shapeOf(r.params))].some((n) => IDENTIFIER_PARAMS.has(n));
 
-function operation(r: RouteSpec, baseUrl: string): JsonSchema {
-  const policy = RATE_LIMITS[r.policy];
-  const rateHeaders = { RateLimit: ref('headers', 'RateLimit'), 'RateLimit-Policy': ref('headers', 'RateLimit-Policy') };
+function operation(r: RouteSpec, baseUrl: string, limits: RateLimitQuotas): JsonSchema {
+  const quota = limits[r.policy];
+  // A policy that is off sends no RateLimit headers.
+  const rateHeaders = quota > 0 ? { RateLimit: ref('headers', 'RateLimit'), 'RateLimit-Policy': ref('headers', 'RateLimit-Policy') } : {};
   const okHeaders =
     r.method === 'get'
-      ? { ETag: ref('headers', 'ETag'), 'Last-Modified': ref('headers', 'Last-Modified'), 'Cache-Control': ref('headers', 'Cache-Control'), Link: ref('headers', 'Link'), ...rateHeaders }
-      : { 'Cache-Control': ref('headers', 'Cache-Control-No-Store'), Link: ref('headers', 'Link'), ...rateHeaders };
+      ? { ETag: ref('headers', 'ETag'), 'Last-Modified': ref('headers', 'Last-Modified'), 'Cache-Control': ref('headers', 'Cache-Control'), Link: ref('headers', 'Link'), ...rateHeaders, 'X-Request-Id': ref('headers', 'X-Request-Id') }
+      : { 'Cache-Control': ref('headers', 'Cache-Control-No-Store'), Link: ref('headers', 'Link'), ...rateHeaders, 'X-Request-Id': ref('headers', 'X-Request-Id') };
   const content: JsonSchema = { 'application/json': { schema: ref('schemas', responseComponentName(r)) } };
   if (r.csv) {
     content['text/csv'] = {
@@ -166,7 +186,7 @@ function operation(r: RouteSpec, baseUrl: string): JsonSchema {
     '',
     exampleLine,
     '',
-    `Rate limit: policy "${r.policy}", ${policy.quota} requests per ${policy.window} s per client IP.${r.csv ? ' Also answers in CSV (`Accept: text/csv` or `format=csv`).' : ''}`,
+    `${quota > 0 ? `Rate limit: policy "${r.policy}", ${quota} requests per ${RATE_LIMIT_WINDOW_SECONDS} s per client IP.` : `Rate limit: none (policy "${r.policy}" is off on this server).`}${r.csv ? ' Also answers in CSV (`Accept: text/csv` or `format=csv`).' : ''}`,
   ];
   const op: JsonSchema = {
     operationId: r.operationId,
@@ -175,7 +195,7 @@ function operation(r: RouteSpec, baseUrl: string): JsonSchema {
     tags: [r.tag],
     parameters: [...parameters(r), ...(r.method === 'get' ? [ref('parameters', 'IfNoneMatch')] : [])],
     responses,
-    'x-rate-limit-policy': r.policy,
+    ...(quota > 0 ? { 'x-rate-limit-policy': r.policy } : {}),
     'x-example-url': exampleUrl,
   };
   if (r.body) {
@@ -197,18 +217,21 @@ function problemResponse(status: keyof typeof PROBLEM_TYPES, description: string
   const type = PROBLEM_TYPES[status];
   return {
     description,
-    headers: { 'Cache-Control': ref('headers', 'Cache-Control-No-Store'), ...headers },
+    headers: { 'Cache-Control': ref('headers', 'Cache-Control-No-Store'), 'X-Request-Id': ref('headers', 'X-Request-Id'), ...headers },
     content: {
       'application/problem+json': {
         schema: ref('schemas', 'Problem'),
-        example: { type, title: description, status, detail, instance: '/v1/reserves', ...extra },
+        example: { type, title: description, status, detail, instance: '/v1/reserves', ...extra, request_id: '0b6f3c52-6a1e-4f7e-9d3b-2c8a51f0e4a7' },
       },
     },
   };
 }
 
-function components(): JsonSchema {
+function components(limits: RateLimitQuotas): JsonSchema {
   const str = { type: 'string' };
+  const on = (['data', 'ask'] as const).filter((p) => limits[p] > 0);
+  const first = on[0];
+  const where = { data: 'on data routes', ask: 'on /v1/ask' };
   return {
     schemas: componentSchemas(),
     parameters: {
@@ -225,23 +248,32 @@ function components(): JsonSchema {
       ETag: { description: 'Strong validator: a hash of the body. Send it back in If-None-Match.', schema: str },
       'Last-Modified': { description: 'When the build that produced the response was generated (HTTP date).', schema: str },
       'Cache-Control': { description: `\`${DATA_CACHE_CONTROL}\` on data routes.`, schema: str, example: DATA_CACHE_CONTROL },
-      'Cache-Control-No-Store': { description: '`no-store` on /v1/ask, /mcp, /healthz and error responses.', schema: str, example: 'no-store' },
+      'Cache-Control-No-Store': { description: '`no-store` on /v1/ask, /mcp, /healthz, /metrics and error responses.', schema: str, example: 'no-store' },
       Link: {
         description: `The licence and the backlink reusers must give: \`<${LICENSE_URL}>; rel="license", <{base}/>; rel="cite-as"\`.`,
         schema: str,
       },
       RateLimit: {
-        description: 'IETF RateLimit header fields draft: remaining requests (r) and seconds until the window resets (t) for the policy, e.g. `"data";r=57;t=42`.',
+        description: first
+          ? `IETF RateLimit header fields draft: remaining requests (r) and seconds until the window resets (t) for the policy, e.g. \`"${first}";r=${Math.max(0, limits[first] - 3)};t=42\`.`
+          : 'IETF RateLimit header fields draft. Not sent: every rate-limit policy is off on this server.',
         schema: str,
-        example: '"data";r=57;t=42',
+        ...(first ? { example: `"${first}";r=${Math.max(0, limits[first] - 3)};t=42` } : {}),
       },
       'RateLimit-Policy': {
-        description: 'The quota (q) per window (w, seconds): `"data";q=60;w=60` on data routes, `"ask";q=10;w=60` on /v1/ask.',
+        description: first
+          ? `The quota (q) per window (w, seconds): ${on.map((p) => `\`${policyHeader(p, limits[p])}\` ${where[p]}`).join(', ')}.${on.length < 2 ? ` The ${first === 'data' ? 'ask' : 'data'} policy is off on this server.` : ''}`
+          : 'The quota (q) per window (w, seconds). Not sent: every rate-limit policy is off on this server.',
         schema: str,
-        example: '"data";q=60;w=60',
+        ...(first ? { example: policyHeader(first, limits[first]) } : {}),
       },
       'Retry-After': { description: 'Seconds to wait before retrying (429, 503).', schema: { type: 'integer' }, example: 30 },
       Allow: { description: 'The methods the path accepts (405).', schema: str, example: 'GET, HEAD, OPTIONS' },
+      'X-Request-Id': {
+        description: 'Names the request (also `request_id` in a problem body): the one the client sent when it is at most 64 characters of A-Z a-z 0-9 . _ -, else a fresh UUID.',
+        schema: str,
+        example: '0b6f3c52-6a1e-4f7e-9d3b-2c8a51f0e4a7',
+      },
     },
     responses: {
       NotModified: {
@@ -259,8 +291,8 @@ function components(): JsonSchema {
       TooManyRequests: problemResponse(
         429,
         'Too many requests',
-        'the "data" quota of 60 requests per 60 s is used up; retry after 42 s',
-        { policy: 'data' },
+        first ? `the "${first}" quota of ${limits[first]} requests per ${RATE_LIMIT_WINDOW_SECONDS} s is used up; retry after 42 s` : 'too many connections open from this client address',
+        first ? { policy: first } : {},
         { 'Retry-After': ref('headers', 'Retry-After'), RateLimit: ref('headers', 'RateLimit'), 'RateLimit-Policy': ref('headers', 'RateLimit-Policy') },
       ),
       ServiceUnavailable: problemResponse(503, 'Service unavailable', 'no build has been published yet; try again shortly', {}, { 'Retry-After': ref('headers', 'Retry-After') }),
@@ -268,7 +300,8 @@ function components(): JsonSchema {
   };
 }
 
-function infoDescription(baseUrl: string, buildId: string): string {
+function infoDescription(baseUrl: string, limits: RateLimitQuotas): string {
+  const anyOn = limits.data > 0 || limits.ask > 0;
   return [
     'Open data on supply stress for raw materials and energy: tracked commodities, strategic reserves, country profiles, crisis scenarios, tagged geopolitical events and editorial briefings, plus search, a question endpoint and an MCP server for AI agents.',
     '',
@@ -276,19 +309,19 @@ function infoDescription(baseUrl: string, buildId: string): string {
     '',
     `**Licence.** ${attributionRule(baseUrl)} Every response carries \`Link: <${LICENSE_URL}>; rel="license", <${baseUrl}/>; rel="cite-as"\`.`,
     '',
-    `**Rate limits** per client IP: data routes and MCP data messages (tool calls, resource reads, prompts, completions, pings) ${RATE_LIMITS.data.quota}/minute (policy \`data\`), POST /v1/ask ${RATE_LIMITS.ask.quota}/minute (policy \`ask\`), announced in \`RateLimit\` and \`RateLimit-Policy\` headers; 429 comes with \`Retry-After\`.`,
+    `**Rate limits** per client IP: data routes and MCP data messages (tool calls, resource reads, prompts, completions, pings) ${policyText('data', limits, (q) => `${q}/minute (policy \`data\`)`, 'not rate limited on this server (policy `data` off)')}, POST /v1/ask ${policyText('ask', limits, (q) => `${q}/minute (policy \`ask\`)`, 'not rate limited on this server (policy `ask` off)')}${anyOn ? ', announced in `RateLimit` and `RateLimit-Policy` headers; 429 comes with `Retry-After`' : ''}.`,
     '',
     `**Caching.** Data routes send \`Cache-Control: ${DATA_CACHE_CONTROL}\`, a strong \`ETag\` and \`Last-Modified\`; \`If-None-Match\` gives 304. /v1/ask and /mcp are \`no-store\`.`,
     '',
-    '**Errors** are RFC 9457 problem details (`application/problem+json`) with `type`, `title`, `status`, `detail`, `instance`, and `errors: [{ param, message }]` for invalid parameters or `suggestions` for unknown identifiers. Unknown query parameters are refused (400).',
+    '**Errors** are RFC 9457 problem details (`application/problem+json`) with `type`, `title`, `status`, `detail`, `instance`, `request_id` (the `X-Request-Id` of the request, which every response carries; a client may send its own), and `errors: [{ param, message }]` for invalid parameters or `suggestions` for unknown identifiers. Unknown query parameters are refused (400).',
     '',
-    '**CORS** is open (`Access-Control-Allow-Origin: *`, no credentials); exposed headers: RateLimit, RateLimit-Policy, Retry-After, ETag, Link, Deprecation, Sunset, Last-Modified.',
+    `**CORS** is open (\`Access-Control-Allow-Origin: *\`, no credentials); exposed headers: ${EXPOSED_HEADERS.join(', ')}.`,
     '',
-    '**Versioning.** The major version is in the path (`/v1/`). Within v1 changes are additive only: new fields, parameters, routes and enum values may appear, so clients must ignore fields they do not know. A breaking change comes only in a new version; the old one is announced for retirement with `Deprecation` and `Sunset` headers (RFC 9745, RFC 8594) and in the changelog, with at least six months between the announcement and the sunset date.',
+    '**Versioning.** The major version is in the path (`/v1/`). Within v1 changes are additive only: new fields, parameters, routes and enum values may appear, so clients must ignore fields they do not know. A breaking change comes only in a new version; the old one is announced for retirement with `Deprecation` and `Sunset` headers (RFC 9745, RFC 8594) and in the changelog (/docs/changelog), with at least six months between the announcement and the sunset date.',
     '',
     `**Discovery.** [/.well-known/api-catalog](${baseUrl}/.well-known/api-catalog) (RFC 9727), [/.well-known/mcp/server-card](${baseUrl}/.well-known/mcp/server-card), [/.well-known/security.txt](${baseUrl}/.well-known/security.txt), [/llms.txt](${baseUrl}/llms.txt), Atom feeds under /feeds/.`,
     '',
-    `Methodology version ${METHODOLOGY_VERSION}; build ${buildId}.`,
+    `Methodology version ${METHODOLOGY_VERSION}. The build being served (its id and time) is named by /healthz and by every response's headers, not in this document, so it changes only when the contract does.`,
   ].join('\n');
 }
 
@@ -324,7 +357,7 @@ function staticFile(summary: string, description: string, contentType: string, s
   };
 }
 
-function extraPaths(baseUrl: string): Record<string, JsonSchema> {
+function extraPaths(baseUrl: string, limits: RateLimitQuotas): Record<string, JsonSchema> {
   const mcpDescription = [
     'Model Context Protocol endpoint for AI agents. Not a REST resource: it speaks JSON-RPC 2.0 over two transports on this one path —',
     'Streamable HTTP (POST JSON-RPC messages here; answers are `application/json` or a `text/event-stream`; the session id travels in `Mcp-Session-Id`), and',
@@ -332,7 +365,7 @@ function extraPaths(baseUrl: string): Record<string, JsonSchema> {
     '',
     `Tools (${TOOLS.length}): ${TOOLS.map((t) => `\`${t.name}\``).join(', ')}. Their input and output schemas are in the server card at ${baseUrl}/.well-known/mcp/server-card.`,
     '',
-    `Tool calls, resource reads, prompts, completions and pings count against the \`data\` rate limit (${RATE_LIMITS.data.quota}/minute per client IP). Responses are \`no-store\`. Sessions are capped, expire when idle and after one hour; a batch holds at most 10 messages. The endpoint checks \`Host\` and \`Origin\`.`,
+    `${policyText('data', limits, (q) => `Tool calls, resource reads, prompts, completions and pings count against the \`data\` rate limit (${q}/minute per client IP).`, 'Tool calls, resource reads, prompts, completions and pings are not rate limited on this server (the `data` policy is off).')} Responses are \`no-store\`. Sessions are capped, expire when idle and after one hour; a batch holds at most 10 messages. The endpoint checks \`Host\` and \`Origin\`.`,
   ].join('\n');
   const sse = { 'text/event-stream': { schema: { type: 'string' } } };
   const jsonRpc = { type: 'object', description: 'A JSON-RPC 2.0 message (or batch) of the Model Context Protocol', properties: { jsonrpc: { const: '2.0' }, id: {}, method: { type: 'string' }, params: { type: 'object' } } };
@@ -346,6 +379,22 @@ function extraPaths(baseUrl: string): Record<string, JsonSchema> {
         responses: {
           200: { description: 'A build is being served (status ok or degraded)', content: { 'application/json': { schema: ref('schemas', 'Health') } } },
           503: { description: 'No build published yet', content: { 'application/json': { schema: ref('schemas', 'HealthUnavailable') } } },
+        },
+      },
+    },
+    '/metrics': {
+      get: {
+        tags: ['Discovery'],
+        operationId: 'metrics',
+        summary: 'Server metrics',
+        description:
+          'Counters of the server process in the Prometheus text exposition format 0.0.4: `chokepoint_http_requests_total{route,status}` (route = the route pattern, e.g. `/v1/commodities/:slug`, or `site`/`other`), `chokepoint_rate_limited_total{policy}`, `chokepoint_build_age_seconds`, `chokepoint_build_info{build}`, connection counts and the Node process metrics. Not rate limited; `no-store`.',
+        responses: {
+          200: {
+            description: 'The metrics',
+            headers: { 'Cache-Control': ref('headers', 'Cache-Control-No-Store'), 'X-Request-Id': ref('headers', 'X-Request-Id') },
+            content: { 'text/plain; version=0.0.4': { schema: { type: 'string' } } },
+          },
         },
       },
     },
@@ -415,29 +464,28 @@ function extraPaths(baseUrl: string): Record<string, JsonSchema> {
 }
 
 /** The OpenAPI 3.1.0 document of the service, generated from ROUTES, the zod contract and TOOLS. */
-export function buildOpenApi({ baseUrl, version, buildId }: OpenApiOptions): Record<string, unknown> {
+export function buildOpenApi({ baseUrl, version, rateLimits = DEFAULT_RATE_LIMITS }: OpenApiOptions): Record<string, unknown> {
   const paths: Record<string, JsonSchema> = {};
   for (const r of ROUTES) {
     const item = (paths[r.path] ??= {});
-    item[r.method] = operation(r, baseUrl);
+    item[r.method] = operation(r, baseUrl, rateLimits);
   }
-  Object.assign(paths, extraPaths(baseUrl));
+  Object.assign(paths, extraPaths(baseUrl, rateLimits));
   return {
     openapi: '3.1.0',
     info: {
       title: 'Chokepoint',
       summary: 'Open data on supply stress for raw materials and energy',
       version,
-      description: infoDescription(baseUrl, buildId),
+      description: infoDescription(baseUrl, rateLimits),
       contact: { name: 'Chokepoint', url: `${baseUrl}/docs/api` },
       license: { name: LICENSE, identifier: LICENSE },
-      'x-build': buildId,
       'x-methodology-version': METHODOLOGY_VERSION,
     },
     servers: [{ url: baseUrl, description: 'Production' }],
     tags: TAGS,
     externalDocs: { description: 'API guide', url: `${baseUrl}/docs/api` },
     paths,
-    components: components(),
+    components: components(rateLimits),
   };
 }

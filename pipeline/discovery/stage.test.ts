@@ -25,7 +25,7 @@ describe('publishDiscovery', () => {
     dirs.push(dir);
     const writer = new BuildWriter(dir);
     const now = new Date('2026-01-10T12:00:00Z');
-    await publishDiscovery(writer, { baseUrl: 'https://chokepoint.example/', version: '0.1.0', buildId: 'b1', now, briefings, events, securityContact: 'mailto:sec@example.org' });
+    await publishDiscovery(writer, { baseUrl: 'https://chokepoint.example/', version: '0.1.0', now, briefings, events, securityContact: 'mailto:sec@example.org' });
 
     expect(Object.keys(writer.files).sort()).toEqual(Object.keys(DISCOVERY_FILES).sort());
     for (const [path, type] of Object.entries(DISCOVERY_FILES)) expect(writer.files[path]!.content_type, path).toBe(type);

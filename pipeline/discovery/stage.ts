@@ -2,7 +2,7 @@ import { BRIEFING_LANGS, type Briefing, type Event } from '../../contract/conten
 import type { BuildWriter } from '../publish.ts';
 import { ATOM_TYPE, briefingsFeed, eventsFeed } from './feeds.ts';
 import { llmsTxt } from './llms.ts';
-import { buildOpenApi } from './openapi.ts';
+import { buildOpenApi, type RateLimitQuotas } from './openapi.ts';
 import { API_CATALOG_TYPE, apiCatalog, securityTxt, serverCard } from './well-known.ts';
 
 export interface DiscoveryInput {
@@ -10,13 +10,14 @@ export interface DiscoveryInput {
   baseUrl: string;
   /** Version of the service (package version): info.version of the OpenAPI document, version of the server card. */
   version: string;
-  buildId: string;
   /** Build time: security.txt expires 180 days later. */
   now: Date;
   briefings: Briefing[];
   events: Event[];
-  /** Contact URIs for security.txt; default: env SECURITY_CONTACT, else mailto:security@chokepoint.example. */
+  /** Contact URIs for security.txt (SECURITY_CONTACT); default mailto:security@chokepoint.example. */
   securityContact?: string | readonly string[];
+  /** The rate limits the server runs with (RATE_LIMIT_DATA, RATE_LIMIT_ASK; 0 = off), as the OpenAPI document, llms.txt and the server card state them; default 60 and 10. */
+  rateLimits?: RateLimitQuotas;
 }
 
 export const JSON_UTF8 = 'application/json; charset=utf-8';
@@ -44,13 +45,14 @@ const newestDate = (dates: readonly string[]) => [...dates].sort().at(-1);
  */
 export async function publishDiscovery(writer: BuildWriter, x: DiscoveryInput): Promise<void> {
   const baseUrl = x.baseUrl.replace(/\/+$/, '');
-  await writer.raw('openapi.json', JSON.stringify(buildOpenApi({ baseUrl, version: x.version, buildId: x.buildId }), null, 2), JSON_UTF8);
+  const limits = x.rateLimits ? { rateLimits: x.rateLimits } : {};
+  await writer.raw('openapi.json', JSON.stringify(buildOpenApi({ baseUrl, version: x.version, ...limits }), null, 2), JSON_UTF8);
   await writer.raw('.well-known/api-catalog', JSON.stringify(apiCatalog(baseUrl), null, 2), API_CATALOG_TYPE);
-  const card = JSON.stringify(serverCard({ baseUrl, version: x.version }), null, 2);
+  const card = JSON.stringify(serverCard({ baseUrl, version: x.version, ...limits }), null, 2);
   await writer.raw('.well-known/mcp/server-card', card, JSON_UTF8);
   await writer.raw('.well-known/mcp.json', card, JSON_UTF8);
   await writer.raw('.well-known/security.txt', securityTxt({ baseUrl, now: x.now, ...(x.securityContact ? { contact: x.securityContact } : {}) }), TEXT_UTF8);
-  await writer.raw('llms.txt', llmsTxt({ baseUrl }), MARKDOWN_UTF8);
+  await writer.raw('llms.txt', llmsTxt({ baseUrl, ...limits }), MARKDOWN_UTF8);
   // Feeds change only when their entries do (atom:updated is the newest entry, the build time only for an empty feed).
   for (const lang of BRIEFING_LANGS) {
     const own = x.briefings.filter((b) => b.lang === lang);

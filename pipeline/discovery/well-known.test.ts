@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { readConfig } from '../../lib/config.ts';
 import { TOOLS } from '../../contract/tools.ts';
 import { serverName } from '../../contract/tools.ts';
 import { API_CATALOG_TYPE, apiCatalog, securityTxt, serverCard } from './well-known.ts';
@@ -108,7 +109,6 @@ describe('security.txt (RFC 9116)', () => {
     }
     return out;
   };
-  afterEach(() => vi.unstubAllEnvs());
 
   it('has Contact, Expires (in the future, within a year), Canonical, Policy and Preferred-Languages', () => {
     const txt = securityTxt({ baseUrl: BASE, now, contact: 'mailto:security@chokepoint.example' });
@@ -125,11 +125,11 @@ describe('security.txt (RFC 9116)', () => {
     expect(f['preferred-languages']).toEqual(['en, fr, de, es']);
   });
 
-  it('takes the contact from SECURITY_CONTACT when none is given, and makes each one a URI', () => {
-    vi.stubEnv('SECURITY_CONTACT', 'sec@example.org, https://github.com/example/chokepoint/security/advisories/new');
-    const f = fields(securityTxt({ baseUrl: BASE, now }));
+  it('takes the contacts of SECURITY_CONTACT from the configuration, and makes each one a URI', () => {
+    const contact = readConfig({ SECURITY_CONTACT: 'sec@example.org, https://github.com/example/chokepoint/security/advisories/new' }).SECURITY_CONTACT;
+    const f = fields(securityTxt({ baseUrl: BASE, now, contact }));
     expect(f.contact).toEqual(['mailto:sec@example.org', 'https://github.com/example/chokepoint/security/advisories/new']);
-    vi.stubEnv('SECURITY_CONTACT', '');
-    expect(fields(securityTxt({ baseUrl: BASE, now })).contact).toEqual(['mailto:security@chokepoint.example']);
+    expect(fields(securityTxt({ baseUrl: BASE, now, contact: readConfig({ SECURITY_CONTACT: '' }).SECURITY_CONTACT })).contact).toEqual(['mailto:security@chokepoint.example']);
+    expect(fields(securityTxt({ baseUrl: BASE, now, contact: [] })).contact).toEqual(['mailto:security@chokepoint.example']);
   });
 });

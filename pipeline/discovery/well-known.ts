@@ -1,6 +1,7 @@
 import { LICENSE, LICENSE_URL } from '../../contract/common.ts';
 import { serverName, toolDescriptors } from '../../contract/tools.ts';
-import { attributionRule, RATE_LIMITS } from './openapi.ts';
+import { DEFAULT_RATE_LIMITS, DEFAULT_SECURITY_CONTACT } from '../../lib/config.ts';
+import { attributionRule, RATE_LIMIT_WINDOW_SECONDS, type RateLimitQuotas } from './openapi.ts';
 
 /** Media type of the API catalog: a linkset with the RFC 9727 profile (RFC 9264 §5, RFC 9727 §4.2). */
 export const API_CATALOG_PROFILE = 'https://www.rfc-editor.org/info/rfc9727';
@@ -62,6 +63,8 @@ export interface ServerCardOptions {
   protocolVersions?: readonly string[];
   /** Server capabilities as in the MCP initialize result; default: tools, resources and prompts, none changing at runtime. */
   capabilities?: Record<string, Record<string, unknown>>;
+  /** The rate limits the server runs with (RATE_LIMIT_DATA, RATE_LIMIT_ASK; 0 = off); default 60 and 10. */
+  rateLimits?: RateLimitQuotas;
 }
 
 export const MCP_PROTOCOL_VERSIONS = ['2024-11-05', '2025-03-26', '2025-06-18'] as const;
@@ -73,7 +76,8 @@ export const SERVER_CARD_SCHEMA = 'https://static.modelcontextprotocol.io/schema
  * `$schema`, `name`, `version`, `description`, `title`, `websiteUrl`, `remotes` (transport type
  * and URL), `capabilities`, `tools`; licence and documentation links go in `_meta`.
  */
-export function serverCard({ baseUrl, version, protocolVersions = MCP_PROTOCOL_VERSIONS, capabilities }: ServerCardOptions): Record<string, unknown> {
+export function serverCard({ baseUrl, version, protocolVersions = MCP_PROTOCOL_VERSIONS, capabilities, rateLimits = DEFAULT_RATE_LIMITS }: ServerCardOptions): Record<string, unknown> {
+  const quota = rateLimits.data;
   const endpoint = `${baseUrl}/mcp`;
   const remote = (type: string) => ({ type, url: endpoint, supportedProtocolVersions: [...protocolVersions], authentication: { required: false, schemes: [] as string[] } });
   return {
@@ -83,7 +87,7 @@ export function serverCard({ baseUrl, version, protocolVersions = MCP_PROTOCOL_V
     title: 'Chokepoint',
     description:
       'Open data on supply stress for raw materials and energy: strategic reserves, prices, country exposure, crisis scenarios, geopolitical events and briefings. Read-only and anonymous; ' +
-      `tool calls, resource reads, prompts, completions and pings count against the data rate limit (${RATE_LIMITS.data.quota} per minute per client IP). Data ${LICENSE}, attribution with a link back required.`,
+      `tool calls, resource reads, prompts, completions and pings ${quota > 0 ? `count against the data rate limit (${quota} per minute per client IP)` : 'are not rate limited on this server (the data rate limit is off)'}. Data ${LICENSE}, attribution with a link back required.`,
     websiteUrl: `${baseUrl}/`,
     remotes: [remote('streamable-http'), remote('sse')],
     capabilities: capabilities ?? { tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false } },
@@ -97,7 +101,7 @@ export function serverCard({ baseUrl, version, protocolVersions = MCP_PROTOCOL_V
         { href: `${baseUrl}/llms.txt`, type: 'text/markdown', title: 'Guide for language models' },
         { href: `${baseUrl}/openapi.json`, type: 'application/json', title: 'OpenAPI 3.1 description of the HTTP API' },
       ],
-      rateLimit: { policy: 'data', quota: RATE_LIMITS.data.quota, windowSeconds: RATE_LIMITS.data.window },
+      rateLimit: quota > 0 ? { policy: 'data', quota, windowSeconds: RATE_LIMIT_WINDOW_SECONDS } : { policy: 'data', enabled: false },
     },
   };
 }
@@ -106,18 +110,18 @@ export interface SecurityTxtOptions {
   baseUrl: string;
   /** The build time; Expires is 180 days later. */
   now: Date;
-  /** Contact URIs (mailto:, https:, tel:); default: env SECURITY_CONTACT (comma-separated), else mailto:security@chokepoint.example. A bare e-mail address gets mailto:. */
+  /** Contact URIs (mailto:, https:, tel:), e.g. SECURITY_CONTACT's; default mailto:security@chokepoint.example. A bare e-mail address gets mailto:. */
   contact?: string | readonly string[];
 }
 
 export const SECURITY_TXT_DAYS = 180;
-export const DEFAULT_SECURITY_CONTACT = 'mailto:security@chokepoint.example';
+export { DEFAULT_SECURITY_CONTACT };
 
 const asContactUri = (c: string) => (/^[a-z][a-z0-9+.-]*:/i.test(c) ? c : c.includes('@') ? `mailto:${c}` : `https://${c}`);
 
 /** `/.well-known/security.txt` (RFC 9116), regenerated at each build so Expires stays in the future. */
 export function securityTxt({ baseUrl, now, contact }: SecurityTxtOptions): string {
-  const given = contact ?? (process.env.SECURITY_CONTACT ? process.env.SECURITY_CONTACT.split(',') : [DEFAULT_SECURITY_CONTACT]);
+  const given = contact ?? [DEFAULT_SECURITY_CONTACT];
   const contacts = (typeof given === 'string' ? [given] : [...given]).map((c) => c.trim()).filter(Boolean).map(asContactUri);
   if (contacts.length === 0) contacts.push(DEFAULT_SECURITY_CONTACT);
   const expires = new Date(now.getTime() + SECURITY_TXT_DAYS * 86_400_000);

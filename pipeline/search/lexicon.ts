@@ -5,11 +5,12 @@ import { z } from 'zod';
 import type { Lang, LexiconEntry, LexiconFile } from '../../lib/search/lexicon.ts';
 import { stem, words } from '../../lib/search/text.ts';
 import type { Commodity } from '../catalogue.ts';
+import { LANGS, byLang } from '../../contract/languages.ts';
 
 export const LEXICON_FILE = 'search-lexicon.yaml';
 
 const Section = z.record(z.string().min(1), z.union([z.string().min(1), z.array(z.string().min(1)).min(1)])).optional();
-export const LexiconYaml = z.strictObject({ en: Section, fr: Section, de: Section, es: Section });
+export const LexiconYaml = byLang(Section);
 export type LexiconYaml = z.infer<typeof LexiconYaml>;
 
 /** Read data/search-lexicon.yaml; a missing file is an empty lexicon, a malformed one fails the build. */
@@ -48,13 +49,13 @@ export function buildLexicon(yaml: LexiconYaml, catalogue: readonly Commodity[],
     if (!e.langs.includes(lang)) e.langs.push(lang);
     entries.set(key, e);
   };
-  for (const lang of ['en', 'fr', 'de', 'es'] as const) {
+  for (const lang of LANGS) {
     for (const [k, v] of Object.entries(yaml[lang] ?? {})) add(k, Array.isArray(v) ? v : [v], lang);
   }
   const englishWords = new Set<string>();
   for (const c of catalogue) {
     const target = [...new Set([...words(c.aliases.en[0] ?? c.code), ...words(c.names.en.replace(/\([^)]*\)/g, ''))])];
-    for (const lang of ['en', 'fr', 'de', 'es'] as const) {
+    for (const lang of LANGS) {
       for (const a of [...c.aliases[lang], c.names[lang].replace(/\([^)]*\)/g, '')]) add(a, target, lang);
     }
     for (const a of c.aliases.en) englishWords.add(words(a).join(' '));

@@ -2,7 +2,7 @@ import { insertMultiple, save } from '@orama/orama';
 import type { Briefing, Scenario } from '../../contract/content.ts';
 import { SEARCH_INDEX, SEARCH_LEXICON, SEARCH_VECTORS, createSearchDb, hitUrl, type Embedder, type IndexFile, type IndexedDoc } from '../../lib/search/format.ts';
 import type { Lang, LexiconFile } from '../../lib/search/lexicon.ts';
-import { embedRemote, embeddingsConfig, type EmbeddingsConfig } from '../../lib/search/remote.ts';
+import { embedRemote, type EmbeddingsConfig } from '../../lib/search/remote.ts';
 import { isStopWord, plainText, words } from '../../lib/search/text.ts';
 import { centre, decodeVectors, encodeVectors, rawTextVector, type VectorTable, type WeightedWord } from '../../lib/search/vectors.ts';
 import type { Commodity } from '../catalogue.ts';
@@ -22,8 +22,8 @@ export interface SearchIndexInput {
   log?: Logger;
   /** For the embeddings endpoint (default: global fetch). */
   fetch?: typeof fetch;
-  /** Environment read for EMBEDDINGS_* (default: process.env). */
-  env?: Record<string, string | undefined>;
+  /** An OpenAI-compatible embeddings endpoint for the documents (EMBEDDINGS_*, from the caller's configuration); absent or null: the local word vectors. */
+  embeddings?: EmbeddingsConfig | null;
 }
 
 export interface SearchIndexSummary {
@@ -85,13 +85,13 @@ function docWords(d: Omit<IndexedDoc, 'embedding'>): WeightedWord[] {
 
 /**
  * Build the search index of a build and write it with the distilled vectors and the expansion
- * table (docs/search.md). Local vectors by default; with EMBEDDINGS_BASE_URL, the documents are
- * embedded by that endpoint (on failure: a warning and the local vectors).
+ * table (docs/search.md). Local vectors by default; with `input.embeddings` (EMBEDDINGS_BASE_URL),
+ * the documents are embedded by that endpoint (on failure: a warning and the local vectors).
  */
 export async function publishSearchIndex(writer: BuildWriter, input: SearchIndexInput): Promise<SearchIndexSummary> {
   const lexicon = buildLexicon(await readLexiconYaml(input.dataDir ?? new URL('../../data', import.meta.url).pathname), input.catalogue, input.names);
   const docs = searchDocs(input);
-  const remote = embeddingsConfig(input.env ?? process.env);
+  const remote = input.embeddings ?? null;
   let vectors: Float32Array[] | undefined;
   let embedder: Embedder | undefined;
   let table: Uint8Array | undefined;

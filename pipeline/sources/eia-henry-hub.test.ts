@@ -118,15 +118,13 @@ describe('eia-henry-hub', () => {
     const fetchLocal: typeof fetch = (input, init) => fetch(String(input).replace('https://api.eia.gov', base), init);
 
     it('needs EIA_API_KEY', async () => {
-      vi.stubEnv('EIA_API_KEY', '');
       await expect(adapter.download(await writeFixture({}), fetchLocal)).rejects.toThrow(/EIA_API_KEY/);
     });
 
     it('writes the mirror layout from API v2 and loads it', async () => {
-      vi.stubEnv('EIA_API_KEY', 'test-key');
       const dir = await writeFixture({});
-      await adapter.download(dir, fetchLocal);
-      expect(readFileSync(join(dir, 'henry-hub-monthly.csv'), 'utf8')).toBe('Month,Price\n2026-07,2.89\n');
+      await adapter.download(dir, fetchLocal, { eia: 'test-key' });
+      expect(readFileSync(join(dir, 'henry-hub-monthly.csv'), 'utf8')).toBe('Month,Price\r\n2026-07,2.89\r\n');
       await adapter.load(db, dir);
       expect(await db.all(`SELECT frequency, date, value FROM eia_henry_hub ORDER BY frequency, date`)).toEqual([
         { frequency: 'daily', date: '2026-08-18', value: 2.82 },

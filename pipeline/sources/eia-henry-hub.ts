@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import type { Db } from '../db.ts';
-import { fetchEiaSeries } from './eia-oil-prices.ts';
+import { eiaApiKey, fetchEiaSeries } from './eia-oil-prices.ts';
 import { readCsvText, requireColumns, requireFile, requireRows, writeCsv } from './support.ts';
-import { SourceError, type SourceAdapter } from './types.ts';
+import { SourceError, type SourceAdapter, type SourceKeys } from './types.ts';
 
 const ID = 'eia-henry-hub' as const;
 const self = { id: ID };
@@ -44,11 +44,12 @@ export const eiaHenryHubSource: SourceAdapter = {
     await requireRows(self, db, 'eia_henry_hub');
   },
 
-  async download(dir: string, fetchImpl: typeof fetch): Promise<void> {
+  async download(dir: string, fetchImpl: typeof fetch, keys?: SourceKeys): Promise<void> {
+    const key = eiaApiKey(ID, keys);
     // Henry Hub spot sits in API v2's natural-gas/pri/fut route (spot and NYMEX futures share it).
-    const daily = await fetchEiaSeries(ID, fetchImpl, 'natural-gas/pri/fut', 'RNGWHHD', 'daily');
+    const daily = await fetchEiaSeries(ID, fetchImpl, key, 'natural-gas/pri/fut', 'RNGWHHD', 'daily');
     await writeCsv(join(dir, DAILY), ['Date', 'Price'], daily);
-    const monthly = await fetchEiaSeries(ID, fetchImpl, 'natural-gas/pri/fut', 'RNGWHHD', 'monthly');
+    const monthly = await fetchEiaSeries(ID, fetchImpl, key, 'natural-gas/pri/fut', 'RNGWHHD', 'monthly');
     await writeCsv(join(dir, MONTHLY), ['Month', 'Price'], monthly);
   },
 };

@@ -150,19 +150,18 @@ describe('eia-oil-prices', () => {
     const fetchLocal: typeof fetch = (input, init) => fetch(String(input).replace('https://api.eia.gov', base), init);
 
     it('needs EIA_API_KEY', async () => {
-      vi.stubEnv('EIA_API_KEY', '');
       const dir = await mkdtemp(join(tmpdir(), 'eia-oil-dl-'));
       dirs.push(dir);
       await expect(adapter.download(dir, fetchLocal)).rejects.toThrow(/EIA_API_KEY/);
+      await expect(adapter.download(dir, fetchLocal, { eia: '' })).rejects.toThrow(/EIA_API_KEY/);
     });
 
     it('writes the mirror layout from API v2 and loads it', async () => {
-      vi.stubEnv('EIA_API_KEY', 'test-key');
       const dir = await mkdtemp(join(tmpdir(), 'eia-oil-dl-'));
       dirs.push(dir);
-      await adapter.download(dir, fetchLocal);
-      expect(readFileSync(join(dir, 'brent-monthly.csv'), 'utf8')).toBe('Date,Price\n2026-07-15,83.76\n');
-      expect(readFileSync(join(dir, 'wti-daily.csv'), 'utf8')).toBe('Date,Price\n2020-04-20,-36.98\n2020-04-21,\n');
+      await adapter.download(dir, fetchLocal, { eia: 'test-key' });
+      expect(readFileSync(join(dir, 'brent-monthly.csv'), 'utf8')).toBe('Date,Price\r\n2026-07-15,83.76\r\n');
+      expect(readFileSync(join(dir, 'wti-daily.csv'), 'utf8')).toBe('Date,Price\r\n2020-04-20,-36.98\r\n2020-04-21,\r\n');
       expect(seen.some((s) => s.includes('offset=2'))).toBe(true);
       await adapter.load(db, dir);
       expect(await db.all(`SELECT series, frequency, date, value FROM eia_oil_prices ORDER BY series, frequency, date`)).toEqual([

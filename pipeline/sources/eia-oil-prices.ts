@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Db } from '../db.ts';
 import { readCsvText, requireColumns, requireFile, requireRows, writeCsv } from './support.ts';
-import { SourceError, type SourceAdapter } from './types.ts';
+import { SourceError, type SourceAdapter, type SourceKeys } from './types.ts';
 
 const ID = 'eia-oil-prices' as const;
 const self = { id: ID };
@@ -22,9 +22,9 @@ const FILES = (Object.keys(SERIES) as Series[]).flatMap((series) =>
 
 export const EIA_API = 'https://api.eia.gov/v2';
 
-/** EIA API v2 key from the environment; the API refuses anonymous requests. */
-export function eiaApiKey(sourceId: string): string {
-  const key = process.env.EIA_API_KEY;
+/** The EIA API v2 key (EIA_API_KEY) from the download's keys; the API refuses anonymous requests. */
+export function eiaApiKey(sourceId: string, keys: SourceKeys = {}): string {
+  const key = keys.eia;
   if (!key) throw new SourceError(sourceId, 'EIA_API_KEY is not set (EIA API v2 needs a free key: https://www.eia.gov/opendata/register.php)');
   return key;
 }
@@ -37,11 +37,11 @@ export function eiaApiKey(sourceId: string): string {
 export async function fetchEiaSeries(
   sourceId: string,
   fetchImpl: typeof fetch,
+  key: string,
   route: string,
   series: string,
   frequency: string,
 ): Promise<[string, unknown][]> {
-  const key = eiaApiKey(sourceId);
   const out: [string, unknown][] = [];
   for (;;) {
     const offset = out.length;
@@ -94,10 +94,11 @@ export const eiaOilPricesSource: SourceAdapter = {
     await requireRows(self, db, 'eia_oil_prices');
   },
 
-  async download(dir: string, fetchImpl: typeof fetch): Promise<void> {
+  async download(dir: string, fetchImpl: typeof fetch, keys?: SourceKeys): Promise<void> {
+    const key = eiaApiKey(ID, keys);
     // The hist_xls files are old binary Excel (not readable by exceljs); API v2 serves the same series as JSON.
     for (const f of FILES) {
-      const rows = await fetchEiaSeries(ID, fetchImpl, 'petroleum/pri/spt', SERIES[f.series], f.frequency);
+      const rows = await fetchEiaSeries(ID, fetchImpl, key, 'petroleum/pri/spt', SERIES[f.series], f.frequency);
       // API monthly periods are 'YYYY-MM'; the mirror (EIA's xls) stamps the 15th.
       const date = (p: string): string => (f.frequency === 'monthly' ? `${p}-15` : p);
       await writeCsv(join(dir, f.path), ['Date', 'Price'], rows.map(([p, v]) => [date(p), v]));

@@ -124,12 +124,11 @@ describe('eia-weekly-petroleum download', () => {
   });
 
   it('needs EIA_API_KEY', async () => {
-    vi.stubEnv('EIA_API_KEY', '');
     await expect(adapter.download('/nonexistent', fetch)).rejects.toThrow(/EIA_API_KEY/);
+    await expect(adapter.download('/nonexistent', fetch, { agsi: 'not-this-one' })).rejects.toThrow(/EIA_API_KEY/);
   });
 
   it('pages through EIA API v2 and writes files that load() reads', async () => {
-    vi.stubEnv('EIA_API_KEY', 'test-key');
     // EIA API v2 answers (values as strings since v2.1.6). The stocks route serves 2 rows per page to force paging.
     const point = (period: string, series: string, desc: string, value: string | null, units = 'MBBL') => ({
       period, duoarea: 'NUS', 'area-name': 'U.S.', product: 'EPC0', 'product-name': 'Crude Oil', process: 'SAS',
@@ -183,7 +182,7 @@ describe('eia-weekly-petroleum download', () => {
     const dir = await mkdtemp(join(tmpdir(), 'eia-dl-'));
     const db = await Db.open();
     try {
-      await adapter.download(dir, fetchImpl);
+      await adapter.download(dir, fetchImpl, { eia: 'test-key' });
       const stockPages = seen.filter((u) => u.pathname.includes('/stoc/wstk/'));
       expect(stockPages.map((u) => u.searchParams.get('offset'))).toEqual(['0', '2', '4']);
       expect([stockPages[0]?.searchParams.get('frequency'), stockPages[0]?.searchParams.get('data[0]'), stockPages[0]?.searchParams.get('facets[duoarea][]')])

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Db } from '../db.ts';
 import { readCsvText, requireColumns, requireFile, requireRows, writeCsv } from './support.ts';
-import { SourceError, type SourceAdapter } from './types.ts';
+import { SourceError, type SourceAdapter, type SourceKeys } from './types.ts';
 
 const ID = 'eia-weekly-petroleum' as const;
 const WPSR = 'eia-wpsr-us-weekly.csv';
@@ -103,8 +103,8 @@ export const eiaWeeklyPetroleumSource: SourceAdapter = {
     await requireRows(this, db, 'eia_petroleum_weekly');
   },
 
-  async download(dir: string, fetchImpl: typeof fetch): Promise<void> {
-    const key = process.env.EIA_API_KEY;
+  async download(dir: string, fetchImpl: typeof fetch, keys?: SourceKeys): Promise<void> {
+    const key = keys?.eia;
     if (!key) throw new SourceError(ID, 'EIA_API_KEY is not set (EIA API v2 key, sent as the api_key query parameter)');
 
     const wpsrRows: string[][] = [];

@@ -2,7 +2,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Db } from '../db.ts';
 import { aggregateSql } from './country-aliases.ts';
-import { downloadTo, parseCsvLine, readCsvText, requireColumns, requireFile, requireRows, writeCsv } from './support.ts';
+import { downloadTo, parseCsv, readCsvText, requireColumns, requireFile, requireRows, writeCsv } from './support.ts';
 import { SourceError, type SourceAdapter } from './types.ts';
 
 const FILE = 'eurostat_nrg_ti_gas_russia_total_2011_2020.csv';
@@ -46,9 +46,9 @@ export const eurostatGasImportsSource: SourceAdapter = {
 
   async download(dir: string, fetchImpl: typeof fetch): Promise<void> {
     await downloadTo(this, fetchImpl, API, dir, RAW);
-    const lines = (await readFile(join(dir, RAW), 'utf8')).split(/\r?\n/).filter((l) => l.trim() !== '');
+    const [first = [], ...records] = parseCsv(await readFile(join(dir, RAW), 'utf8'));
     // Header cells may read 'geo: Geopolitical entity (reporting)' with labels=both; the code is before ':'.
-    const header = parseCsvLine(lines[0] ?? '').map((h) => h.split(':')[0]!.trim());
+    const header = first.map((h) => h.split(':')[0]!.trim());
     const col = (name: string) => {
       const i = header.indexOf(name);
       if (i < 0) throw new SourceError(this.id, `SDMX-CSV lacks column ${name}`);
@@ -57,8 +57,7 @@ export const eurostatGasImportsSource: SourceAdapter = {
     const [siec, partner, unit, geo, time, obs] = ['siec', 'partner', 'unit', 'geo', 'TIME_PERIOD', 'OBS_VALUE'].map(col);
     const flag = header.indexOf('OBS_FLAG');
     const label = (cell: string | undefined) => (cell ?? '').replace(/^[^:]*:\s*/, '').trim();
-    const rows = lines.slice(1).map((line) => {
-      const c = parseCsvLine(line);
+    const rows = records.map((c) => {
       const value = (c[obs!] ?? '').trim();
       const f = flag >= 0 ? label(c[flag]) : '';
       return [label(c[siec!]), label(c[partner!]), label(c[unit!]), label(c[geo!]), (c[time!] ?? '').trim(), value, value === '' ? ':' : f];

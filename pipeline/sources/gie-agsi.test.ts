@@ -176,14 +176,13 @@ describe('gie-agsi-gas-storage download', () => {
   });
 
   it('needs AGSI_API_KEY', async () => {
-    vi.stubEnv('AGSI_API_KEY', '');
     await expect(adapter.download('/nonexistent', fetch)).rejects.toThrow(/AGSI_API_KEY/);
+    await expect(adapter.download('/nonexistent', fetch, { eia: 'not-this-one' })).rejects.toThrow(/AGSI_API_KEY/);
   });
 
   it('pages through the AGSI API and writes files that load() reads', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date('2026-08-21T06:00:00Z'));
-    vi.stubEnv('AGSI_API_KEY', 'test-key');
 
     // AGSI answers: numbers as strings, '-' for not reported; EU comes in two pages.
     const day = (code: string, name: string, date: string, full: string, extra: Record<string, string> = {}) => ({
@@ -224,7 +223,7 @@ describe('gie-agsi-gas-storage download', () => {
     const dir = await mkdtemp(join(tmpdir(), 'agsi-dl-'));
     const db = await Db.open();
     try {
-      await adapter.download(dir, fetchImpl);
+      await adapter.download(dir, fetchImpl, { agsi: 'test-key' });
       const euPages = seen.filter((u) => u.searchParams.get('type') === 'eu').map((u) => u.searchParams.get('page'));
       expect(euPages).toEqual(['1', '2']);
       const eu = seen.find((u) => u.searchParams.get('type') === 'eu');

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Db } from '../db.ts';
 import { readCsvText, requireColumns, requireFile, requireRows, writeCsv } from './support.ts';
-import { SourceError, type SourceAdapter } from './types.ts';
+import { SourceError, type SourceAdapter, type SourceKeys } from './types.ts';
 
 const ID = 'gie-agsi-gas-storage' as const;
 const API = 'https://agsi.gie.eu/api';
@@ -135,8 +135,8 @@ export const gieAgsiSource: SourceAdapter = {
     await requireRows(this, db, 'agsi_reference');
   },
 
-  async download(dir: string, fetchImpl: typeof fetch): Promise<void> {
-    const key = process.env.AGSI_API_KEY;
+  async download(dir: string, fetchImpl: typeof fetch, keys?: SourceKeys): Promise<void> {
+    const key = keys?.agsi;
     if (!key) throw new SourceError(ID, 'AGSI_API_KEY is not set (AGSI+ API key, sent as the x-key header)');
     const today = isoDay(new Date());
     // The mirror's country file spans three years; keep that window rather than all history (17 × ~20 pages).

@@ -204,9 +204,9 @@ describe('imf-commodity-prices', () => {
       await adapter.download(dir, fetchLocal);
       expect(accept).toContain('labels=both');
       expect(readFileSync(join(dir, 'imf-pcps-monthly.csv'), 'utf8')).toBe(
-        'date,PCOBA,PCOPP,PNICK,POILBRE,PNGASEU,POILAPSP_col44,POILAPSP,PALLFNF\n' +
-          '2025-08,33000.5,,,,,,,\n' +
-          '2025-09,33482.068181818184,9994.77318181818,15118.37,67.98,11.02,67.17,157.5,166.8\n',
+        'date,PCOBA,PCOPP,PNICK,POILBRE,PNGASEU,POILAPSP_col44,POILAPSP,PALLFNF\r\n' +
+          '2025-08,33000.5,,,,,,,\r\n' +
+          '2025-09,33482.068181818184,9994.77318181818,15118.37,67.98,11.02,67.17,157.5,166.8\r\n',
       );
       await adapter.load(db, dir);
       expect(await db.all(`SELECT code, date, value FROM imf_prices WHERE code IN ('PCOBA', 'POILAPSP') ORDER BY code, date`)).toEqual([

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { sqlString, type Db } from '../db.ts';
-import { parseCsvLine, readCsvText, requireColumns, requireFile, requireRows, writeCsv } from './support.ts';
+import { parseCsv, readCsvText, requireColumns, requireFile, requireRows, writeCsv } from './support.ts';
 import { SourceError, type SourceAdapter } from './types.ts';
 
 const ID = 'imf-commodity-prices' as const;
@@ -102,8 +102,8 @@ export function pcpsFromSdmxCsv(text: string): {
   monthly: { header: string[]; rows: string[][] };
   series: string[][];
 } {
-  const lines = text.split(/\r?\n/).filter((l) => l.trim() !== '');
-  const header = parseCsvLine(lines[0] ?? '').map((h) => idAndLabel(h)[0]);
+  const [first = [], ...records] = parseCsv(text);
+  const header = first.map((h) => idAndLabel(h)[0]);
   const col = (name: string): number => {
     const i = header.indexOf(name);
     if (i < 0) throw new SourceError(ID, `SDMX-CSV answer lacks ${name} (header: ${header.join(', ')})`);
@@ -111,8 +111,7 @@ export function pcpsFromSdmxCsv(text: string): {
   };
   const [ind, tr, time, val] = ['INDICATOR', 'DATA_TRANSFORMATION', 'TIME_PERIOD', 'OBS_VALUE'].map(col) as [number, number, number, number];
   const found = new Map<string, Found>();
-  for (const line of lines.slice(1)) {
-    const f = parseCsvLine(line);
+  for (const f of records) {
     const [code, label] = idAndLabel(f[ind] ?? '');
     const [transformation] = idAndLabel(f[tr] ?? '');
     const m = /^(\d{4})-?M?(\d{2})$/.exec((f[time] ?? '').trim());

@@ -1,6 +1,9 @@
-import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createReadStream, existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { parse } from 'csv-parse';
+import { parse as parseSync } from 'csv-parse/sync';
+import { toCsv } from '../../lib/csv.ts';
 import { type Db, sqlString } from '../db.ts';
 import { SourceError, type SourceAdapter } from './types.ts';
 
@@ -17,13 +20,38 @@ export async function requireColumns(
   file: string,
   expected: readonly string[],
 ): Promise<void> {
-  const text = await readFile(file, 'utf8').catch(() => '');
-  const header = text.slice(0, text.indexOf('\n') >>> 0).replace(/\r$/, '');
-  const columns = parseCsvLine(header);
+  let columns: string[] = [];
+  let why = '';
+  try {
+    columns = await csvHeader(file);
+  } catch (e) {
+    why = ` (${(e as Error).message})`;
+  }
   const missing = expected.filter((c) => !columns.includes(c));
   if (columns.length === 0 || missing.length > 0) {
-    throw new SourceError(adapter.id, `${file}: header lacks ${missing.join(', ') || 'every column'}`);
+    throw new SourceError(adapter.id, `${file}: header lacks ${missing.join(', ') || 'every column'}${why}`);
   }
+}
+
+/** How the pipeline reads a CSV with csv-parse: RFC 4180 (quoted commas and newlines), a UTF-8 byte-order mark dropped, blank records skipped, ragged records and stray quotes kept. */
+const READ = { bom: true, skip_records_with_empty_values: true, relax_column_count: true, relax_quotes: true } as const;
+
+/** The first record of a CSV file, read from its first chunk rather than the whole file; [] for an empty file. */
+async function csvHeader(file: string): Promise<string[]> {
+  const source = createReadStream(file);
+  const parser = source.pipe(parse(READ));
+  source.once('error', (e) => parser.destroy(e));
+  try {
+    for await (const record of parser) return record as string[];
+    return [];
+  } finally {
+    source.destroy();
+  }
+}
+
+/** Every record of a CSV text, fields as text (for download converters that reshape what they fetched). */
+export function parseCsv(text: string): string[][] {
+  return parseSync(text, READ) as string[][];
 }
 
 /** Throw a SourceError when a freshly created table is empty (a truncated or blank file). */
@@ -54,36 +82,8 @@ export async function downloadTo(
   return body;
 }
 
-/** Minimal CSV line splitter for headers (quoted fields, doubled quotes). */
-export function parseCsvLine(line: string): string[] {
-  const out: string[] = [];
-  let cur = '';
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const ch = line[i];
-    if (quoted) {
-      if (ch === '"' && line[i + 1] === '"') {
-        cur += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else cur += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') {
-      out.push(cur);
-      cur = '';
-    } else cur += ch;
-  }
-  if (line.length > 0) out.push(cur);
-  return out;
-}
-
-/** Write rows as a CSV file (used by download converters that turn JSON/xlsx into the mirror layout). */
+/** Write rows as a CSV file (lib/csv.ts; used by download converters that turn JSON/xlsx into the mirror layout). */
 export async function writeCsv(file: string, header: readonly string[], rows: readonly (readonly unknown[])[]): Promise<void> {
-  const cell = (v: unknown): string => {
-    const s = v === null || v === undefined ? '' : String(v);
-    return /[",\n\r]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
-  };
-  const lines = [header.map(cell).join(','), ...rows.map((r) => r.map(cell).join(','))];
   await mkdir(dirname(file), { recursive: true });
-  await writeFile(file, lines.join('\n') + '\n');
+  await writeFile(file, toCsv(header, rows));
 }

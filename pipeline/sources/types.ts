@@ -9,6 +9,12 @@ export interface SourceFile {
   readonly url: string;
 }
 
+/** API keys of the publishers that require one to download (EIA_API_KEY, AGSI_API_KEY in lib/config.ts). */
+export interface SourceKeys {
+  eia?: string | undefined;
+  agsi?: string | undefined;
+}
+
 /** How much of a source we may republish: open data in full, or only indicators derived from it. */
 export type Redistribution = 'open' | 'derived-only';
 
@@ -32,9 +38,10 @@ export interface SourceAdapter {
   load(db: Db, dir: string): Promise<void>;
   /**
    * Fetch the data from the publisher into `dir`, in the mirror's layout (converting the
-   * publisher's format where it differs). `fetchImpl` is injected so tests can serve fixtures.
+   * publisher's format where it differs). `fetchImpl` is injected so tests can serve fixtures;
+   * `keys` carries the API keys of the publishers that require one (a missing key is a SourceError).
    */
-  download(dir: string, fetchImpl: typeof fetch): Promise<void>;
+  download(dir: string, fetchImpl: typeof fetch, keys?: SourceKeys): Promise<void>;
 }
 
 /** A source file that is missing, unreadable or not in the shape its adapter expects. */

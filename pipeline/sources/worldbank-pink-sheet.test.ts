@@ -150,13 +150,13 @@ describe('worldbank-pink-sheet', () => {
       const dir = await writeFixture({});
       await adapter.download(dir, fetchLocal);
       expect(readFileSync(join(dir, 'cmo-monthly-prices.csv'), 'utf8')).toBe(
-        'date,"Crude oil, Brent","Natural gas, Europe","Liquefied natural gas, Japan",Copper,"Coal, South African **"\n' +
-          '1960-01,1.63,0.4,,715.4,\n2026-05,107.54,16.17,15.77,13543.19,95.56\n',
+        'date,"Crude oil, Brent","Natural gas, Europe","Liquefied natural gas, Japan",Copper,"Coal, South African **"\r\n' +
+          '1960-01,1.63,0.4,,715.4,\r\n2026-05,107.54,16.17,15.77,13543.19,95.56\r\n',
       );
       expect(readFileSync(join(dir, 'cmo-monthly-indices.csv'), 'utf8')).toBe(
-        'date,Total Index,Energy,Non-energy **,Agriculture **,Metals  & Minerals\n2026-05,132.43,133.91,129.45,116.11,148.82\n',
+        'date,Total Index,Energy,Non-energy **,Agriculture **,Metals  & Minerals\r\n2026-05,132.43,133.91,129.45,116.11,148.82\r\n',
       );
-      expect(readFileSync(join(dir, 'cmo-series.csv'), 'utf8')).toContain('Monthly Prices,"Coal, South African **",($/mt)\nMonthly Indices,Total Index,(2010=100)\n');
+      expect(readFileSync(join(dir, 'cmo-series.csv'), 'utf8')).toContain('Monthly Prices,"Coal, South African **",($/mt)\r\nMonthly Indices,Total Index,(2010=100)\r\n');
       await adapter.load(db, dir);
       expect(await db.all(`SELECT series, date, value FROM worldbank_prices WHERE date = '2026-05-01' ORDER BY series`)).toEqual([
         { series: 'Coal, South African **', date: '2026-05-01', value: 95.56 },

@@ -3,8 +3,7 @@ import type { Briefing, Event } from '../../contract/content.ts';
 import { isoWeekId } from '../../contract/dates.ts';
 import type { Db } from '../db.ts';
 
-type Lang = 'en' | 'fr' | 'de' | 'es';
-const LANGS: readonly Lang[] = ['en', 'fr', 'de', 'es'];
+import { LANGS, type Lang } from '../../contract/languages.ts';
 
 interface Mover {
   slug: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseInterval } from '../config.ts';
+import { parseInterval } from '../../lib/config.ts';
 import { type CountryEnergy, countryStressAt } from './countries.ts';
 import { hhi, hhiBand } from './shares.ts';
 import {

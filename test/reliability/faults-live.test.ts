@@ -6,7 +6,7 @@ import { BuildValidationError } from '../../pipeline/publish.ts';
 import { eiaOilPricesSource } from '../../pipeline/sources/eia-oil-prices.ts';
 import { SOURCES } from '../../pipeline/sources/registry.ts';
 import type { SourceAdapter } from '../../pipeline/sources/types.ts';
-import { DATA_DIR, SOURCES_DIR, tempDir, testEffects } from '../support.ts';
+import { DATA_DIR, NO_SITE, SOURCES_DIR, tempDir, testEffects } from '../support.ts';
 import { startTestServer } from '../http.ts';
 
 /**
@@ -15,7 +15,6 @@ import { startTestServer } from '../http.ts';
  * under traffic: what a client sees while a source is broken and while a build fails.
  */
 
-process.env.CHOKEPOINT_SITE = 'off';
 
 type Api = Awaited<ReturnType<typeof startTestServer>>;
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -26,7 +25,7 @@ describe('faults seen from a running server', () => {
   let dist: string;
   let firstBuild: string;
   const build = (now: string, sources?: readonly SourceAdapter[]) =>
-    runBuild({ sourcesDir: mirror, dataDir: DATA_DIR, outDir: dist, baseUrl: 'https://chokepoint.test', sources }, testEffects(new Date(now)));
+    runBuild({ sourcesDir: mirror, dataDir: DATA_DIR, outDir: dist, baseUrl: 'https://chokepoint.test', sources, site: NO_SITE }, testEffects(new Date(now)));
 
   beforeAll(async () => {
     mirror = await tempDir('mirror-live');

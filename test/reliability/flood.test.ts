@@ -4,7 +4,7 @@ import { request, type ClientRequest } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { runBuild } from '../../pipeline/build.ts';
-import { DATA_DIR, SOURCES_DIR, tempDir, testEffects } from '../support.ts';
+import { DATA_DIR, NO_SITE, SOURCES_DIR, tempDir, testEffects } from '../support.ts';
 import { type RawReply as Reply, sendFrom, startTestServer } from '../http.ts';
 import { startMcpTestServer } from '../../api/mcp/test-server.ts';
 
@@ -173,7 +173,6 @@ describe('a build switched in under concurrent traffic', () => {
   let dist: string;
   let build: string;
   beforeAll(async () => {
-    process.env.CHOKEPOINT_SITE = 'off';
     const shared = inject('distDir');
     dist = await tempDir('dist-flood-reload');
     build = (await readlink(join(shared, 'current'))).split('/').pop()!;
@@ -206,7 +205,7 @@ describe('a build switched in under concurrent traffic', () => {
       }
     };
     const load = Promise.all(Array.from({ length: 16 }, (_, w) => worker(w)));
-    const next = await runBuild({ sourcesDir: SOURCES_DIR, dataDir: DATA_DIR, outDir: dist, baseUrl: 'https://chokepoint.test' }, testEffects(new Date('2026-11-22T00:30:00Z')));
+    const next = await runBuild({ sourcesDir: SOURCES_DIR, dataDir: DATA_DIR, outDir: dist, baseUrl: 'https://chokepoint.test', site: NO_SITE }, testEffects(new Date('2026-11-22T00:30:00Z')));
     await api.store.refresh();
     await sleep(300);
     stop = true;

@@ -4,12 +4,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { z } from 'zod';
 import type { Meta } from '../../../contract/common.ts';
-import type { CommodityListEntry, CommoditySheet } from '../../../contract/commodities.ts';
-import type { CountryIndexEntry, CountryProfile } from '../../../contract/countries.ts';
-import type { Briefing, BriefingLang, Event, Scenario } from '../../../contract/content.ts';
-import type { Reserve, ReserveIndexFile, ReserveSeries } from '../../../contract/reserves.ts';
-import type { BacktestResult } from '../../../contract/stress.ts';
+import type { BriefingLang } from '../../../contract/content.ts';
+import { BUILD_FILES, BUILD_PATHS, type JsonFile } from '../../../contract/layout.ts';
 import type { SourceStatus } from '../../../contract/manifest.ts';
 
 export const site = __CHOKEPOINT_SITE__;
@@ -30,18 +28,21 @@ function read<T>(path: string): T {
 }
 export const readText = (path: string): string => readFileSync(join(site.buildDir, path), 'utf8');
 
-export const commodities = () => read<Envelope<CommodityListEntry[]>>('v1/commodities.json');
-export const sheet = (slug: string) => read<Envelope<CommoditySheet>>(`v1/commodities/${slug}.json`);
-export const countries = () => read<Envelope<CountryIndexEntry[]>>('data/countries.json');
-export const country = (iso3: string) => read<Envelope<CountryProfile>>(`v1/countries/${iso3}.json`);
-export const reserves = () => read<ReserveIndexFile>('data/reserves.json');
-export const reserve = (code: string, iso2: string) => read<Envelope<Reserve>>(`v1/reserves/${code}/${iso2}.json`);
-export const reserveSeries = (code: string, iso2: string) => read<Envelope<ReserveSeries>>(`data/reserves/${code}/${iso2}.json`);
-export const backtest = () => read<Envelope<BacktestResult>>('data/stress/backtest.json');
-export const scenarios = () => read<Envelope<Scenario[]>>('v1/scenarios.json');
-export const events = () => read<Envelope<Event[]>>('data/events.json');
-export const briefings = (lang: BriefingLang) => read<Envelope<Briefing[]>>(`data/briefings/${lang}.json`);
-export const openapi = () => read<OpenApiDoc>('openapi.json');
+/** One of the build's JSON files, typed by its schema in contract/layout.ts. */
+const load = <S extends z.ZodType>(f: JsonFile<S>): z.output<S> => read<z.output<S>>(f.path);
+
+export const commodities = () => load(BUILD_FILES.commodityList());
+export const sheet = (slug: string) => load(BUILD_FILES.commodity(slug));
+export const countries = () => load(BUILD_FILES.countryIndex());
+export const country = (iso3: string) => load(BUILD_FILES.country(iso3));
+export const reserves = () => load(BUILD_FILES.reserveIndex());
+export const reserve = (code: string, iso2: string) => load(BUILD_FILES.reserve(`${code}/${iso2}`));
+export const reserveSeries = (code: string, iso2: string) => load(BUILD_FILES.reserveSeries(`${code}/${iso2}`));
+export const backtest = () => load(BUILD_FILES.backtest());
+export const scenarios = () => load(BUILD_FILES.scenarios());
+export const events = () => load(BUILD_FILES.events());
+export const briefings = (lang: BriefingLang) => load(BUILD_FILES.briefings(lang));
+export const openapi = () => read<OpenApiDoc>(BUILD_PATHS.openapi);
 export const sources = (): SourceStatus[] => site.sources;
 
 export const commodityName = (slug: string): string => commodities().data.find((c) => c.slug === slug)?.name ?? slug;

@@ -7,7 +7,7 @@ import { ageText } from '../../../contract/freshness.ts';
 import { site } from './data';
 import { date } from '../../../lib/format.ts';
 
-export const today = site.generatedAt.slice(0, 10);
+export const today = site.today;
 
 /** How a note names a source's data: "EIA weekly data ends 27 Feb 2026". */
 export const SOURCE_LABEL: Record<string, string> = {

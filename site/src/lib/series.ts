@@ -1,5 +1,8 @@
 import type { Pt } from './charts';
 
+/** CSV text of rows (lib/csv.ts: RFC 4180, CRLF). */
+export { toCsv as csv } from '../../../lib/csv.ts';
+
 /** Points within [from, to] (inclusive, ISO dates). */
 export const between = (pts: readonly Pt[], from: string, to = '9999-12-31'): Pt[] => pts.filter((p) => p.date >= from && p.date <= to);
 
@@ -38,13 +41,4 @@ export function weekly(pts: readonly Pt[]): Pt[] {
     if (!next || wk(next.date) !== wk(p.date)) out.push(p);
   }
   return out;
-}
-
-/** CSV text of rows, RFC 4180 quoting. */
-export function csv(headers: readonly string[], rows: readonly (readonly (string | number | null | undefined)[])[]): string {
-  const cell = (v: string | number | null | undefined) => {
-    const s = v === null || v === undefined ? '' : String(v);
-    return /[",\n\r]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
-  };
-  return [headers.map(cell).join(','), ...rows.map((r) => r.map(cell).join(','))].join('\r\n') + '\r\n';
 }

@@ -1,8 +1,10 @@
 import type { APIRoute } from 'astro';
+import { BUILD_PATHS } from '../../../../contract/layout.ts';
+import { CSV_TYPE } from '../../../../contract/http.ts';
 import { readText } from '../../lib/data';
 
 /**
  * Every country's monthly stress history in one file (id,date,index,band,coverage): the build's
  * data/stress/countries.csv, which the API does not serve under /data/, published with the pages.
  */
-export const GET: APIRoute = () => new Response(readText('data/stress/countries.csv'), { headers: { 'content-type': 'text/csv; charset=utf-8' } });
+export const GET: APIRoute = () => new Response(readText(BUILD_PATHS.countryStressCsv), { headers: { 'content-type': CSV_TYPE } });

@@ -1,0 +1,127 @@
+import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { ROUTES } from '../contract/api.ts';
+import type { ConnectionStats } from './connections.ts';
+import type { Policy } from './rate-limit.ts';
+
+/**
+ * The server's counters at GET /metrics in the Prometheus text format (0.0.4), with prom-client
+ * (Node-only: this module is imported by api/server.ts, never by the app). Label values come
+ * from small fixed sets (route patterns, statuses, policies), never from what a client wrote.
+ */
+
+/** Route labels of the /v1 routes: the pattern as Hono writes it, and a test for a path. */
+const API_ROUTES = ROUTES.map((r) => ({
+  label: r.path.replace(/\{(\w+)\}/g, ':$1'),
+  re: new RegExp(`^${r.path.replace(/\{\w+\}/g, '[^/]+')}$`),
+}));
+const EXACT = new Set(['/', '/healthz', '/metrics', '/mcp', '/openapi.json', '/llms.txt', '/vintages/index.json']);
+const PREFIXES = ['/.well-known/', '/feeds/', '/bulk/', '/vintages/', '/docs/', '/_astro/'];
+
+/**
+ * The `route` label of a request: a /v1 route pattern (`/v1/commodities/:slug`), a fixed path
+ * (`/healthz`), a file area (`/feeds/*`), `site` for a page that was served, `other` for the rest
+ * (unknown paths), so the number of series stays bounded whatever clients ask.
+ */
+export function routeLabel(path: string, status: number): string {
+  if (path.startsWith('/v1/')) {
+    for (const r of API_ROUTES) if (r.re.test(path)) return r.label;
+    return 'other';
+  }
+  if (EXACT.has(path)) return path;
+  for (const p of PREFIXES) if (path.startsWith(p)) return `${p}*`;
+  return status < 400 ? 'site' : 'other';
+}
+
+/** Process metrics (CPU, memory, event-loop lag, GC): one collector per process, however many servers it runs. */
+let processRegistry: Registry | undefined;
+function processMetrics(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
+}
+
+export interface MetricsOptions {
+  /** The build being served, if any (its id and generation time). */
+  build: () => { id: string; generatedAt: Date } | undefined;
+  /** The connection guard's counts. */
+  connections?: () => ConnectionStats;
+  /** Include Node's process metrics (default true). */
+  process?: boolean;
+}
+
+export class ServerMetrics {
+  readonly registry = new Registry();
+  private readonly requests: Counter<'route' | 'status'>;
+  private readonly limited: Counter<'policy'>;
+  /** One child counter per route and status, so counting a request is a Map lookup. */
+  private readonly children = new Map<string, { inc(): void }>();
+  private readonly withProcess: boolean;
+
+  constructor(opts: MetricsOptions) {
+    const registers = [this.registry];
+    this.withProcess = opts.process ?? true;
+    this.requests = new Counter({ name: 'chokepoint_http_requests_total', help: 'HTTP requests answered, by route pattern and status', labelNames: ['route', 'status'], registers });
+    this.limited = new Counter({ name: 'chokepoint_rate_limited_total', help: 'Requests refused by a rate limit (429), by policy', labelNames: ['policy'], registers });
+    for (const policy of ['data', 'ask'] as const) this.limited.inc({ policy }, 0);
+    new Gauge({
+      name: 'chokepoint_build_age_seconds',
+      help: 'Seconds since the served build was generated (NaN before the first build)',
+      registers,
+      collect() {
+        const b = opts.build();
+        this.set(b ? (Date.now() - b.generatedAt.getTime()) / 1000 : Number.NaN);
+      },
+    });
+    new Gauge({
+      name: 'chokepoint_build_info',
+      help: 'The build being served (always 1; no series before the first build)',
+      labelNames: ['build'],
+      registers,
+      collect() {
+        this.reset();
+        const b = opts.build();
+        if (b) this.set({ build: b.id }, 1);
+      },
+    });
+    const connections = opts.connections;
+    if (connections) {
+      new Gauge({ name: 'chokepoint_connections_open', help: 'Connections open now', registers, collect() { this.set(connections().open); } });
+      new Counter({
+        name: 'chokepoint_connections_refused_total',
+        help: 'Connections refused by a cap (total: the server was full; per_ip: one client held too many)',
+        labelNames: ['cap'],
+        registers,
+        collect() {
+          // The guard keeps the counts; the counter takes them over at each scrape.
+          const s = connections();
+          this.reset();
+          this.inc({ cap: 'total' }, s.refusedTotal);
+          this.inc({ cap: 'per_ip' }, s.refusedPerIp);
+        },
+      });
+    }
+  }
+
+  /** Count one answered request. */
+  request(path: string, status: number): void {
+    const route = routeLabel(path, status);
+    const key = `${status} ${route}`;
+    let child = this.children.get(key);
+    if (!child) this.children.set(key, (child = this.requests.labels({ route, status: String(status) })));
+    child.inc();
+  }
+
+  /** Count one request refused by the rate limiter. */
+  rateLimited(policy: Policy): void {
+    this.limited.inc({ policy });
+  }
+
+  /** The exposition text and its media type (`text/plain; version=0.0.4; charset=utf-8`). */
+  async render(): Promise<{ body: string; contentType: string }> {
+    const own = await this.registry.metrics();
+    const proc = this.withProcess ? await processMetrics().metrics() : '';
+    return { body: proc ? `${own}\n${proc}` : own, contentType: this.registry.contentType };
+  }
+}

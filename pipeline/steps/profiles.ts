@@ -1,0 +1,83 @@
+import { METHODOLOGY_VERSION } from '../../contract/common.ts';
+import type { CommoditySheet } from '../../contract/commodities.ts';
+import type { CountryProfile } from '../../contract/countries.ts';
+import type { Commodity } from '../catalogue.ts';
+import type { Db } from '../db.ts';
+import type { countryNames } from '../names.ts';
+import { type CountryEnergy, countryStressAt, coveredCountries, energyExposures, energyInputs, russianGasShares } from './countries.ts';
+import { maxDate } from './dates.ts';
+import type { ReserveReading } from './reserves.ts';
+import { EI_TRADE_YEAR } from './shares.ts';
+import type { Shares } from './sheets.ts';
+import { band } from './stress.ts';
+import { usMineralExposures } from './us-minerals.ts';
+
+/** Every covered country's profile (GET /v1/countries/{iso3}): exposures, stress and its history, production, reserves. */
+export async function countryProfiles(
+  db: Db,
+  catalogue: readonly Commodity[],
+  sheets: readonly CommoditySheet[],
+  shares: Shares,
+  readings: Map<string, ReserveReading>,
+  names: Awaited<ReturnType<typeof countryNames>>,
+  x: { today: string; eiLagDays: number },
+): Promise<CountryProfile[]> {
+  const countries = await coveredCountries(db);
+  const energy = await energyInputs(db, new Map(countries.map((c) => [c.iso3, c.region])));
+  const { exposures, autonomy } = energyExposures(energy);
+  const sheetBySlug = new Map(sheets.map((s) => [s.slug, s]));
+  const historyBySlug = new Map(sheets.map((s) => [s.slug, new Map(s.stress_history.map((h) => [h.date, h.index]))]));
+  const months = sheets.find((s) => s.slug === 'energy.oil')?.stress_history.map((h) => h.date) ?? [];
+  const russian = await russianGasShares(db);
+  const usMinerals = await usMineralExposures(db, catalogue, (slug) => sheetBySlug.get(slug)?.stress_index ?? null);
+  const production = new Map<string, CountryProfile['production']>();
+  // From the full tables: a sheet shows the top 15 producers, a profile every commodity the country produces.
+  for (const [slug, { producers }] of shares) {
+    producers?.entries.forEach((e, i) => {
+      const list = production.get(e.iso3) ?? [];
+      list.push({ commodity: slug, value: e.value, unit: producers.unit, share: round4(e.share), rank: i + 1, year: producers.year, source: producers.source });
+      production.set(e.iso3, list);
+    });
+  }
+  return countries.map((ref) => {
+    const exp = exposures.get(ref.iso3) ?? [];
+    const ce: CountryEnergy = energy.get(ref.iso3) ?? { iso3: ref.iso3, region: ref.region, years: new Map(), suppliers: new Map() };
+    const st = countryStressAt(ce, x.today, x.eiLagDays, (slug) => sheetBySlug.get(slug)?.stress_index ?? null);
+    const stressAsOf = maxDate(st.parts.filter((p) => p.material).map((p) => sheetBySlug.get(p.benchmark)?.stress.as_of));
+    const history = months.map((d) => {
+      // After a benchmark's last month end its current reading stands, as it does for the headline
+      // index: coal's monthly price ending in May must not blank a country's June.
+      const h = countryStressAt(ce, d, x.eiLagDays, (slug) => {
+        const sheet = sheetBySlug.get(slug);
+        const last = sheet?.stress_history.at(-1)?.date;
+        return historyBySlug.get(slug)?.get(d) ?? (last && d > last ? (sheet?.stress_index ?? null) : null);
+      });
+      return { date: d, index: h.index, band: band(h.index), coverage: h.index === null ? 0 : 1 };
+    });
+    const iso2 = ref.iso2.toLowerCase();
+    const reserves = [...readings.values()].filter((r) => r.reserve.country === iso2).map((r) => ({
+      commodity: r.reserve.commodity, country: iso2, fill_pct: r.reserve.fill_pct, as_of: r.reserve.as_of, url: `/v1/reserves?commodity=${r.reserve.commodity}&country=${iso2}`,
+    }));
+    const years = [...exp.map((e) => `${e.year}-12-31`), ...reserves.map((r) => r.as_of), ...(production.get(ref.iso3) ?? []).map((p) => `${p.year}-12-31`)];
+    return {
+      iso3: ref.iso3, iso2: ref.iso2, name: names.nameOf3(ref.iso3, 'en'), names: names.namesOf3(ref.iso3), region: ref.region, subregion: ref.subregion,
+      stress_index: st.index, stress_band: band(st.index),
+      stress: {
+        method: 'Σ over fuels above 5 % of primary energy of energy share × import dependence × (0.5 + 0.5 × supplier concentration score) × benchmark stress',
+        methodology_version: METHODOLOGY_VERSION, as_of: stressAsOf, energy_year: st.year, ...(st.reason ? { reason: st.reason } : {}), parts: st.parts,
+      },
+      stress_history: history,
+      exposures: exp,
+      mineral_exposures: ref.iso3 === 'USA' ? usMinerals : [],
+      autonomy: autonomy.get(ref.iso3) ?? [],
+      supplier_concentration: exp.filter((e) => e.supplier_hhi !== null).map((e) => ({ commodity: e.commodity, hhi: e.supplier_hhi as number, year: e.suppliers_year ?? EI_TRADE_YEAR, basis: e.suppliers_basis ?? `import suppliers (EI trade movements ${EI_TRADE_YEAR})` })),
+      production: (production.get(ref.iso3) ?? []).sort((a, b) => a.rank - b.rank),
+      russian_gas_import_share: russian.get(ref.iso3) ?? [],
+      reserves,
+      updated_at: maxDate(years),
+      url: `/v1/countries/${ref.iso3}`,
+    };
+  });
+}
+
+const round4 = (x: number) => Math.round(x * 1e4) / 1e4;

@@ -1,0 +1,102 @@
+import type { CommodityListEntry, CommoditySheet } from '../../contract/commodities.ts';
+import { EDITORIAL_SOURCE, citedSource, type CitedSource } from '../../contract/sources.ts';
+import type { Commodity } from '../catalogue.ts';
+import type { ContentBundle } from '../content-stage.ts';
+import type { Db } from '../db.ts';
+import { maxDate } from './dates.ts';
+import { latestPrices, priceAnomalies, priceFrequency, priceHistory } from './prices.ts';
+import type { ReserveReading } from './reserves.ts';
+import { EI_TRADE_YEAR, HHI_THRESHOLDS, hhi, hhiBand, topFlows, type ShareTableData } from './shares.ts';
+import { type Cadences, type CommodityInputs, readingDate, stressAt, stressHistory } from './stress.ts';
+
+/** The producer, consumer and in-ground share tables of each commodity, by slug. */
+export type Shares = Map<string, { producers: ShareTableData | null; consumers: ShareTableData | null; inGround: ShareTableData | null }>;
+
+export interface SheetContext {
+  latest: Awaited<ReturnType<typeof latestPrices>>;
+  anomalies: Awaited<ReturnType<typeof priceAnomalies>>;
+  shares: Shares;
+  readings: Map<string, ReserveReading>;
+  content: ContentBundle;
+  today: string;
+  inputs: CommodityInputs;
+  cadenceOf: Cadences;
+}
+
+/** One commodity's sheet (GET /v1/commodities/{slug}): price, shares, concentration, stress and its history. */
+export async function commoditySheet(db: Db, c: Commodity, x: SheetContext): Promise<CommoditySheet> {
+  const sh = x.shares.get(c.slug)!;
+  const lp = x.latest.get(c.slug);
+  const producers = sh.producers;
+  const concentration = producers
+    ? { hhi: hhi(producers.entries.map((e) => e.share)), year: producers.year, source: producers.source, countries: producers.entries.length }
+    : null;
+  // The reserve behind the commodity's buffer score: EU storage for European gas, the US SPR for
+  // crude (both benchmarks); its code names the reserves in /v1/reserves.
+  const reserveCode = c.code === 'gas' ? 'gas' : c.code === 'oil' || c.code === 'wti' ? 'oil' : null;
+  const reserveKey = reserveCode === 'gas' ? 'gas/eu' : reserveCode === 'oil' ? 'oil/us' : null;
+  const reading = reserveKey ? x.readings.get(reserveKey) : undefined;
+  // The reading describes the newest market observation behind it, not the build date.
+  const asOf = readingDate(x.inputs, x.today);
+  const stress = stressAt(x.inputs, asOf, x.today, x.cadenceOf);
+  const stressHist = stressHistory(x.inputs, asOf, x.today, x.cadenceOf);
+  const history = lp ? await priceHistory(db, c.slug) : [];
+  const dates = [lp?.as_of, reading?.reserve.as_of, producers ? `${producers.year}-12-31` : undefined, maxDate(stress.events.map((e) => e.date))];
+  const flows = c.trade ? await topFlows(db, c.trade.sheet, c.trade.flow) : [];
+  const critical = c.production?.source === 'usgs-mcs-2026'
+    ? ((await db.one<{ c: boolean | null }>(`SELECT bool_or(is_critical) AS c FROM usgs_world WHERE chapter = ?`, [c.production.chapter]))?.c ?? null)
+    : null;
+  return {
+    slug: c.slug, code: c.code, group: c.group, name: c.names.en, names: c.names, unit: c.unit,
+    price: lp && c.price
+      ? { value: lp.value, currency: c.price.currency, unit: c.price.unit, as_of: lp.as_of, frequency: priceFrequency(c.price.source), benchmark: c.price.benchmark, source: c.price.source, change_1y_pct: lp.change_1y_pct }
+      : null,
+    stress_index: stress.index,
+    stress_band: stress.band,
+    // With no observation at all (a commodity we only track through events), the build date.
+    updated_at: maxDate(dates) ?? x.today,
+    url: `/v1/commodities/${c.slug}`,
+    aliases: c.aliases,
+    critical_mineral_us: critical,
+    producers: producers ? { ...producers, entries: producers.entries.slice(0, 15) } : null,
+    consumers: sh.consumers ? { ...sh.consumers, entries: sh.consumers.entries.slice(0, 15) } : null,
+    reserves_in_ground: sh.inGround ? { ...sh.inGround, entries: sh.inGround.entries.slice(0, 15) } : null,
+    concentration: concentration
+      ? { hhi: concentration.hhi, band: hhiBand(concentration.hhi), thresholds: HHI_THRESHOLDS, basis: producers!.basis, year: concentration.year, countries: concentration.countries, source: concentration.source }
+      : null,
+    flows: flows.map((f) => ({ ...f, year: EI_TRADE_YEAR, source: 'ei-statistical-review-2024' })),
+    stress,
+    stress_history: stressHist,
+    price_history: lp && c.price ? { frequency: priceFrequency(c.price.source), currency: c.price.currency, unit: c.price.unit, points: history } : null,
+    reserves: [...x.readings.keys()]
+      .filter((k) => reserveCode !== null && k.startsWith(`${reserveCode}/`))
+      .map((k) => k.split('/')[1] as string)
+      .map((country) => ({ country, url: `/v1/reserves?commodity=${reserveCode}&country=${country}` })),
+  };
+}
+
+/** The sources a sheet cites. */
+export function commoditySources(c: Commodity, s: CommoditySheet): CitedSource[] {
+  const reserves = s.stress.components.find((k) => k.key === 'reserves')?.source;
+  return [
+    ...(s.price ? [citedSource(s.price.source)] : []),
+    ...(c.production ? [citedSource(c.production.source)] : []),
+    ...(c.consumption ? [citedSource(c.consumption.source)] : []),
+    ...(c.trade ? (['ei-statistical-review-2024'] as const) : []),
+    ...(reserves ? [citedSource(reserves)] : []),
+    EDITORIAL_SOURCE,
+  ];
+}
+
+/** Per source, the newest observation a sheet uses where it can end before its source: the price series, the reserve. */
+export function sheetDataAsOf(s: CommoditySheet): Record<string, string | null> {
+  const out: Record<string, string | null> = {};
+  const reserve = s.stress.components.find((k) => k.key === 'reserves');
+  if (reserve?.source && reserve.as_of) out[reserve.source] = reserve.as_of;
+  if (s.price) out[s.price.source] = s.price.as_of;
+  return out;
+}
+
+export function toListEntry(s: CommoditySheet): CommodityListEntry {
+  return { slug: s.slug, code: s.code, group: s.group, name: s.name, names: s.names, unit: s.unit, price: s.price, stress_index: s.stress_index, stress_band: s.stress_band, updated_at: s.updated_at, url: s.url };
+}

@@ -1,0 +1,34 @@
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ASK_MAX_BODY_BYTES } from '../contract/api.ts';
+import { readConfig } from '../lib/config.ts';
+import { MCP_MAX_BATCH, MCP_MAX_BODY_BYTES } from '../api/mcp/limits.ts';
+
+const REPO = resolve(import.meta.dirname, '..');
+const doc = (path: string) => readFileSync(join(REPO, path), 'utf8').replace(/\s+/g, ' ');
+
+/** The figures the guides quote are the code's own defaults and limits. */
+describe('docs quote the code', () => {
+  const c = readConfig({});
+
+  it('docs/security.md: body limits, rate limits, connection caps and timeouts', () => {
+    const text = doc('docs/security.md');
+    expect(text).toContain(`\`POST /v1/ask\` (JSON, at most ${ASK_MAX_BODY_BYTES / 1024} KiB)`);
+    expect(text).toContain(`\`POST /mcp\` (JSON, at most ${MCP_MAX_BODY_BYTES / 1024} KiB, at most ${MCP_MAX_BATCH} messages in a batch)`);
+    expect(text).toContain(`(${c.RATE_LIMIT_DATA} requests per minute on data routes, ${c.RATE_LIMIT_ASK} on \`/v1/ask\`)`);
+    expect(text).toContain(`(\`MAX_CONNECTIONS\`, ${c.MAX_CONNECTIONS})`);
+    expect(text).toContain(`(\`MAX_CONNECTIONS_PER_IP\`, ${c.MAX_CONNECTIONS_PER_IP};`);
+    expect(text).toContain(`a client has ${c.HEADERS_TIMEOUT_MS / 1000} s for its headers and ${c.REQUEST_TIMEOUT_MS / 1000} s for its whole request, idle keep-alive connections close after ${c.KEEP_ALIVE_TIMEOUT_MS / 1000} s`);
+  });
+
+  it('docs/api.md: the timeouts in the 408 row', () => {
+    expect(doc('docs/api.md')).toContain(`did not arrive within ${c.HEADERS_TIMEOUT_MS / 1000} s, or the whole request within ${c.REQUEST_TIMEOUT_MS / 1000} s`);
+  });
+
+  it('README: the default address', () => {
+    const text = doc('README.md');
+    expect(text).toContain(`http://localhost:${c.PORT}`);
+    expect(c.PUBLIC_BASE_URL).toBe(`http://localhost:${c.PORT}`);
+  });
+});
