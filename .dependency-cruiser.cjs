@@ -16,11 +16,35 @@ const notTest = '\\.test\\.ts$|^test/|^bench/|^eval/';
 module.exports = {
   forbidden: [
     { name: 'no-circular', severity: 'error', comment: 'A cycle makes two modules one: split out what both need.', from: {}, to: { circular: true } },
-    { name: 'contract-is-the-bottom', severity: 'error', comment: 'contract/ depends on nothing of ours.', from: { path: code('contract') }, to: { path: '^(lib|pipeline|api|bin|site|test|bench|eval)/' } },
+    {
+      name: 'contract-is-the-bottom',
+      severity: 'error',
+      comment: 'contract/ depends on nothing of ours.',
+      from: { path: code('contract') },
+      to: { path: '^(lib|pipeline|api|bin|site|test|bench|eval)/' },
+    },
     { name: 'lib-above-contract-only', severity: 'error', from: { path: code('lib') }, to: { path: '^(pipeline|api|bin|site|test|bench|eval)/' } },
-    { name: 'pipeline-not-api', severity: 'error', comment: 'The build does not know the server: share through lib/ or contract/.', from: { path: code('pipeline'), pathNot: notTest }, to: { path: '^(api|bin|site|test|bench|eval)/' } },
-    { name: 'api-not-pipeline', severity: 'error', comment: 'The server reads the build through contract/ (and lib/), never the pipeline code.', from: { path: code('api'), pathNot: notTest }, to: { path: '^(pipeline|bin|site|test|bench|eval)/' } },
-    { name: 'site-reads-the-contract', severity: 'error', comment: 'The site reads the build through the contract types.', from: { path: code('site') }, to: { path: '^(pipeline|api|bin|test|bench|eval)/' } },
+    {
+      name: 'pipeline-not-api',
+      severity: 'error',
+      comment: 'The build does not know the server: share through lib/ or contract/.',
+      from: { path: code('pipeline'), pathNot: notTest },
+      to: { path: '^(api|bin|site|test|bench|eval)/' },
+    },
+    {
+      name: 'api-not-pipeline',
+      severity: 'error',
+      comment: 'The server reads the build through contract/ (and lib/), never the pipeline code.',
+      from: { path: code('api'), pathNot: notTest },
+      to: { path: '^(pipeline|bin|site|test|bench|eval)/' },
+    },
+    {
+      name: 'site-reads-the-contract',
+      severity: 'error',
+      comment: 'The site reads the build through the contract types.',
+      from: { path: code('site') },
+      to: { path: '^(pipeline|api|bin|test|bench|eval)/' },
+    },
     { name: 'only-tests-import-tests', severity: 'error', from: { pathNot: notTest }, to: { path: '\\.test\\.ts$|^test/' } },
   ],
   options: {

@@ -46,7 +46,11 @@ describe('the ten routes answer with the contract', () => {
   }
 
   it('POST /v1/ask', async () => {
-    const res = await get('/v1/ask', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ q: 'What is the price of cobalt?' }) });
+    const res = await get('/v1/ask', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ q: 'What is the price of cobalt?' }),
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
     const body = AskResponse.parse(await res.json());
@@ -85,7 +89,10 @@ describe('HTTP semantics', () => {
   });
 
   it('answers CORS preflight', async () => {
-    const res = await get('/v1/ask', { method: 'OPTIONS', headers: { origin: 'https://example.org', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' } });
+    const res = await get('/v1/ask', {
+      method: 'OPTIONS',
+      headers: { origin: 'https://example.org', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+    });
     expect(res.status).toBe(204);
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
     expect(res.headers.get('access-control-allow-methods')).toContain('POST');
@@ -201,9 +208,13 @@ describe('time series', () => {
     expect(daily.data.frequency).toBe('daily');
     expect(daily.data.points).toHaveLength(31);
     expect(daily.data.points[0]!.date).toBe('2026-07-01');
-    const monthly = TimeSeriesResponse.parse(await (await get('/v1/reserves/timeseries?commodity=gas&country=de&from=2026-01-01&to=2026-07-31&frequency=monthly&metric=volume')).json());
+    const monthly = TimeSeriesResponse.parse(
+      await (await get('/v1/reserves/timeseries?commodity=gas&country=de&from=2026-01-01&to=2026-07-31&frequency=monthly&metric=volume')).json(),
+    );
     expect(monthly.data.points.map((p) => p.date)).toEqual(['2026-01-31', '2026-02-28', '2026-03-31', '2026-04-30', '2026-05-31', '2026-06-30', '2026-07-31']);
-    const lastDay = TimeSeriesResponse.parse(await (await get('/v1/reserves/timeseries?commodity=gas&country=de&from=2026-07-31&to=2026-07-31&metric=volume')).json());
+    const lastDay = TimeSeriesResponse.parse(
+      await (await get('/v1/reserves/timeseries?commodity=gas&country=de&from=2026-07-31&to=2026-07-31&metric=volume')).json(),
+    );
     expect(monthly.data.points.at(-1)).toEqual(lastDay.data.points[0]);
     expect(monthly.data.unit).toBe('TWh');
     expect(monthly.meta.as_of).toBe('2026-07-31');
@@ -270,20 +281,35 @@ describe('health and discovery', () => {
 
   it("says in meta.sources how old each payload's own series is (issue 12)", async () => {
     type Ref = { id: string; data_as_of: string | null; freshness: string; expected_next: string | null; retrieved_at: string; stale: boolean };
-    const agsiOf = async (path: string) => ((await (await get(path)).json()) as { meta: { sources: Ref[] } }).meta.sources.find((s) => s.id === 'gie-agsi-gas-storage')!;
+    const agsiOf = async (path: string) =>
+      ((await (await get(path)).json()) as { meta: { sources: Ref[] } }).meta.sources.find((s) => s.id === 'gie-agsi-gas-storage')!;
     // AGSI+: Germany to 2026-08-20, France (one of the 16 countries of the shorter file) to 2026-05-06.
-    expect(await agsiOf('/v1/reserves?commodity=gas&country=de')).toMatchObject({ data_as_of: '2026-08-20', freshness: 'stale', expected_next: '2026-08-22', stale: false });
+    expect(await agsiOf('/v1/reserves?commodity=gas&country=de')).toMatchObject({
+      data_as_of: '2026-08-20',
+      freshness: 'stale',
+      expected_next: '2026-08-22',
+      stale: false,
+    });
     expect(await agsiOf('/v1/reserves?commodity=gas&country=fr')).toMatchObject({ data_as_of: '2026-05-06', freshness: 'stale', expected_next: '2026-05-08' });
     expect(await agsiOf('/v1/countries/FRA')).toMatchObject({ data_as_of: '2026-05-06' });
     // A commodity's price source carries the price series' own date.
-    const cobalt = (await (await get('/v1/commodities/metals.cobalt')).json()) as { data: { price: { as_of: string } }; meta: { sources: Ref[]; notes?: string[] } };
+    const cobalt = (await (await get('/v1/commodities/metals.cobalt')).json()) as {
+      data: { price: { as_of: string } };
+      meta: { sources: Ref[]; notes?: string[] };
+    };
     expect(cobalt.meta.sources.find((s) => s.id === 'imf-commodity-prices')).toMatchObject({ data_as_of: cobalt.data.price.as_of, freshness: 'stale' });
     expect(cobalt.meta.notes?.join(' ')).toMatch(/imf-commodity-prices is stale: its data end/);
     // A historical source says so, with no date to wait for.
     const deu = (await (await get('/v1/countries/DEU')).json()) as { meta: { sources: Ref[] } };
-    expect(deu.meta.sources.find((s) => s.id === 'eurostat-gas-imports-by-partner')).toMatchObject({ data_as_of: '2020-12-31', freshness: 'historical', expected_next: null });
+    expect(deu.meta.sources.find((s) => s.id === 'eurostat-gas-imports-by-partner')).toMatchObject({
+      data_as_of: '2020-12-31',
+      freshness: 'historical',
+      expected_next: null,
+    });
     // The OpenAPI document carries the fields.
-    const doc = (await (await get('/openapi.json')).json()) as { components: { schemas: Record<string, { properties: Record<string, unknown>; required?: string[] }> } };
+    const doc = (await (await get('/openapi.json')).json()) as {
+      components: { schemas: Record<string, { properties: Record<string, unknown>; required?: string[] }> };
+    };
     expect(doc.components.schemas.SourceRef!.required).toEqual(expect.arrayContaining(['data_as_of', 'freshness', 'expected_next', 'retrieved_at', 'stale']));
     expect(Object.keys(doc.components.schemas.Health!.properties)).toEqual(expect.arrayContaining(['degraded_by', 'sources', 'checked_on']));
   });
@@ -300,11 +326,24 @@ describe('health and discovery', () => {
     expect(body.sources.every((s) => s.status === 'fresh' || s.status === 'unchanged')).toBe(true);
     expect(body).toMatchObject({ status: 'degraded', build: expect.any(String) });
     const weekly = body.sources.find((s) => s.id === 'eia-weekly-petroleum')!;
-    expect(weekly).toMatchObject({ status: 'fresh', freshness: 'stale', data_as_of: '2026-02-27', expected_next: '2026-03-11', cadence: 'weekly', headline: true });
-    expect(body.sources.find((s) => s.id === 'eurostat-gas-imports-by-partner')).toMatchObject({ freshness: 'historical', expected_next: null, headline: false });
+    expect(weekly).toMatchObject({
+      status: 'fresh',
+      freshness: 'stale',
+      data_as_of: '2026-02-27',
+      expected_next: '2026-03-11',
+      cadence: 'weekly',
+      headline: true,
+    });
+    expect(body.sources.find((s) => s.id === 'eurostat-gas-imports-by-partner')).toMatchObject({
+      freshness: 'historical',
+      expected_next: null,
+      headline: false,
+    });
     expect(body.degraded_by.map((d) => d.id)).toEqual(expect.arrayContaining(['eia-weekly-petroleum', 'gie-agsi-gas-storage', 'eia-oil-prices']));
     expect(body.degraded_by.map((d) => d.id)).not.toContain('eurostat-gas-imports-by-partner');
-    expect(body.degraded_by.find((d) => d.id === 'eia-weekly-petroleum')!.reason).toMatch(/stale: they end 2026-02-27, the next observation was due by 2026-03-11/);
+    expect(body.degraded_by.find((d) => d.id === 'eia-weekly-petroleum')!.reason).toMatch(
+      /stale: they end 2026-02-27, the next observation was due by 2026-03-11/,
+    );
     // No server paths or SQL in what the public reads.
     expect(text).not.toMatch(/\/work\/|\/tmp\/|\/home\/|SELECT |read_csv/);
   });

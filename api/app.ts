@@ -53,13 +53,20 @@ export function acceptable(accept: string, csv: boolean): boolean {
     const [type = '', ...params] = part.trim().toLowerCase().split(';');
     if (params.some((p) => /^\s*q\s*=\s*0(\.0*)?\s*$/.test(p))) return false;
     const t = type.trim();
-    return t === '*/*' || t === 'application/*' || t === 'application/json' || t === 'application/problem+json' || (csv && (t === 'text/*' || t === 'text/csv'));
+    return (
+      t === '*/*' || t === 'application/*' || t === 'application/json' || t === 'application/problem+json' || (csv && (t === 'text/*' || t === 'text/csv'))
+    );
   });
 }
 
 /** Parameters as JSON with their names in a fixed order: the same request, however written, gives the same text. */
 export function canonicalJson(params: Record<string, unknown>): string {
-  return JSON.stringify(Object.keys(params).sort().map((k) => [k, params[k]]).filter(([, v]) => v !== undefined));
+  return JSON.stringify(
+    Object.keys(params)
+      .sort()
+      .map((k) => [k, params[k]])
+      .filter(([, v]) => v !== undefined),
+  );
 }
 
 /** Methods every page and file outside /v1/ answers (HEAD is GET without the body). */
@@ -70,7 +77,6 @@ const STATIC_PREFIXES = ['openapi.json', 'llms.txt', '.well-known/', 'feeds/', '
 
 /** Site assets under /_astro/ carry a content hash in their name. */
 export const ASSET_CACHE = 'public, max-age=31536000, immutable';
-
 
 /**
  * The Chokepoint API as one Hono app: runs on @hono/node-server and on any runtime with fetch
@@ -88,44 +94,55 @@ export function createApp(opts: AppOptions): Hono {
 
   app.onError((err, c) => {
     if (err instanceof ApiError) return problemResponse(c, err, common());
-    log(`error on ${c.req.method} ${c.req.path}: ${err instanceof Error ? err.message : String(err)}`, { err, method: c.req.method, path: c.req.path, request_id: requestIdOf(c) });
+    log(`error on ${c.req.method} ${c.req.path}: ${err instanceof Error ? err.message : String(err)}`, {
+      err,
+      method: c.req.method,
+      path: c.req.path,
+      request_id: requestIdOf(c),
+    });
     return problemResponse(c, new ApiError(500, 'an unexpected error occurred; it has been logged'), common());
   });
   app.notFound((c) => {
-    throw new ApiError(404, `no resource at ${c.req.path}; the routes are listed at /openapi.json`, { suggestions: ROUTES.map((r) => `${r.method.toUpperCase()} ${r.path}`) });
+    throw new ApiError(404, `no resource at ${c.req.path}; the routes are listed at /openapi.json`, {
+      suggestions: ROUTES.map((r) => `${r.method.toUpperCase()} ${r.path}`),
+    });
   });
 
   (opts.mcp ?? new McpEndpoint()).mount(app, { source: opts.source, baseUrl: opts.baseUrl, limits: opts.limits ?? null, common, log });
 
   // Every header is set where a response is built: one added afterwards would make the Node
   // adapter copy the body through a stream (measured: a third of the throughput).
-  app.options('*', () =>
-    new Response(null, {
-      status: 204,
-      headers: {
-        ...common(),
-        'access-control-allow-methods': 'GET, HEAD, POST, OPTIONS',
-        'access-control-allow-headers': 'content-type, if-none-match, accept',
-        'access-control-max-age': '86400',
-      },
-    }),
+  app.options(
+    '*',
+    () =>
+      new Response(null, {
+        status: 204,
+        headers: {
+          ...common(),
+          'access-control-allow-methods': 'GET, HEAD, POST, OPTIONS',
+          'access-control-allow-headers': 'content-type, if-none-match, accept',
+          'access-control-max-age': '86400',
+        },
+      }),
   );
 
   const notAllowed = (method: string, path: string): never => {
     throw new ApiError(405, `${method} is not allowed on ${path}; use GET`, { allowed: READ_ONLY_ALLOW.split(', ') }, { allow: READ_ONLY_ALLOW });
   };
 
-  const withBuild = (h: Handler, csv = false) => (c: Context) => {
-    const accept = c.req.header('accept');
-    if (accept && !acceptable(accept, csv)) {
-      throw new ApiError(406, `this route answers ${csv ? 'application/json or text/csv' : 'application/json'}; the Accept header allows neither`, {
-        allowed: csv ? ['application/json', 'text/csv'] : ['application/json'],
-      });
-    }
-    const b = opts.source.current();
-    if (!b) throw new ApiError(503, 'no build has been published yet; try again shortly', {}, { 'retry-after': '30' });
-    return h(c, b);
-  };
+  const withBuild =
+    (h: Handler, csv = false) =>
+    (c: Context) => {
+      const accept = c.req.header('accept');
+      if (accept && !acceptable(accept, csv)) {
+        throw new ApiError(406, `this route answers ${csv ? 'application/json or text/csv' : 'application/json'}; the Accept header allows neither`, {
+          allowed: csv ? ['application/json', 'text/csv'] : ['application/json'],
+        });
+      }
+      const b = opts.source.current();
+      if (!b) throw new ApiError(503, 'no build has been published yet; try again shortly', {}, { 'retry-after': '30' });
+      return h(c, b);
+    };
   /**
    * GET answers depend only on the build, the route, the parsed parameters, the day (time series
    * default `to` to today) and whether CSV was asked for; the bytes of a successful one are kept
@@ -133,18 +150,36 @@ export function createApp(opts: AppOptions): Hono {
    * trimmed, lower-cased and defaulted them, in a fixed order), never the raw URL: padded or
    * re-cased variants of one request share one entry, and a key is at most a few hundred bytes.
    */
-  const memoised = (r: RouteSpec, h: Handler): Handler => (c, b) => {
-    if (!r.query || c.req.url.indexOf('?') < 0) return h(c, b);
-    const params = parseParams(r.query, queryObject(c)) as Record<string, unknown>;
-    const csv = /\btext\/csv\b/.test(c.req.header('accept') ?? '') ? '|csv' : '';
-    const key = `${r.operationId}|${canonicalJson(params)}${csv}|${new Date().toISOString().slice(0, 10)}`;
-    const hit = b.memo.get(key);
-    if (hit) return sendBytes(c, b, hit.body, hit.contentType, { etag: hit.etag, lastModified: b.lastModified, ...(hit.cacheControl ? { cacheControl: hit.cacheControl } : {}) });
-    c.set(MEMO_KEY, key);
-    return h(c, b);
-  };
+  const memoised =
+    (r: RouteSpec, h: Handler): Handler =>
+    (c, b) => {
+      if (!r.query || c.req.url.indexOf('?') < 0) return h(c, b);
+      const params = parseParams(r.query, queryObject(c)) as Record<string, unknown>;
+      const csv = /\btext\/csv\b/.test(c.req.header('accept') ?? '') ? '|csv' : '';
+      const key = `${r.operationId}|${canonicalJson(params)}${csv}|${new Date().toISOString().slice(0, 10)}`;
+      const hit = b.memo.get(key);
+      if (hit)
+        return sendBytes(c, b, hit.body, hit.contentType, {
+          etag: hit.etag,
+          lastModified: b.lastModified,
+          ...(hit.cacheControl ? { cacheControl: hit.cacheControl } : {}),
+        });
+      c.set(MEMO_KEY, key);
+      return h(c, b);
+    };
 
-  const handlers: Record<string, Handler> = { listCommodities, getReserve, getReserveTimeseries: getTimeseries, getCountry, getCommodity, listScenarios, listEvents, listBriefings, search, ask: askRoute(opts.ask) };
+  const handlers: Record<string, Handler> = {
+    listCommodities,
+    getReserve,
+    getReserveTimeseries: getTimeseries,
+    getCountry,
+    getCommodity,
+    listScenarios,
+    listEvents,
+    listBriefings,
+    search,
+    ask: askRoute(opts.ask),
+  };
   for (const r of ROUTES) {
     const path = r.path.replace(/\{(\w+)\}/g, ':$1');
     const handler = withBuild(r.method === 'get' ? memoised(r, handlers[r.operationId]!) : handlers[r.operationId]!, r.csv);
@@ -152,7 +187,12 @@ export function createApp(opts: AppOptions): Hono {
     else {
       app.post(
         path,
-        bodyLimit({ maxSize: ASK_MAX_BODY_BYTES, onError: () => { throw new ApiError(413, `the body may be at most ${ASK_MAX_BODY_BYTES} bytes`); } }),
+        bodyLimit({
+          maxSize: ASK_MAX_BODY_BYTES,
+          onError: () => {
+            throw new ApiError(413, `the body may be at most ${ASK_MAX_BODY_BYTES} bytes`);
+          },
+        }),
         limits.ask,
         handler,
       );
@@ -188,7 +228,8 @@ export function createApp(opts: AppOptions): Hono {
     const b = opts.source.current();
     const file = b?.files.get(path);
     if (!b || !file) return next();
-    const catalog: Record<string, string> = path === '.well-known/api-catalog' ? { link: `${b.headers.link}, </.well-known/api-catalog>; rel="api-catalog"` } : {};
+    const catalog: Record<string, string> =
+      path === '.well-known/api-catalog' ? { link: `${b.headers.link}, </.well-known/api-catalog>; rel="api-catalog"` } : {};
     return sendFile(c, b, file, { 'cache-control': DATA_CACHE_CONTROL, ...catalog });
   });
 
@@ -213,12 +254,18 @@ export function createApp(opts: AppOptions): Hono {
     // A page asked without its trailing slash: redirect to the canonical address.
     if (!path.endsWith('/') && b.files.has(`site${path}/index.html`)) {
       const q = c.req.url.indexOf('?');
-      return new Response(null, { status: 308, headers: { ...b.headers, location: `${path}/${q >= 0 ? c.req.url.slice(q) : ''}`, 'cache-control': HTML_CACHE_CONTROL } });
+      return new Response(null, {
+        status: 308,
+        headers: { ...b.headers, location: `${path}/${q >= 0 ? c.req.url.slice(q) : ''}`, 'cache-control': HTML_CACHE_CONTROL },
+      });
     }
     // A browser asking for a page that does not exist gets the site's 404 page, not problem JSON.
     const notFound = b.files.get('site/404.html');
     if (notFound && !path.startsWith('/v1/') && /\btext\/html\b/.test(c.req.header('accept') ?? '')) {
-      return new Response(notFound.body as ConstructorParameters<typeof Response>[0], { status: 404, headers: { ...b.headers, 'content-type': notFound.contentType, 'cache-control': HTML_CACHE_CONTROL } });
+      return new Response(notFound.body as ConstructorParameters<typeof Response>[0], {
+        status: 404,
+        headers: { ...b.headers, 'content-type': notFound.contentType, 'cache-control': HTML_CACHE_CONTROL },
+      });
     }
     return next();
   });

@@ -26,11 +26,7 @@ export class NodeBuildStore implements BuildSource {
   private readonly log: (msg: string) => void;
   private readonly embeddings: EmbeddingsConfig | null;
   /** `embeddings`: the endpoint that embeds search queries for remotely embedded builds (EMBEDDINGS_*). */
-  constructor(
-    distDir: string,
-    log: (msg: string) => void = () => {},
-    options: { embeddings?: EmbeddingsConfig | null } = {},
-  ) {
+  constructor(distDir: string, log: (msg: string) => void = () => {}, options: { embeddings?: EmbeddingsConfig | null } = {}) {
     this.distDir = distDir;
     this.log = log;
     this.embeddings = options.embeddings ?? null;

@@ -40,9 +40,12 @@ describe('parseTrustProxy', () => {
     expect(trustedBy(v6.trusted, '203.0.113.5')).toBe(false);
   });
 
-  it.each(['true', 'yes', '10.0.0.0/33', '::/129', '300.1.1.1', 'header:', 'header:bad name', '1.2.3.4/x', ',', '-1', '99'])('refuses %j with a clear error', (v) => {
-    expect(() => parseTrustProxy(v)).toThrow(/invalid TRUST_PROXY/);
-  });
+  it.each(['true', 'yes', '10.0.0.0/33', '::/129', '300.1.1.1', 'header:', 'header:bad name', '1.2.3.4/x', ',', '-1', '99'])(
+    'refuses %j with a clear error',
+    (v) => {
+      expect(() => parseTrustProxy(v)).toThrow(/invalid TRUST_PROXY/);
+    },
+  );
 });
 
 describe('normalizeIp', () => {
@@ -54,7 +57,8 @@ describe('normalizeIp', () => {
     expect(normalizeIp('203.0.113.9')).toBe('203.0.113.9');
     for (const bad of ['', 'unknown', '1.2.3', '1.2.3.4:80', '1.2.3.4, 5.6.7.8', '<script>', 'x'.repeat(100), '999.1.1.1']) expect(normalizeIp(bad)).toBeNull();
     // notations ipaddr.js reads but no address header should carry
-    for (const bad of ['127.1', '0x7f.0.0.1', '0177.0.0.1', '010.0.0.1', '::ffff:0x7f.0.0.1', '::ffff:1.2.3', '1::2::3', '00001::', 'fe80::1%', 'fe80::1%a b']) expect(normalizeIp(bad)).toBeNull();
+    for (const bad of ['127.1', '0x7f.0.0.1', '0177.0.0.1', '010.0.0.1', '::ffff:0x7f.0.0.1', '::ffff:1.2.3', '1::2::3', '00001::', 'fe80::1%', 'fe80::1%a b'])
+      expect(normalizeIp(bad)).toBeNull();
     // the deprecated IPv4-compatible form is not IPv4-mapped (ipaddr.js alone reads it as mapped)
     expect(normalizeIp('::1.2.3.4')).toBe('::102:304');
     expect(normalizeIp('FE80::1%en-1.2')).toBe('fe80::1');
@@ -81,7 +85,9 @@ describe('normalizeIp', () => {
       }
       return (upper ? s.toUpperCase() : s) + (zone ?? '');
     });
-  const ipv4Text = fc.tuple(fc.nat(300), fc.nat(255), fc.nat(255), fc.nat(255), fc.boolean()).map(([a, b, c, d, zero]) => `${zero ? '0' : ''}${a}.${b}.${c}.${d}`);
+  const ipv4Text = fc
+    .tuple(fc.nat(300), fc.nat(255), fc.nat(255), fc.nat(255), fc.boolean())
+    .map(([a, b, c, d, zero]) => `${zero ? '0' : ''}${a}.${b}.${c}.${d}`);
 
   it('agrees with node:net on what is an address, and with the URL standard on how IPv6 is written', () => {
     fc.assert(
@@ -174,12 +180,15 @@ describe('on a real socket', () => {
 
   it('normalises an IPv4-mapped peer to IPv4', async () => {
     const body = await new Promise<string>((resolve, reject) => {
-      const req = httpRequest({ host: '127.0.0.1', port, path: '/', localAddress: '127.0.0.2', agent: false, headers: { 'x-forwarded-for': '1.1.1.1' } }, (res) => {
-        let b = '';
-        res.setEncoding('utf8');
-        res.on('data', (d: string) => (b += d));
-        res.on('end', () => resolve(b));
-      });
+      const req = httpRequest(
+        { host: '127.0.0.1', port, path: '/', localAddress: '127.0.0.2', agent: false, headers: { 'x-forwarded-for': '1.1.1.1' } },
+        (res) => {
+          let b = '';
+          res.setEncoding('utf8');
+          res.on('data', (d: string) => (b += d));
+          res.on('end', () => resolve(b));
+        },
+      );
       req.on('error', reject);
       req.end();
     });

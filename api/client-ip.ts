@@ -49,7 +49,10 @@ function invalid(value: string, why: string): Error {
 /** A comma-separated list of addresses, CIDRs and named ranges (throws on a bad entry). */
 function parseList(raw: string, what: (why: string) => Error): { trusted: TrustedProxies; source: string } {
   const trusted: TrustedProxies = [];
-  const entries = raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const entries = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   if (entries.length === 0) throw what('the list is empty');
   for (const entry of entries) {
     const named = NAMED_RANGES[entry.toLowerCase()];
@@ -69,12 +72,20 @@ export function parseTrustProxy(value: string | undefined, trustedProxies?: stri
   const proxiesRaw = (trustedProxies ?? '').trim();
   const proxies = proxiesRaw ? parseList(proxiesRaw, (why) => invalidProxies(proxiesRaw, why)) : undefined;
   if (raw === '' || raw.toLowerCase() === 'false') return { kind: 'none' };
-  if (raw.toLowerCase() === 'true') throw invalid(raw, "'true' would trust any X-Forwarded-For a client sends; give the number of proxies in front of the API with TRUSTED_PROXIES, or the list of proxy addresses instead");
+  if (raw.toLowerCase() === 'true')
+    throw invalid(
+      raw,
+      "'true' would trust any X-Forwarded-For a client sends; give the number of proxies in front of the API with TRUSTED_PROXIES, or the list of proxy addresses instead",
+    );
   if (/^\d+$/.test(raw)) {
     const hops = Number(raw);
     if (hops > 32) throw invalid(raw, 'more than 32 hops is not a plausible proxy chain');
     if (hops === 0) return { kind: 'none' };
-    if (!proxies) throw invalid(raw, 'a hop count needs TRUSTED_PROXIES, the addresses or CIDRs of those proxies (e.g. TRUSTED_PROXIES=10.0.0.0/8): without it any client could write its own X-Forwarded-For');
+    if (!proxies)
+      throw invalid(
+        raw,
+        'a hop count needs TRUSTED_PROXIES, the addresses or CIDRs of those proxies (e.g. TRUSTED_PROXIES=10.0.0.0/8): without it any client could write its own X-Forwarded-For',
+      );
     return { kind: 'hops', hops, ...proxies };
   }
   if (/^header:/i.test(raw)) {
@@ -87,7 +98,9 @@ export function parseTrustProxy(value: string | undefined, trustedProxies?: stri
 }
 
 function invalidProxies(value: string, why: string): Error {
-  return new Error(`invalid TRUSTED_PROXIES=${JSON.stringify(value)}: ${why}. Accepted: a comma-separated list of proxy addresses or CIDRs ('10.0.0.0/8,192.0.2.7'), also 'loopback', 'linklocal', 'uniquelocal'`);
+  return new Error(
+    `invalid TRUSTED_PROXIES=${JSON.stringify(value)}: ${why}. Accepted: a comma-separated list of proxy addresses or CIDRs ('10.0.0.0/8,192.0.2.7'), also 'loopback', 'linklocal', 'uniquelocal'`,
+  );
 }
 
 /** The whole IPv4-mapped range, ::ffff:0:0/96, as IPv6. */

@@ -91,7 +91,13 @@ function clientErrorProblem(err: NodeJS.ErrnoException, maxHeaderBytes: number):
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
       return { ...problemOf(413), detail: 'chunk extensions too large' };
     default:
-      return { ...SPECIAL_PROBLEMS['malformed-request'], detail: `malformed HTTP request (${String(err.code ?? 'parse error').replace(/^HPE_/, '').toLowerCase().replace(/_/g, ' ')})` };
+      return {
+        ...SPECIAL_PROBLEMS['malformed-request'],
+        detail: `malformed HTTP request (${String(err.code ?? 'parse error')
+          .replace(/^HPE_/, '')
+          .toLowerCase()
+          .replace(/_/g, ' ')})`,
+      };
   }
 }
 
@@ -126,12 +132,28 @@ export function guardConnections(server: Server, opts: ConnectionOptions): { sta
     const mine = perIp.get(key) ?? 0;
     if (open >= opts.maxConnections) {
       refusedTotal++;
-      answerRaw(socket, { ...SPECIAL_PROBLEMS['too-many-connections'], detail: `the server holds its maximum of ${opts.maxConnections} connections; try again shortly`, headers: { 'retry-after': '5' } }, opts.headers());
+      answerRaw(
+        socket,
+        {
+          ...SPECIAL_PROBLEMS['too-many-connections'],
+          detail: `the server holds its maximum of ${opts.maxConnections} connections; try again shortly`,
+          headers: { 'retry-after': '5' },
+        },
+        opts.headers(),
+      );
       return;
     }
     if (counted && mine >= opts.maxConnectionsPerIp) {
       refusedPerIp++;
-      answerRaw(socket, { ...SPECIAL_PROBLEMS['too-many-client-connections'], detail: `at most ${opts.maxConnectionsPerIp} connections may be open at once from one client address; reuse a keep-alive connection or close idle ones`, headers: { 'retry-after': '5' } }, opts.headers());
+      answerRaw(
+        socket,
+        {
+          ...SPECIAL_PROBLEMS['too-many-client-connections'],
+          detail: `at most ${opts.maxConnectionsPerIp} connections may be open at once from one client address; reuse a keep-alive connection or close idle ones`,
+          headers: { 'retry-after': '5' },
+        },
+        opts.headers(),
+      );
       return;
     }
     open++;
@@ -161,13 +183,32 @@ export function guardConnections(server: Server, opts: ConnectionOptions): { sta
   });
 
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
-    const body = JSON.stringify({ ...problemOf(417), detail: `only "Expect: 100-continue" is supported (got ${JSON.stringify(String(req.headers.expect).slice(0, 64))})`, instance: pathOf(req) });
-    res.writeHead(417, { ...opts.headers(), 'content-type': `${PROBLEM_TYPE}; charset=utf-8`, 'cache-control': 'no-store', 'content-length': Buffer.byteLength(body), connection: 'close' });
+    const body = JSON.stringify({
+      ...problemOf(417),
+      detail: `only "Expect: 100-continue" is supported (got ${JSON.stringify(String(req.headers.expect).slice(0, 64))})`,
+      instance: pathOf(req),
+    });
+    res.writeHead(417, {
+      ...opts.headers(),
+      'content-type': `${PROBLEM_TYPE}; charset=utf-8`,
+      'cache-control': 'no-store',
+      'content-length': Buffer.byteLength(body),
+      connection: 'close',
+    });
     res.end(body);
   });
 
   server.on('connect', (req: IncomingMessage, socket: Duplex) => {
-    answerRaw(socket, { ...problemOf(405), detail: `CONNECT is not allowed: this is an API, not a proxy; use ${ALLOWED_METHODS}`, instance: pathOf(req), headers: { allow: ALLOWED_METHODS } }, opts.headers());
+    answerRaw(
+      socket,
+      {
+        ...problemOf(405),
+        detail: `CONNECT is not allowed: this is an API, not a proxy; use ${ALLOWED_METHODS}`,
+        instance: pathOf(req),
+        headers: { allow: ALLOWED_METHODS },
+      },
+      opts.headers(),
+    );
   });
 
   return { stats: () => ({ open, clients: perIp.size, refusedTotal, refusedPerIp }) };

@@ -23,7 +23,9 @@ function importGraph(entry: string): Map<string, string[]> {
 describe('the app runs wherever fetch does (edge runtimes)', () => {
   it('imports nothing Node-specific', () => {
     const offenders = [...importGraph(resolve(import.meta.dirname, 'app.ts'))].flatMap(([file, specs]) =>
-      specs.filter((s) => s.startsWith('node:') || s.startsWith('@hono/node-server')).map((s) => `${file.replace(resolve(import.meta.dirname, '..'), '')} → ${s}`),
+      specs
+        .filter((s) => s.startsWith('node:') || s.startsWith('@hono/node-server'))
+        .map((s) => `${file.replace(resolve(import.meta.dirname, '..'), '')} → ${s}`),
     );
     expect(offenders).toEqual([]);
   });

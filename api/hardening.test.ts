@@ -16,8 +16,6 @@ beforeAll(async () => {
 });
 afterAll(() => api.close());
 
-
-
 const send = (method: string, path: string, opts: { from?: string; headers?: Record<string, string> } = {}) => sendFrom(api.port, method, path, opts);
 
 /** Bytes written as they are on a fresh socket; resolves with everything read until the server closes. */
@@ -131,7 +129,7 @@ describe('connection caps', () => {
   });
 });
 
-describe("what Node answered bare is a problem with CORS", () => {
+describe('what Node answered bare is a problem with CORS', () => {
   it.each([
     ['an invalid header line', 'GET / HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n', 400],
     ['an invalid method token', 'G@T / HTTP/1.1\r\nHost: x\r\n\r\n', 400],

@@ -31,8 +31,14 @@ const SYSTEM_ERRORS: Record<string, string> = {
 /** Anything that looks like a path: absolute, relative with a separator, file: URLs; quoted ones may hold spaces. */
 const QUOTED_PATH = /(['"`])((?:file:\/\/)?[^'"`]*[\\/][^'"`]*)\1/g;
 const BARE_PATH = /(?:file:\/\/)?(?:[A-Za-z]:)?(?:\.{0,2}[\\/])?(?:[^\s'"`\\/:;,()]+[\\/])+[^\s'"`\\/:;,()]*/g;
-const SQL = /(?:\bin query:|\bSELECT\b|\bWITH\s+\w+\s+AS\s*\(|\bCREATE\s+(?:OR\s+REPLACE\s+)?(?:TEMP(?:ORARY)?\s+)?(?:TABLE|VIEW|MACRO)\b|\bCOPY\b.*\bTO\b|\bINSERT\s+INTO\b|\bUPDATE\s+\w+\s+SET\b|\bDELETE\s+FROM\b|\bread_(?:csv|json|parquet)\w*\s*\(|\bLINE \d+:).*$/is;
-const basename = (path: string) => path.replace(/^file:\/\//, '').split(/[\\/]/).filter(Boolean).at(-1) ?? 'a file';
+const SQL =
+  /(?:\bin query:|\bSELECT\b|\bWITH\s+\w+\s+AS\s*\(|\bCREATE\s+(?:OR\s+REPLACE\s+)?(?:TEMP(?:ORARY)?\s+)?(?:TABLE|VIEW|MACRO)\b|\bCOPY\b.*\bTO\b|\bINSERT\s+INTO\b|\bUPDATE\s+\w+\s+SET\b|\bDELETE\s+FROM\b|\bread_(?:csv|json|parquet)\w*\s*\(|\bLINE \d+:).*$/is;
+const basename = (path: string) =>
+  path
+    .replace(/^file:\/\//, '')
+    .split(/[\\/]/)
+    .filter(Boolean)
+    .at(-1) ?? 'a file';
 
 /**
  * A load failure as the public may read it: what went wrong in words, then the first line of the
@@ -76,17 +82,35 @@ export function healthOf(manifest: BuildManifest, now: Date, generatedAt: Date):
   const sources: HealthSource[] = manifest.sources.map((s) => {
     const f = freshnessAt(s, today);
     return {
-      id: s.id, status: s.status, freshness: f.freshness, cadence: s.cadence, data_as_of: s.data_as_of, expected_next: s.expected_next, overdue_days: f.overdue_days,
-      retrieved_at: s.retrieved_at, stale_since: s.stale_since, stale_reason: publicReason(s.stale_reason), headline: headline.has(s.id),
+      id: s.id,
+      status: s.status,
+      freshness: f.freshness,
+      cadence: s.cadence,
+      data_as_of: s.data_as_of,
+      expected_next: s.expected_next,
+      overdue_days: f.overdue_days,
+      retrieved_at: s.retrieved_at,
+      stale_since: s.stale_since,
+      stale_reason: publicReason(s.stale_reason),
+      headline: headline.has(s.id),
     };
   });
   const degraded: { id: string; reason: string }[] = [];
   for (const s of sources) {
     if (s.status === 'stale' || s.status === 'unavailable') {
-      degraded.push({ id: s.id, reason: s.status === 'stale' ? `the latest load failed; the last good snapshot (retrieved ${s.retrieved_at}) is served` : 'the source failed to load and has no snapshot; its outputs are left out' });
+      degraded.push({
+        id: s.id,
+        reason:
+          s.status === 'stale'
+            ? `the latest load failed; the last good snapshot (retrieved ${s.retrieved_at}) is served`
+            : 'the source failed to load and has no snapshot; its outputs are left out',
+      });
     }
     if (s.headline && s.freshness === 'stale') {
-      degraded.push({ id: s.id, reason: `headline data are stale: they end ${s.data_as_of}, the next observation was due by ${s.expected_next} (${s.overdue_days} days overdue)` });
+      degraded.push({
+        id: s.id,
+        reason: `headline data are stale: they end ${s.data_as_of}, the next observation was due by ${s.expected_next} (${s.overdue_days} days overdue)`,
+      });
     }
   }
   return {

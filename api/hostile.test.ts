@@ -26,15 +26,48 @@ function raw(method: string, path: string, body?: string, headers: Record<string
 }
 
 const hostile = [
-  '..%2F..%2Fpackage.json', '%2e%2e%2f%2e%2e%2fetc%2fpasswd', '%00', 'a%00b', '%FF%FE', '%E0%A4%A', "'; DROP TABLE x;--",
-  '<script>alert(1)</script>', 'x'.repeat(5000), '%F0%9F%92%A9', '__proto__', 'constructor', '-1', '1e309', 'NaN', '[]', '{}',
+  '..%2F..%2Fpackage.json',
+  '%2e%2e%2f%2e%2e%2fetc%2fpasswd',
+  '%00',
+  'a%00b',
+  '%FF%FE',
+  '%E0%A4%A',
+  "'; DROP TABLE x;--",
+  '<script>alert(1)</script>',
+  'x'.repeat(5000),
+  '%F0%9F%92%A9',
+  '__proto__',
+  'constructor',
+  '-1',
+  '1e309',
+  'NaN',
+  '[]',
+  '{}',
 ];
 
 describe('one error shape on every route, never a 5xx', () => {
   for (const r of ROUTES) {
     it(`${r.method.toUpperCase()} ${r.path}`, async () => {
       const paths: string[] = [];
-      const params = ['commodity', 'country', 'from', 'to', 'since', 'until', 'limit', 'q', 'lang', 'group', 'status', 'category', 'metric', 'frequency', 'format', 'type', 'bogus'];
+      const params = [
+        'commodity',
+        'country',
+        'from',
+        'to',
+        'since',
+        'until',
+        'limit',
+        'q',
+        'lang',
+        'group',
+        'status',
+        'category',
+        'metric',
+        'frequency',
+        'format',
+        'type',
+        'bogus',
+      ];
       for (const h of hostile) {
         // Values already percent-encoded go as written; the others are encoded as a client would.
         const v = h.includes('%') ? h : encodeURIComponent(h);
@@ -43,7 +76,10 @@ describe('one error shape on every route, never a 5xx', () => {
         for (const p of params) paths.push(`${r.path.replace('{iso}', 'DEU').replace('{slug}', 'energy.gas')}?${p}=${v}`);
       }
       for (const path of paths) {
-        const res = r.method === 'get' ? await raw('GET', path) : await raw('POST', path, JSON.stringify({ q: decodeURIComponentSafe(hostile[0]!) }), { 'content-type': 'application/json' });
+        const res =
+          r.method === 'get'
+            ? await raw('GET', path)
+            : await raw('POST', path, JSON.stringify({ q: decodeURIComponentSafe(hostile[0]!) }), { 'content-type': 'application/json' });
         expect(res.status, path).toBeLessThan(500);
         if (res.status >= 400) {
           expect(res.type, path).toBe('application/problem+json; charset=utf-8');
@@ -56,7 +92,15 @@ describe('one error shape on every route, never a 5xx', () => {
   }
 
   it('never serves files outside the build', async () => {
-    for (const path of ['/openapi.json/../../package.json', '/.well-known/../../../etc/passwd', '/.well-known/%2e%2e/manifest.json', '/feeds/..%2f..%2fpackage.json', '/llms.txt%00.json', '/manifest.json', '/data/events.json']) {
+    for (const path of [
+      '/openapi.json/../../package.json',
+      '/.well-known/../../../etc/passwd',
+      '/.well-known/%2e%2e/manifest.json',
+      '/feeds/..%2f..%2fpackage.json',
+      '/llms.txt%00.json',
+      '/manifest.json',
+      '/data/events.json',
+    ]) {
       const res = await raw('GET', path);
       expect(res.status, path).toBe(404);
       expect(res.text, path).not.toMatch(/"dependencies"|root:x:0/);

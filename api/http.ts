@@ -20,7 +20,14 @@ export const LIMIT_HEADERS = 'limitHeaders';
  * Bytes as they are, every header set at construction (a header added to a finished response
  * would make the Node adapter copy the body through a stream), 304 when the client has them.
  */
-export function sendBytes(c: Context, b: Pick<LoadedBuild, 'headers'>, body: Uint8Array, contentType: string, cache: CacheInfo, extra?: Record<string, string>): Response {
+export function sendBytes(
+  c: Context,
+  b: Pick<LoadedBuild, 'headers'>,
+  body: Uint8Array,
+  contentType: string,
+  cache: CacheInfo,
+  extra?: Record<string, string>,
+): Response {
   const headers: Record<string, string> = {
     ...b.headers,
     ...(c.get(LIMIT_HEADERS) as Record<string, string> | undefined),

@@ -62,8 +62,18 @@ export class ServerMetrics {
   constructor(opts: MetricsOptions) {
     const registers = [this.registry];
     this.withProcess = opts.process ?? true;
-    this.requests = new Counter({ name: 'chokepoint_http_requests_total', help: 'HTTP requests answered, by route pattern and status', labelNames: ['route', 'status'], registers });
-    this.limited = new Counter({ name: 'chokepoint_rate_limited_total', help: 'Requests refused by a rate limit (429), by policy', labelNames: ['policy'], registers });
+    this.requests = new Counter({
+      name: 'chokepoint_http_requests_total',
+      help: 'HTTP requests answered, by route pattern and status',
+      labelNames: ['route', 'status'],
+      registers,
+    });
+    this.limited = new Counter({
+      name: 'chokepoint_rate_limited_total',
+      help: 'Requests refused by a rate limit (429), by policy',
+      labelNames: ['policy'],
+      registers,
+    });
     for (const policy of ['data', 'ask'] as const) this.limited.inc({ policy }, 0);
     new Gauge({
       name: 'chokepoint_build_age_seconds',
@@ -87,7 +97,14 @@ export class ServerMetrics {
     });
     const connections = opts.connections;
     if (connections) {
-      new Gauge({ name: 'chokepoint_connections_open', help: 'Connections open now', registers, collect() { this.set(connections().open); } });
+      new Gauge({
+        name: 'chokepoint_connections_open',
+        help: 'Connections open now',
+        registers,
+        collect() {
+          this.set(connections().open);
+        },
+      });
       new Counter({
         name: 'chokepoint_connections_refused_total',
         help: 'Connections refused by a cap (total: the server was full; per_ip: one client held too many)',

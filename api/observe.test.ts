@@ -37,7 +37,10 @@ function sample(text: string, series: string): number | undefined {
 
 beforeAll(async () => {
   // A data limit of 5 per minute, and every log line captured (a destination stream of our own).
-  api = await startTestServer({ RATE_LIMIT_DATA: '5' }, createLogger({ name: 'api', level: 'info', destination: { write: (l: string) => void lines.push(l) } }));
+  api = await startTestServer(
+    { RATE_LIMIT_DATA: '5' },
+    createLogger({ name: 'api', level: 'info', destination: { write: (l: string) => void lines.push(l) } }),
+  );
 });
 afterAll(() => api.close());
 
@@ -104,7 +107,17 @@ describe('the request log', () => {
     const body = await res.arrayBuffer();
     expect(res.status).toBe(200);
     const line = await lineOf('log-1');
-    expect(line).toMatchObject({ level: 'info', name: 'api', msg: 'request', request_id: 'log-1', method: 'GET', path: '/v1/commodities', query: 'group=metals', status: 200, client: '127.0.0.0/24' });
+    expect(line).toMatchObject({
+      level: 'info',
+      name: 'api',
+      msg: 'request',
+      request_id: 'log-1',
+      method: 'GET',
+      path: '/v1/commodities',
+      query: 'group=metals',
+      status: 200,
+      client: '127.0.0.0/24',
+    });
     expect(line.bytes as number).toBeGreaterThan(body.byteLength);
     expect(typeof line.ms).toBe('number');
     expect(typeof line.time).toBe('string');

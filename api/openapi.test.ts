@@ -40,9 +40,14 @@ describe('responses match /openapi.json', () => {
   for (const r of ROUTES) {
     it(`${r.method.toUpperCase()} ${r.path}`, async () => {
       for (const url of [r.example, ...(extra[r.path] ?? [])]) {
-        const res = r.method === 'post'
-          ? await fetch(`${api.url}${url}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ q: 'How full is gas storage in Germany?' }) })
-          : await fetch(`${api.url}${url}`);
+        const res =
+          r.method === 'post'
+            ? await fetch(`${api.url}${url}`, {
+                method: 'POST',
+                headers: { 'content-type': 'application/json' },
+                body: JSON.stringify({ q: 'How full is gas storage in Germany?' }),
+              })
+            : await fetch(`${api.url}${url}`);
         expect(res.status, url).toBe(200);
         validate(r.path, r.method, '200', 'application/json', await res.json());
       }

@@ -72,7 +72,16 @@ function send(port: number, opts: { path?: string; method?: string; from?: strin
   const headers = ask ? { 'content-type': 'application/json', ...opts.headers } : opts.headers;
   return new Promise((resolvePromise, reject) => {
     const req = httpRequest(
-      { host: '127.0.0.1', port, path: opts.path ?? '/v1/commodities', method: opts.method ?? 'GET', localAddress: opts.from ?? '127.0.0.1', agent: false, headers, timeout: 10_000 },
+      {
+        host: '127.0.0.1',
+        port,
+        path: opts.path ?? '/v1/commodities',
+        method: opts.method ?? 'GET',
+        localAddress: opts.from ?? '127.0.0.1',
+        agent: false,
+        headers,
+        timeout: 10_000,
+      },
       (res) => {
         let body = '';
         res.setEncoding('utf8');
@@ -172,7 +181,10 @@ describe('rate limits in memory', () => {
   it('admits exactly 60 of 200 concurrent requests from one IP', async () => {
     const rs = await many(200, () => send(app.port, { from: '127.0.0.20' }));
     expect(statuses(rs)).toEqual({ ok: 60, limited: 140 });
-    const remainings = rs.filter((r) => r.status === 200).map(remainingOf).sort((a, b) => a - b);
+    const remainings = rs
+      .filter((r) => r.status === 200)
+      .map(remainingOf)
+      .sort((a, b) => a - b);
     expect(remainings).toEqual(Array.from({ length: 60 }, (_, i) => i));
     for (const r of rs.filter((x) => x.status === 429)) {
       expect(r.headers['ratelimit']).toMatch(/^"data";r=0;t=\d+$/);
@@ -189,7 +201,9 @@ describe('rate limits in memory', () => {
   });
 
   it('ignores a forged X-Forwarded-For when TRUST_PROXY is unset', async () => {
-    const rs = await many(100, () => send(app.port, { from: '127.0.0.4', headers: { 'x-forwarded-for': randomIp(), 'x-real-ip': randomIp(), 'cf-connecting-ip': randomIp() } }));
+    const rs = await many(100, () =>
+      send(app.port, { from: '127.0.0.4', headers: { 'x-forwarded-for': randomIp(), 'x-real-ip': randomIp(), 'cf-connecting-ip': randomIp() } }),
+    );
     expect(statuses(rs)).toEqual({ ok: 60, limited: 40 });
   });
 
@@ -305,7 +319,6 @@ describe('rate-limit options', () => {
 });
 
 // --- Redis ---------------------------------------------------------------------------------
-
 
 function pingOnce(port: number): Promise<boolean> {
   return new Promise((r) => {
@@ -498,7 +511,11 @@ describe.skipIf(!redisAvailable)('rate limits in Redis', () => {
     }
     // after the one-second back-off, the next request probes Redis again and counting is back there
     await sleep(1100);
-    await waitFor(async () => (await send(c.port, { from: '127.0.0.48' })).status === 200 && c.logs.some((l) => l.includes('is back')), 5000, 'Redis to be used again');
+    await waitFor(
+      async () => (await send(c.port, { from: '127.0.0.48' })).status === 200 && c.logs.some((l) => l.includes('is back')),
+      5000,
+      'Redis to be used again',
+    );
     expect(await probe.zCard('chokepoint:rl:data:127.0.0.48')).toBeGreaterThanOrEqual(1);
   }, 20_000);
 
@@ -518,31 +535,35 @@ describe.skipIf(!redisAvailable)('rate limits in Redis', () => {
   it.each([
     ['reachable', true],
     ['unreachable', false],
-  ])('does not keep the process alive after close() (Redis %s)', async (_label, up) => {
-    const target = up ? url : `redis://127.0.0.1:${await freePort()}`;
-    const file = join(tmpdir(), `chokepoint-rl-exit-${process.pid}-${Date.now()}.mts`);
-    const mod = resolve(import.meta.dirname, 'rate-limit.ts');
-    await writeFile(
-      file,
-      `import { createRateLimits } from ${JSON.stringify(mod)};\n` +
-        `const l = await createRateLimits({ data: 60, ask: 10, trust: { kind: 'none' }, redisUrl: ${JSON.stringify(target)} });\n` +
-        `await l.close();\nconsole.log('closed');\n`,
-    );
-    try {
-      const child = spawn(process.execPath, [file], { stdio: ['ignore', 'pipe', 'pipe'], cwd: resolve(import.meta.dirname, '..') });
-      let out = '';
-      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-      const code = await Promise.race([
-        new Promise<number | null>((r) => child.once('exit', (c) => r(c))),
-        sleep(15_000).then(() => {
-          child.kill('SIGKILL');
-          return 'hung' as const;
-        }),
-      ]);
-      expect(code).toBe(0);
-      expect(out).toContain('closed');
-    } finally {
-      await rm(file, { force: true });
-    }
-  }, 30_000);
+  ])(
+    'does not keep the process alive after close() (Redis %s)',
+    async (_label, up) => {
+      const target = up ? url : `redis://127.0.0.1:${await freePort()}`;
+      const file = join(tmpdir(), `chokepoint-rl-exit-${process.pid}-${Date.now()}.mts`);
+      const mod = resolve(import.meta.dirname, 'rate-limit.ts');
+      await writeFile(
+        file,
+        `import { createRateLimits } from ${JSON.stringify(mod)};\n` +
+          `const l = await createRateLimits({ data: 60, ask: 10, trust: { kind: 'none' }, redisUrl: ${JSON.stringify(target)} });\n` +
+          `await l.close();\nconsole.log('closed');\n`,
+      );
+      try {
+        const child = spawn(process.execPath, [file], { stdio: ['ignore', 'pipe', 'pipe'], cwd: resolve(import.meta.dirname, '..') });
+        let out = '';
+        child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+        const code = await Promise.race([
+          new Promise<number | null>((r) => child.once('exit', (c) => r(c))),
+          sleep(15_000).then(() => {
+            child.kill('SIGKILL');
+            return 'hung' as const;
+          }),
+        ]);
+        expect(code).toBe(0);
+        expect(out).toContain('closed');
+      } finally {
+        await rm(file, { force: true });
+      }
+    },
+    30_000,
+  );
 });

@@ -66,7 +66,6 @@ export interface RateLimits {
 
 export const REDIS_PREFIX = 'chokepoint:rl:';
 
-
 // --- the log of admitted requests ------------------------------------------------------------
 
 /** Times are microseconds since the epoch: unique per instance, so that they also name the Redis members. */
@@ -284,7 +283,9 @@ class RedisBackend {
     if (backoff) this.retryAt = Date.now() + 1000;
     if (this.down) return;
     this.down = true;
-    this.log(`warning: rate limits: Redis at ${redactUrl(this.url)} unavailable (${reason}); counting in memory on this instance, conservatively, until it is reachable again`);
+    this.log(
+      `warning: rate limits: Redis at ${redactUrl(this.url)} unavailable (${reason}); counting in memory on this instance, conservatively, until it is reachable again`,
+    );
   }
 
   /** Redis answers again: copy what was admitted meanwhile (and just before), then count there. */
@@ -342,7 +343,9 @@ class RedisBackend {
   }
 
   async admit(key: string, limit: number, now: number): Promise<Admission> {
-    const reply = (await this.timed(this.client.eval(ADMIT_SCRIPT, { keys: [key], arguments: [String(now), String(this.windowUs), String(limit), `${this.instance}:${now}`] }))) as unknown;
+    const reply = (await this.timed(
+      this.client.eval(ADMIT_SCRIPT, { keys: [key], arguments: [String(now), String(this.windowUs), String(limit), `${this.instance}:${now}`] }),
+    )) as unknown;
     if (!Array.isArray(reply) || reply.length !== 3) throw new Error('unexpected reply to the rate-limit script');
     const [allowed, count, oldest] = reply.map(Number) as [number, number, number];
     if (![allowed, count, oldest].every(Number.isFinite)) throw new Error('unexpected reply to the rate-limit script');
@@ -388,9 +391,13 @@ export async function createRateLimits(opts: RateLimitOptions): Promise<RateLimi
   const memory: Record<Policy, MemoryLog> = { data: new MemoryLog(windowUs, Math.max(1, opts.data)), ask: new MemoryLog(windowUs, Math.max(1, opts.ask)) };
 
   const anyOn = opts.data > 0 || opts.ask > 0;
-  const redis = opts.redisUrl && anyOn
-    ? new RedisBackend(opts.redisUrl, windowUs, log, opts.redisTimeoutMs ?? 500, (await import('redis')).createClient, [['data', memory.data], ['ask', memory.ask]])
-    : null;
+  const redis =
+    opts.redisUrl && anyOn
+      ? new RedisBackend(opts.redisUrl, windowUs, log, opts.redisTimeoutMs ?? 500, (await import('redis')).createClient, [
+          ['data', memory.data],
+          ['ask', memory.ask],
+        ])
+      : null;
   if (redis) await redis.start(2000);
   const keyOf = (c: Context) => rateKey(clientIp(c, opts.trust));
 

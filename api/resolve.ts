@@ -37,7 +37,11 @@ export function resolveReserve(b: LoadedBuild, commodity: string, country: strin
   if (b.reserves.has(key)) return key;
   const available = [...b.reserves.keys()].sort();
   const forCommodity = available.filter((k) => k.startsWith(`${code}/`));
-  throw new ApiError(404, `no reserve is published for ${code} in ${iso2}; ${forCommodity.length ? `${code} reserves exist for ${forCommodity.map((k) => k.split('/')[1]).join(', ')}` : `reserves exist for ${available.join(', ')}`}`, {
-    suggestions: (forCommodity.length ? forCommodity : available).map((k) => `commodity=${k.split('/')[0]}&country=${k.split('/')[1]}`),
-  });
+  throw new ApiError(
+    404,
+    `no reserve is published for ${code} in ${iso2}; ${forCommodity.length ? `${code} reserves exist for ${forCommodity.map((k) => k.split('/')[1]).join(', ')}` : `reserves exist for ${available.join(', ')}`}`,
+    {
+      suggestions: (forCommodity.length ? forCommodity : available).map((k) => `commodity=${k.split('/')[0]}&country=${k.split('/')[1]}`),
+    },
+  );
 }

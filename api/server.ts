@@ -29,13 +29,21 @@ export interface RunningServer {
 /** Serve the current build (and every build the pipeline switches in after it) on one port. */
 /** `mcpOptions`: MCP limits the environment does not carry (tests set small flow limits). */
 /** `logger`: where the structured log goes (tests capture it); default stdout at LOG_LEVEL, nothing when `quiet`. */
-export async function startServer(env: Config, quiet = false, mcpOptions: McpOptions = {}, logger: Logger = createLogger({ name: 'api', level: quiet ? 'silent' : env.LOG_LEVEL })): Promise<RunningServer> {
+export async function startServer(
+  env: Config,
+  quiet = false,
+  mcpOptions: McpOptions = {},
+  logger: Logger = createLogger({ name: 'api', level: quiet ? 'silent' : env.LOG_LEVEL }),
+): Promise<RunningServer> {
   const say = (m: string) => logger.info(m);
   const store = await new NodeBuildStore(env.DIST_DIR, say, { embeddings: embeddingsOf(env) }).start();
   if (!store.current()) logger.warn({ dist: env.DIST_DIR }, `no build in ${env.DIST_DIR} yet: answering 503 until the pipeline publishes one`);
   const trust = parseTrustProxy(env.TRUST_PROXY, env.TRUSTED_PROXIES);
   let connectionStats: (() => ConnectionStats) | undefined;
-  const metrics = new ServerMetrics({ build: () => store.current() ?? undefined, connections: () => connectionStats?.() ?? { open: 0, clients: 0, refusedTotal: 0, refusedPerIp: 0 } });
+  const metrics = new ServerMetrics({
+    build: () => store.current() ?? undefined,
+    connections: () => connectionStats?.() ?? { open: 0, clients: 0, refusedTotal: 0, refusedPerIp: 0 },
+  });
   const limits = await createRateLimits({
     data: env.RATE_LIMIT_DATA,
     ask: env.RATE_LIMIT_ASK,
@@ -45,7 +53,9 @@ export async function startServer(env: Config, quiet = false, mcpOptions: McpOpt
     log: (m) => (m.startsWith('warning: ') ? logger.warn(m.slice('warning: '.length)) : logger.info(m)),
     onLimited: (policy) => metrics.rateLimited(policy),
   });
-  say(`${describeTrustProxy(trust)}; limits ${env.RATE_LIMIT_DATA}/min data, ${env.RATE_LIMIT_ASK}/min ask${env.REDIS_URL ? `, counted in Redis (1/${env.RATE_LIMIT_INSTANCES} of each limit per instance during an outage)` : ''}`);
+  say(
+    `${describeTrustProxy(trust)}; limits ${env.RATE_LIMIT_DATA}/min data, ${env.RATE_LIMIT_ASK}/min ask${env.REDIS_URL ? `, counted in Redis (1/${env.RATE_LIMIT_INSTANCES} of each limit per instance during an outage)` : ''}`,
+  );
   // /v1/ask's model (OPENAI_*), given to this server's app only.
   const llm = llmConfigOf(env);
   const ask: AskOptions = { llm, onFallback: (why) => say(`/v1/ask: model answer refused, grounded answer sent: ${why}`) };
@@ -70,7 +80,11 @@ export async function startServer(env: Config, quiet = false, mcpOptions: McpOpt
     metrics: () => metrics.render(),
   });
   // Past bulk packages live on disk beside the builds (the app itself stays free of Node modules).
-  mountVintages(app, { store: new DiskVintages(env.DIST_DIR), common: () => store.current()?.headers ?? commonHeaders(env.PUBLIC_BASE_URL), limit: limits.data });
+  mountVintages(app, {
+    store: new DiskVintages(env.DIST_DIR),
+    common: () => store.current()?.headers ?? commonHeaders(env.PUBLIC_BASE_URL),
+    limit: limits.data,
+  });
   const proxies = 'trusted' in trust ? trust.trusted : undefined;
   return new Promise((resolveStart) => {
     const server = serve(
@@ -88,29 +102,29 @@ export async function startServer(env: Config, quiet = false, mcpOptions: McpOpt
         },
       },
       (info) => {
-      logger.info(
-        { host: env.HOST, port: info.port, build: store.current()?.id ?? null },
-        `listening on http://${env.HOST}:${info.port}; at most ${env.MAX_CONNECTIONS} connections, ${env.MAX_CONNECTIONS_PER_IP} per client address`,
-      );
-      resolveStart({
-        server,
-        port: info.port,
-        store,
-        limits,
-        mcp,
-        metrics,
-        connections: guard.stats,
-        close: async () => {
-          logger.info('shutting down: closing connections and MCP sessions');
-          store.stop();
-          await mcp.close();
-          const closed = new Promise<void>((r) => server.close(() => r()));
-          (server as Server).closeIdleConnections();
-          await closed;
-          await limits.close();
-          logger.info('stopped');
-        },
-      });
+        logger.info(
+          { host: env.HOST, port: info.port, build: store.current()?.id ?? null },
+          `listening on http://${env.HOST}:${info.port}; at most ${env.MAX_CONNECTIONS} connections, ${env.MAX_CONNECTIONS_PER_IP} per client address`,
+        );
+        resolveStart({
+          server,
+          port: info.port,
+          store,
+          limits,
+          mcp,
+          metrics,
+          connections: guard.stats,
+          close: async () => {
+            logger.info('shutting down: closing connections and MCP sessions');
+            store.stop();
+            await mcp.close();
+            const closed = new Promise<void>((r) => server.close(() => r()));
+            (server as Server).closeIdleConnections();
+            await closed;
+            await limits.close();
+            logger.info('stopped');
+          },
+        });
       },
     );
     // In the same tick as the server's creation: before it accepts its first connection.

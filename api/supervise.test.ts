@@ -13,7 +13,6 @@ afterEach(() => {
   for (const p of running.splice(0)) if (p.exitCode === null && p.signalCode === null) p.kill('SIGKILL');
 });
 
-
 function health(port: number): Promise<number> {
   return new Promise((r) => {
     const req = request({ host: '127.0.0.1', port, path: '/healthz', agent: false, timeout: 2000 }, (res) => {
@@ -40,7 +39,16 @@ function serve(env: Record<string, string>): { proc: ChildProcess; log: () => st
   let out = '';
   const proc = spawn(process.execPath, [resolve(REPO, 'bin/serve.ts')], {
     cwd: REPO,
-    env: { ...process.env, HOST: '127.0.0.1', DIST_DIR: inject('distDir'), RATE_LIMIT_DATA: '0', RATE_LIMIT_ASK: '0', CHOKEPOINT_SUPERVISED: '', SUPERVISE: '', ...env },
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      DIST_DIR: inject('distDir'),
+      RATE_LIMIT_DATA: '0',
+      RATE_LIMIT_ASK: '0',
+      CHOKEPOINT_SUPERVISED: '',
+      SUPERVISE: '',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));

@@ -85,7 +85,10 @@ export function supervise(opts: SuperviseOptions): Supervised {
           return;
         }
         if (upMs >= stable) backoff = min;
-        logger.error({ ...exit, backoff_ms: backoff }, `${opts.name} (pid ${child.pid}) died (${how}) after ${(upMs / 1000).toFixed(1)} s; restarting in ${backoff} ms`);
+        logger.error(
+          { ...exit, backoff_ms: backoff },
+          `${opts.name} (pid ${child.pid}) died (${how}) after ${(upMs / 1000).toFixed(1)} s; restarting in ${backoff} ms`,
+        );
         timer = setTimeout(start, backoff);
         backoff = Math.min(backoff * 2, max);
       });

@@ -20,7 +20,11 @@ describe('bulk files and vintages over HTTP', () => {
     dist = await tempDir('dist-vintages');
     const mirror = await tempDir('mirror-vintages');
     await cp(SOURCES_DIR, mirror, { recursive: true });
-    const build = (minutes: number) => runBuild({ sourcesDir: mirror, dataDir: DATA_DIR, outDir: dist, baseUrl: 'https://chokepoint.test', site: NO_SITE }, testEffects(new Date(Date.parse('2026-11-22T00:00:00Z') + minutes * 60_000)));
+    const build = (minutes: number) =>
+      runBuild(
+        { sourcesDir: mirror, dataDir: DATA_DIR, outDir: dist, baseUrl: 'https://chokepoint.test', site: NO_SITE },
+        testEffects(new Date(Date.parse('2026-11-22T00:00:00Z') + minutes * 60_000)),
+      );
     first = (await build(0)).build;
     api = await startServer(readConfig({ DIST_DIR: dist, PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_DATA: '0' }), true);
     url = `http://127.0.0.1:${api.port}`;
@@ -61,7 +65,13 @@ describe('bulk files and vintages over HTTP', () => {
     const day = await fetch(`${url}/vintages/2026-11-22/commodities.csv`, { redirect: 'manual' });
     expect(day.status).toBe(307);
     expect(day.headers.get('location')).toBe(`/vintages/${second}/commodities.csv`);
-    for (const path of [`/vintages/${first}/..%2F..%2Fmanifest.json`, `/vintages/${first}/secrets.csv`, '/vintages/..%2Fbuilds/prices.csv', '/vintages/1999-01-01/prices.csv', '/vintages/20200101T000000Z-00000000/prices.csv']) {
+    for (const path of [
+      `/vintages/${first}/..%2F..%2Fmanifest.json`,
+      `/vintages/${first}/secrets.csv`,
+      '/vintages/..%2Fbuilds/prices.csv',
+      '/vintages/1999-01-01/prices.csv',
+      '/vintages/20200101T000000Z-00000000/prices.csv',
+    ]) {
       const res = await fetch(`${url}${path}`);
       expect(res.status, path).toBe(404);
       expect(res.headers.get('content-type'), path).toMatch(/^application\/problem\+json/);

@@ -51,7 +51,11 @@ export class DiskVintages {
 }
 
 export function mountVintages(app: Hono, x: { store: DiskVintages; common: () => Record<string, string>; limit: MiddlewareHandler }) {
-  const headersOf = (c: Context, extra: Record<string, string>) => ({ ...x.common(), ...(c.get(LIMIT_HEADERS) as Record<string, string> | undefined), ...extra });
+  const headersOf = (c: Context, extra: Record<string, string>) => ({
+    ...x.common(),
+    ...(c.get(LIMIT_HEADERS) as Record<string, string> | undefined),
+    ...extra,
+  });
 
   app.get(`/${VINTAGE_INDEX}`, x.limit, async (c) => {
     const index = await x.store.index();
@@ -65,13 +69,21 @@ export function mountVintages(app: Hono, x: { store: DiskVintages; common: () =>
 
   app.get(`/${VINTAGES_DIR}/:ref/:file`, x.limit, async (c) => {
     const { ref, file } = c.req.param();
-    if (!VINTAGE_FILES.has(file)) throw new ApiError(404, `a vintage holds datapackage.json and the bulk tables (${[...VINTAGE_FILES].slice(1, 5).join(', ')}, …); not '${file.slice(0, 80)}'`);
+    if (!VINTAGE_FILES.has(file))
+      throw new ApiError(
+        404,
+        `a vintage holds datapackage.json and the bulk tables (${[...VINTAGE_FILES].slice(1, 5).join(', ')}, …); not '${file.slice(0, 80)}'`,
+      );
     if (DAY.test(ref)) {
       const newest = (await x.store.index())?.vintages.find((v) => v.date === ref);
       if (!newest) throw new ApiError(404, `no vintage was published on ${ref}; the list is at /${VINTAGE_INDEX}`);
-      return new Response(null, { status: 307, headers: headersOf(c, { location: `/${VINTAGES_DIR}/${newest.id}/${file}`, 'cache-control': 'public, max-age=60' }) });
+      return new Response(null, {
+        status: 307,
+        headers: headersOf(c, { location: `/${VINTAGES_DIR}/${newest.id}/${file}`, 'cache-control': 'public, max-age=60' }),
+      });
     }
-    if (!ID.test(ref)) throw new ApiError(404, `'${ref.slice(0, 80)}' is neither a vintage id (a build id such as 20261123T202240Z-361b0678) nor a date (YYYY-MM-DD)`);
+    if (!ID.test(ref))
+      throw new ApiError(404, `'${ref.slice(0, 80)}' is neither a vintage id (a build id such as 20261123T202240Z-361b0678) nor a date (YYYY-MM-DD)`);
     const f = await x.store.file(ref, file);
     if (!f) throw new ApiError(404, `vintage ${ref} is not kept (see the retention rule in /${VINTAGE_INDEX})`);
     const headers = headersOf(c, { 'content-type': f.contentType, etag: f.etag, 'content-length': String(f.size), 'cache-control': IMMUTABLE });

@@ -7,7 +7,14 @@ import { SERVER_NODE_FLAGS } from '../api/supervise.ts';
 const repo = resolve(import.meta.dirname, '..');
 
 /** p95 is there when the wrk script prints `P95_US <µs>` in its done() (wrk has no flag for it). */
-export interface WrkResult { rps: number; p50: number; p95?: number; p99: number; non2xx: number; status: string }
+export interface WrkResult {
+  rps: number;
+  p50: number;
+  p95?: number;
+  p99: number;
+  non2xx: number;
+  status: string;
+}
 
 /** wrk with a latency distribution; `lua` is an optional wrk script (e.g. to vary the query). */
 export function wrk(url: string, connections: number, seconds: number, lua?: string): WrkResult {
@@ -70,7 +77,11 @@ export function rssMb(child: ChildProcess): number {
  */
 export function startNode(script: string, env: Record<string, string>): ChildProcess {
   // SUPERVISE=off: the pid measured is the server's own, not a supervisor's.
-  return spawn(process.execPath, [...SERVER_NODE_FLAGS, script], { cwd: repo, env: { ...process.env, SUPERVISE: 'off', ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  return spawn(process.execPath, [...SERVER_NODE_FLAGS, script], {
+    cwd: repo,
+    env: { ...process.env, SUPERVISE: 'off', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
 }
 
 export async function benchApi(distDir: string) {

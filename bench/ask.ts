@@ -33,7 +33,14 @@ export type AskBench = WrkResult & { p95: number };
  * `await benchAsk(distDir)` with the folder holding `current/` (e.g. dist/). Target: p95 < 50 ms.
  */
 export async function benchAsk(distDir: string, connections = 10, seconds = 10, port = 18790): Promise<AskBench> {
-  const api = startNode('bin/serve.ts', { PORT: String(port), HOST: '127.0.0.1', DIST_DIR: distDir, RATE_LIMIT_DATA: '0', RATE_LIMIT_ASK: '0', OPENAI_API_KEY: '' });
+  const api = startNode('bin/serve.ts', {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DIST_DIR: distDir,
+    RATE_LIMIT_DATA: '0',
+    RATE_LIMIT_ASK: '0',
+    OPENAI_API_KEY: '',
+  });
   try {
     await waitFor(`http://127.0.0.1:${port}/healthz`);
     const url = `http://127.0.0.1:${port}/v1/ask`;

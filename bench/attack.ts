@@ -20,17 +20,37 @@ const DIST_DIR = resolve(process.env.DIST_DIR ?? resolve(import.meta.dirname, '.
 const SECONDS = Number(process.env.ATTACK_SECONDS ?? 10);
 const BASE = `http://127.0.0.1:${PORT}`;
 
-interface Reply { status: number; ms: number; bytes: number }
+interface Reply {
+  status: number;
+  ms: number;
+  bytes: number;
+}
 
-function send(method: string, path: string, o: { from?: string; headers?: Record<string, string>; body?: string; agent?: Agent | false; timeoutMs?: number } = {}): Promise<Reply> {
+function send(
+  method: string,
+  path: string,
+  o: { from?: string; headers?: Record<string, string>; body?: string; agent?: Agent | false; timeoutMs?: number } = {},
+): Promise<Reply> {
   const started = performance.now();
   return new Promise((done) => {
-    const req = request({ host: '127.0.0.1', port: PORT, method, path, localAddress: o.from ?? '127.0.0.1', headers: o.headers, agent: o.agent ?? false, timeout: o.timeoutMs ?? 30_000 }, (res) => {
-      let bytes = 0;
-      res.on('data', (d: Buffer) => (bytes += d.length));
-      res.on('end', () => done({ status: res.statusCode ?? 0, ms: performance.now() - started, bytes }));
-      res.on('error', () => done({ status: -1, ms: performance.now() - started, bytes }));
-    });
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port: PORT,
+        method,
+        path,
+        localAddress: o.from ?? '127.0.0.1',
+        headers: o.headers,
+        agent: o.agent ?? false,
+        timeout: o.timeoutMs ?? 30_000,
+      },
+      (res) => {
+        let bytes = 0;
+        res.on('data', (d: Buffer) => (bytes += d.length));
+        res.on('end', () => done({ status: res.statusCode ?? 0, ms: performance.now() - started, bytes }));
+        res.on('error', () => done({ status: -1, ms: performance.now() - started, bytes }));
+      },
+    );
     req.on('timeout', () => req.destroy(new Error('timeout')));
     req.on('error', () => done({ status: -1, ms: performance.now() - started, bytes: 0 }));
     req.end(o.body);
@@ -68,7 +88,13 @@ async function during(child: ChildProcess, name: string, attack: (stop: () => bo
   const before = rssMb(child);
   let peak = before;
   let stopped = false;
-  const sampler = setInterval(() => { try { peak = Math.max(peak, rssMb(child)); } catch { /* child gone */ } }, 100);
+  const sampler = setInterval(() => {
+    try {
+      peak = Math.max(peak, rssMb(child));
+    } catch {
+      /* child gone */
+    }
+  }, 100);
   const end = Date.now() + SECONDS * 1000;
   const stop = () => stopped || Date.now() > end;
   const normal = normalClient(stop);
@@ -78,17 +104,34 @@ async function during(child: ChildProcess, name: string, attack: (stop: () => bo
   clearInterval(sampler);
   await sleep(1000);
   let alive = true;
-  try { process.kill(child.pid!, 0); } catch { alive = false; }
+  try {
+    process.kill(child.pid!, 0);
+  } catch {
+    alive = false;
+  }
   const health = alive ? (await send('GET', '/healthz', { from: '127.0.8.1' })).status : 0;
-  console.log(`| ${name} | ${detail} | ${before} → ${peak} MB | ${fmt(pct(normal.lat, 50))} / ${fmt(pct(normal.lat, 99))} ms | ${normal.lat.length} ok, ${normal.failed()} failed | ${alive ? `alive, /healthz ${health}` : 'DEAD'} |`);
+  console.log(
+    `| ${name} | ${detail} | ${before} → ${peak} MB | ${fmt(pct(normal.lat, 50))} / ${fmt(pct(normal.lat, 99))} ms | ${normal.lat.length} ok, ${normal.failed()} failed | ${alive ? `alive, /healthz ${health}` : 'DEAD'} |`,
+  );
 }
 
 async function slowestInputs() {
   const lengths = [64, 256, 2_000, 15_000];
   const templates = [
-    '/v1/commodities/energy.{x}', '/v1/commodities/{x}', '/v1/countries/{x}', '/v1/reserves?commodity={x}&country=de', '/v1/reserves?commodity=gas&country={x}',
-    '/v1/reserves/timeseries?commodity=gas&country=de&from={x}', '/v1/commodities?group={x}', '/v1/events?commodity={x}', '/v1/events?country={x}',
-    '/v1/briefings?q={x}', '/v1/search?q={x}', '/v1/scenarios?status={x}', '/docs/{x}.md', '/{x}',
+    '/v1/commodities/energy.{x}',
+    '/v1/commodities/{x}',
+    '/v1/countries/{x}',
+    '/v1/reserves?commodity={x}&country=de',
+    '/v1/reserves?commodity=gas&country={x}',
+    '/v1/reserves/timeseries?commodity=gas&country=de&from={x}',
+    '/v1/commodities?group={x}',
+    '/v1/events?commodity={x}',
+    '/v1/events?country={x}',
+    '/v1/briefings?q={x}',
+    '/v1/search?q={x}',
+    '/v1/scenarios?status={x}',
+    '/docs/{x}.md',
+    '/{x}',
   ];
   let slowest = { ms: 0, what: '' };
   let n = 0;
@@ -124,7 +167,12 @@ async function slowestInputs() {
 const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 async function mcpSession(from: string): Promise<string> {
   return new Promise((done, fail) => {
-    const body = JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'attack', version: '1' } } });
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'attack', version: '1' } },
+    });
     const req = request({ host: '127.0.0.1', port: PORT, method: 'POST', path: '/mcp', localAddress: from, headers: MCP_HEADERS, agent: false }, (res) => {
       res.resume();
       const id = res.headers['mcp-session-id'];
@@ -136,7 +184,12 @@ async function mcpSession(from: string): Promise<string> {
 }
 
 async function main() {
-  const child = startNode('bin/serve.ts', { DIST_DIR, PORT: String(PORT), HOST: '127.0.0.1', ...(process.env.ATTACK_NODE_OPTIONS ? { NODE_OPTIONS: process.env.ATTACK_NODE_OPTIONS } : {}) });
+  const child = startNode('bin/serve.ts', {
+    DIST_DIR,
+    PORT: String(PORT),
+    HOST: '127.0.0.1',
+    ...(process.env.ATTACK_NODE_OPTIONS ? { NODE_OPTIONS: process.env.ATTACK_NODE_OPTIONS } : {}),
+  });
   try {
     await waitFor(`${BASE}/healthz`, 30_000);
     console.log(`Machine: ${cpus().length} × ${cpus()[0]?.model}; server \`api/server.ts\` with production rate limits; ${SECONDS} s per attack.\n`);
@@ -147,23 +200,36 @@ async function main() {
     await during(child, 'suggestion flood', async (stop) => {
       let sent = 0;
       // Three addresses, each spending its whole 60/min budget at once on 15,000-character slugs.
-      await Promise.all([2, 3, 4].map(async (ip) => {
-        const agent = new Agent({ keepAlive: true, maxSockets: 10 });
-        while (!stop()) {
-          await Promise.all(Array.from({ length: 10 }, () => send('GET', `/v1/commodities/energy.${'q'.repeat(15_000)}`, { from: `127.0.0.${ip}`, agent }).then(() => sent++)));
-        }
-      }));
+      await Promise.all(
+        [2, 3, 4].map(async (ip) => {
+          const agent = new Agent({ keepAlive: true, maxSockets: 10 });
+          while (!stop()) {
+            await Promise.all(
+              Array.from({ length: 10 }, () =>
+                send('GET', `/v1/commodities/energy.${'q'.repeat(15_000)}`, { from: `127.0.0.${ip}`, agent }).then(() => sent++),
+              ),
+            );
+          }
+        }),
+      );
       return `${sent} requests with 15,000-char slugs from 3 IPs`;
     });
 
     await during(child, 'MCP long URIs', async (stop) => {
       let sent = 0;
-      await Promise.all(['127.0.0.5', '127.0.0.6'].map(async (from) => {
-        const id = await mcpSession(from);
-        const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri: `chokepoint://commodities/${'x'.repeat(60_000)}` } });
-        const agent = new Agent({ keepAlive: true, maxSockets: 4 });
-        while (!stop()) await Promise.all(Array.from({ length: 4 }, () => send('POST', '/mcp', { from, agent, headers: { ...MCP_HEADERS, 'mcp-session-id': id }, body }).then(() => sent++)));
-      }));
+      await Promise.all(
+        ['127.0.0.5', '127.0.0.6'].map(async (from) => {
+          const id = await mcpSession(from);
+          const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri: `chokepoint://commodities/${'x'.repeat(60_000)}` } });
+          const agent = new Agent({ keepAlive: true, maxSockets: 4 });
+          while (!stop())
+            await Promise.all(
+              Array.from({ length: 4 }, () =>
+                send('POST', '/mcp', { from, agent, headers: { ...MCP_HEADERS, 'mcp-session-id': id }, body }).then(() => sent++),
+              ),
+            );
+        }),
+      );
       return `${sent} resources/read of 60,000-char URIs from 2 IPs`;
     });
 
@@ -186,7 +252,14 @@ async function main() {
       });
       let statuses: Record<number, number> = {};
       if (endpoint) {
-        const batch = JSON.stringify(Array.from({ length: 10 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'get_reserve_timeseries', arguments: { commodity: 'gas', country: 'eu', from: '2011-01-01' } } })));
+        const batch = JSON.stringify(
+          Array.from({ length: 10 }, (_, i) => ({
+            jsonrpc: '2.0',
+            id: i,
+            method: 'tools/call',
+            params: { name: 'get_reserve_timeseries', arguments: { commodity: 'gas', country: 'eu', from: '2011-01-01' } },
+          })),
+        );
         while (!stop()) {
           const r = await send('POST', endpoint, { from: '127.0.0.7', headers: { 'content-type': 'application/json' }, body: batch });
           statuses = { ...statuses, [r.status]: (statuses[r.status] ?? 0) + 1 };
@@ -194,7 +267,11 @@ async function main() {
         }
       }
       sock.destroy();
-      return `unread stream, batch POSTs: ${Object.entries(statuses).map(([s, n]) => `${n}×${s}`).join(', ') || 'no endpoint'}`;
+      return `unread stream, batch POSTs: ${
+        Object.entries(statuses)
+          .map(([s, n]) => `${n}×${s}`)
+          .join(', ') || 'no endpoint'
+      }`;
     });
 
     await during(child, 'silent connections', async (stop) => {
@@ -222,12 +299,14 @@ async function main() {
       let n = 0;
       const agent = new Agent({ keepAlive: true, maxSockets: 20 });
       while (!stop()) {
-        await Promise.all(Array.from({ length: 20 }, () => {
-          // Values padded with blanks trim to the same answer; each URL differs in its padding.
-          const pad = '%20'.repeat(500 + (n % 2_000));
-          const from = `127.0.5.${(n++ % 250) + 1}`;
-          return send('GET', `/v1/reserves?commodity=gas${pad}&country=de`, { from, agent }).then(() => sent++);
-        }));
+        await Promise.all(
+          Array.from({ length: 20 }, () => {
+            // Values padded with blanks trim to the same answer; each URL differs in its padding.
+            const pad = '%20'.repeat(500 + (n % 2_000));
+            const from = `127.0.5.${(n++ % 250) + 1}`;
+            return send('GET', `/v1/reserves?commodity=gas${pad}&country=de`, { from, agent }).then(() => sent++);
+          }),
+        );
       }
       return `${sent} padded query strings (1.5–7.5 KB) from 250 IPs`;
     });

@@ -5,7 +5,13 @@ import { join, resolve } from 'node:path';
 
 const repo = resolve(import.meta.dirname, '..');
 
-interface Run { ms: number; maxRssMb: number; files: number; statuses: string[]; bulk: { seconds: number; kb: number } }
+interface Run {
+  ms: number;
+  maxRssMb: number;
+  files: number;
+  statuses: string[];
+  bulk: { seconds: number; kb: number };
+}
 
 function buildOnce(outDir: string): Run {
   const out = execFileSync(process.execPath, [join(repo, 'bench/build-once.ts')], { env: { ...process.env, DIST_DIR: outDir }, encoding: 'utf8' });

@@ -2,10 +2,22 @@ import { rssMb, startNode, waitFor, wrk, type WrkResult } from './api.ts';
 
 /** Queries in the four languages; each request adds a varying limit so the per-build response memo never answers. */
 const QUERIES = [
-  'cobalt export ban', 'EU gas storage winter', 'Strait of Hormuz closure', 'tankers bottled up at the Persian chokepoint',
-  'running short of heating fuel when temperatures plunge', 'pénurie de cuivre', 'stockage de gaz en Europe', 'terres rares chinoises',
-  'Lieferengpass Dünger', 'Straße von Hormus', 'Gasspeicher Füllstand Deutschland', 'escasez de trigo', 'cierre del estrecho de Ormuz',
-  'níquel Indonesia', 'rare earth magnets', 'LNG Asia Europe competition',
+  'cobalt export ban',
+  'EU gas storage winter',
+  'Strait of Hormuz closure',
+  'tankers bottled up at the Persian chokepoint',
+  'running short of heating fuel when temperatures plunge',
+  'pénurie de cuivre',
+  'stockage de gaz en Europe',
+  'terres rares chinoises',
+  'Lieferengpass Dünger',
+  'Straße von Hormus',
+  'Gasspeicher Füllstand Deutschland',
+  'escasez de trigo',
+  'cierre del estrecho de Ormuz',
+  'níquel Indonesia',
+  'rare earth magnets',
+  'LNG Asia Europe competition',
 ];
 const VARIED = `
 local queries = { ${QUERIES.map((q) => JSON.stringify(encodeURIComponent(q))).join(', ')} }

@@ -52,19 +52,22 @@ function send(method: string, path: string, opts: { headers?: Record<string, str
 /** Open an SSE stream (its own socket), read the endpoint event, then hang up. */
 function sse(): Promise<Reply> {
   return new Promise((resolvePromise, reject) => {
-    const req = request({ host: '127.0.0.1', port: PORT, method: 'GET', path: '/mcp', agent: false, headers: { accept: 'text/event-stream' }, timeout: REQUEST_TIMEOUT_MS }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (d: string) => {
-        body += d;
-        if (body.includes('\n\n') || res.statusCode !== 200) {
-          resolvePromise({ status: res.statusCode ?? 0, headers: res.headers, body });
-          req.destroy();
-        }
-      });
-      res.on('end', () => resolvePromise({ status: res.statusCode ?? 0, headers: res.headers, body }));
-      res.on('error', () => undefined);
-    });
+    const req = request(
+      { host: '127.0.0.1', port: PORT, method: 'GET', path: '/mcp', agent: false, headers: { accept: 'text/event-stream' }, timeout: REQUEST_TIMEOUT_MS },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => {
+          body += d;
+          if (body.includes('\n\n') || res.statusCode !== 200) {
+            resolvePromise({ status: res.statusCode ?? 0, headers: res.headers, body });
+            req.destroy();
+          }
+        });
+        res.on('end', () => resolvePromise({ status: res.statusCode ?? 0, headers: res.headers, body }));
+        res.on('error', () => undefined);
+      },
+    );
     req.on('timeout', () => req.destroy(new Error('SSE timeout')));
     req.on('error', (e) => (e.message === 'socket hang up' ? undefined : reject(e)));
     req.end();
@@ -85,14 +88,22 @@ const TOOL_CALLS: [string, Record<string, unknown>][] = [
 async function mcpSession(i: number): Promise<number[]> {
   const init = await send('POST', '/mcp', {
     headers: MCP_HEADERS,
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'soak', version: '1' } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'soak', version: '1' } },
+    }),
   });
   const sid = init.headers['mcp-session-id'];
   if (init.status !== 200 || typeof sid !== 'string') return [init.status];
   const h = { ...MCP_HEADERS, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' };
   const note = await send('POST', '/mcp', { headers: h, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
   const [name, args] = TOOL_CALLS[i % TOOL_CALLS.length]!;
-  const callRes = await send('POST', '/mcp', { headers: h, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name, arguments: args } }) });
+  const callRes = await send('POST', '/mcp', {
+    headers: h,
+    body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name, arguments: args } }),
+  });
   if (callRes.status === 200 && !/"result"/.test(callRes.body)) throw new Error(`tools/call ${name} answered without a result: ${callRes.body.slice(0, 200)}`);
   const del = await send('DELETE', '/mcp', { headers: h });
   return [init.status, note.status, callRes.status, del.status];
@@ -102,8 +113,25 @@ const day = (n: number) => new Date(Date.UTC(2020, 0, 1) + (n % 2200) * 86_400_0
 const COUNTRIES = ['de', 'fr', 'it', 'es', 'nl', 'at', 'eu', 'DEU', 'FRA', 'pl'];
 const ISO3 = ['DEU', 'FRA', 'ITA', 'ESP', 'nld', 'de', 'POL', 'USA', 'JPN', 'CHN'];
 const SLUGS = ['energy.gas', 'energy.oil', 'metals.cobalt', 'metals.lithium', 'METALS.COPPER', 'agri.wheat'];
-const QUERIES = ['cobalt export ban', 'gas storage', 'stockage de gaz', 'Gasspeicher', 'litio', 'oil reserve', 'uranium', 'copper smelter', 'wheat', 'strait of hormuz'];
-const QUESTIONS = ['What is the price of cobalt?', "How full is Germany's gas storage?", 'Quel est le prix du pétrole ?', 'Wie voll ist der Gasspeicher in Frankreich?', 'How large is the US oil reserve?'];
+const QUERIES = [
+  'cobalt export ban',
+  'gas storage',
+  'stockage de gaz',
+  'Gasspeicher',
+  'litio',
+  'oil reserve',
+  'uranium',
+  'copper smelter',
+  'wheat',
+  'strait of hormuz',
+];
+const QUESTIONS = [
+  'What is the price of cobalt?',
+  "How full is Germany's gas storage?",
+  'Quel est le prix du pétrole ?',
+  'Wie voll ist der Gasspeicher in Frankreich?',
+  'How large is the US oil reserve?',
+];
 
 let etags: Record<string, string> = {};
 
@@ -113,19 +141,35 @@ async function one(n: number): Promise<{ kind: string; statuses: number[] }> {
   const v = Math.floor(n / 20);
   const get = async (kind: string, path: string, headers: Record<string, string> = {}) => ({ kind, statuses: [(await send('GET', path, { headers })).status] });
   switch (k) {
-    case 0: return get('static', '/v1/commodities');
-    case 1: return get('static', `/v1/commodities/${SLUGS[v % SLUGS.length]}`);
-    case 2: return get('static', `/v1/countries/${ISO3[v % ISO3.length]}`);
-    case 3: return get('param', `/v1/events?since=${day(v)}&limit=${(v % 50) + 1}`);
-    case 4: return get('param', `/v1/reserves/timeseries?commodity=gas&country=${COUNTRIES[v % 7]}&from=${day(v * 7)}&frequency=${['daily', 'weekly', 'monthly'][v % 3]}`);
-    case 5: return get('param', `/v1/reserves?commodity=gas&country=${COUNTRIES[v % 7]}`);
-    case 6: return get('param', `/v1/briefings?lang=${['en', 'fr', 'de', 'es'][v % 4]}&limit=${(v % 10) + 1}`);
-    case 7: return get('param', `/v1/scenarios?status=${['monitoring', 'elevated', 'active', 'resolved', 'dismissed'][v % 5]}`);
-    case 8: return get('csv', `/v1/events?since=${day(v)}&format=csv`);
+    case 0:
+      return get('static', '/v1/commodities');
+    case 1:
+      return get('static', `/v1/commodities/${SLUGS[v % SLUGS.length]}`);
+    case 2:
+      return get('static', `/v1/countries/${ISO3[v % ISO3.length]}`);
+    case 3:
+      return get('param', `/v1/events?since=${day(v)}&limit=${(v % 50) + 1}`);
+    case 4:
+      return get(
+        'param',
+        `/v1/reserves/timeseries?commodity=gas&country=${COUNTRIES[v % 7]}&from=${day(v * 7)}&frequency=${['daily', 'weekly', 'monthly'][v % 3]}`,
+      );
+    case 5:
+      return get('param', `/v1/reserves?commodity=gas&country=${COUNTRIES[v % 7]}`);
+    case 6:
+      return get('param', `/v1/briefings?lang=${['en', 'fr', 'de', 'es'][v % 4]}&limit=${(v % 10) + 1}`);
+    case 7:
+      return get('param', `/v1/scenarios?status=${['monitoring', 'elevated', 'active', 'resolved', 'dismissed'][v % 5]}`);
+    case 8:
+      return get('csv', `/v1/events?since=${day(v)}&format=csv`);
     case 9:
-    case 10: return get('search', `/v1/search?q=${encodeURIComponent(QUERIES[v % QUERIES.length]!)}&limit=${(v % 10) + 1}`);
+    case 10:
+      return get('search', `/v1/search?q=${encodeURIComponent(QUERIES[v % QUERIES.length]!)}&limit=${(v % 10) + 1}`);
     case 11: {
-      const r = await send('POST', '/v1/ask', { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ q: QUESTIONS[v % QUESTIONS.length] }) });
+      const r = await send('POST', '/v1/ask', {
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ q: QUESTIONS[v % QUESTIONS.length] }),
+      });
       return { kind: 'ask', statuses: [r.status] };
     }
     case 12: {
@@ -139,16 +183,22 @@ async function one(n: number): Promise<{ kind: string; statuses: number[] }> {
       }
       return get('304', path, { 'if-none-match': etag });
     }
-    case 13: return get('400', `/v1/events?since=2026-02-30&bogus=${v % 100}`);
-    case 14: return get('404', `/v1/countries/Q${String.fromCharCode(65 + (v % 26))}Z`);
-    case 15: return get('404', `/v1/nowhere/${v % 100}`);
+    case 13:
+      return get('400', `/v1/events?since=2026-02-30&bogus=${v % 100}`);
+    case 14:
+      return get('404', `/v1/countries/Q${String.fromCharCode(65 + (v % 26))}Z`);
+    case 15:
+      return get('404', `/v1/nowhere/${v % 100}`);
     case 16: {
       const r = await send('POST', '/v1/ask', { headers: { 'content-type': 'application/json' }, body: '{"q": 42}' });
       return { kind: '400', statuses: [r.status] };
     }
-    case 17: return { kind: 'mcp', statuses: await mcpSession(v) };
-    case 18: return v % 4 === 0 ? { kind: 'sse', statuses: [(await sse()).status] } : get('static', '/healthz');
-    default: return get('static', '/openapi.json');
+    case 17:
+      return { kind: 'mcp', statuses: await mcpSession(v) };
+    case 18:
+      return v % 4 === 0 ? { kind: 'sse', statuses: [(await sse()).status] } : get('static', '/healthz');
+    default:
+      return get('static', '/openapi.json');
   }
 }
 
@@ -234,12 +284,25 @@ async function main() {
     const out: string[] = [];
     out.push(`# Soak — ${new Date().toISOString()}`, '');
     out.push(`Command: \`SOAK_SECONDS=${SECONDS} SOAK_CONCURRENCY=${CONCURRENCY} node bench/soak.ts\` over \`${DIST_DIR}\`.`);
-    out.push(`Machine: ${cpus().length} × ${cpus()[0]?.model.trim() ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}. Server: \`bin/serve.ts\` as a child process (pid ${pid}), limits off, loopback only.`, '');
+    out.push(
+      `Machine: ${cpus().length} × ${cpus()[0]?.model.trim() ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}. Server: \`bin/serve.ts\` as a child process (pid ${pid}), limits off, loopback only.`,
+      '',
+    );
     out.push('| figure | value |', '|---|---|');
     out.push(`| duration | ${elapsed.toFixed(1)} s (warm-up ${WARMUP_SECONDS} s), ${CONCURRENCY} concurrent workers |`);
     out.push(`| requests | ${requests} (${(requests / elapsed).toFixed(0)} req/s) |`);
-    out.push(`| by kind | ${[...kinds].sort().map(([k, c]) => `${k} ${c}`).join(', ')} |`);
-    out.push(`| status counts | ${[...counts].sort((a, b) => a[0] - b[0]).map(([s, c]) => `${s}: ${c}`).join(', ')} |`);
+    out.push(
+      `| by kind | ${[...kinds]
+        .sort()
+        .map(([k, c]) => `${k} ${c}`)
+        .join(', ')} |`,
+    );
+    out.push(
+      `| status counts | ${[...counts]
+        .sort((a, b) => a[0] - b[0])
+        .map(([s, c]) => `${s}: ${c}`)
+        .join(', ')} |`,
+    );
     out.push(`| errors (5xx, socket errors, timeouts) | ${failures.length} |`);
     out.push(`| RSS before traffic | ${mb(rssStart)} MB |`);
     out.push(`| RSS after warm-up (t=${first.t} s) / peak / last (t=${last.t} s) | ${mb(first.rss)} / ${mb(peak)} / ${mb(last.rss)} MB |`);

@@ -44,12 +44,11 @@ async function main(): Promise<number> {
   const lockWaitMs = values.wait ? parseInterval(values.wait, '--wait') : 0;
   const once = async (): Promise<number> => {
     try {
-      const r = await runBuild(
-        { ...buildSettings(config), download: values.download, lockWaitMs },
-        fx,
-      );
+      const r = await runBuild({ ...buildSettings(config), download: values.download, lockWaitMs }, fx);
       const stale = r.sources.filter((s) => s.status === 'stale' || s.status === 'unavailable');
-      fx.log.info(`published build ${r.build}: ${r.files} files in ${(r.durationMs / 1000).toFixed(1)}s${stale.length ? `; ${stale.length} source(s) stale or unavailable` : ''}`);
+      fx.log.info(
+        `published build ${r.build}: ${r.files} files in ${(r.durationMs / 1000).toFixed(1)}s${stale.length ? `; ${stale.length} source(s) stale or unavailable` : ''}`,
+      );
       return 0;
     } catch (err) {
       if (err instanceof BuildLockedError) {

@@ -34,7 +34,11 @@ const intParam = (min: number, max: number, def: number) =>
     .describe(`Integer ${min}–${max} (default ${def})`);
 
 /** An enumerated text parameter: at most INPUT_LIMITS.enumValue characters, lower-cased, then checked. */
-const enumText = () => z.string().max(...maxLength(L.enumValue)).transform(lower);
+const enumText = () =>
+  z
+    .string()
+    .max(...maxLength(L.enumValue))
+    .transform(lower);
 
 export const Format = z.enum(['json', 'csv']).optional().describe('Response format; `csv` is the same as `Accept: text/csv`');
 export const CommodityParam = z
@@ -121,14 +125,31 @@ export const BriefingsQuery = z.strictObject({
 });
 
 export const SearchQuery = z.strictObject({
-  q: z.string().trim().min(1, 'must not be empty').max(...maxLength(L.searchQuery)).refine(validText, 'is not valid Unicode text').describe(`What to search for, in any of ${langList()}`).meta({ examples: ['cobalt export ban'] }),
+  q: z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(...maxLength(L.searchQuery))
+    .refine(validText, 'is not valid Unicode text')
+    .describe(`What to search for, in any of ${langList()}`)
+    .meta({ examples: ['cobalt export ban'] }),
   limit: intParam(1, 50, 10),
-  type: enumText().pipe(z.enum(['briefing', 'scenario'])).optional().describe('Only briefings or only scenarios'),
+  type: enumText()
+    .pipe(z.enum(['briefing', 'scenario']))
+    .optional()
+    .describe('Only briefings or only scenarios'),
   lang: LangParam.optional().describe('Only documents in this language'),
 });
 
 export const AskBody = z.strictObject({
-  q: z.string().trim().min(1, 'must not be empty').max(...maxLength(L.askQuestion)).refine(validText, 'is not valid Unicode text').describe(`A question about the data, in ${langList()}`).meta({ examples: ["How full is Germany's gas storage?"] }),
+  q: z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(...maxLength(L.askQuestion))
+    .refine(validText, 'is not valid Unicode text')
+    .describe(`A question about the data, in ${langList()}`)
+    .meta({ examples: ["How full is Germany's gas storage?"] }),
 });
 export const ASK_MAX_BODY_BYTES = 4096;
 
@@ -170,7 +191,10 @@ export const Problem = z
     status: z.number().int(),
     detail: z.string(),
     instance: z.string().describe('The request path'),
-    errors: z.array(z.strictObject({ param: z.string(), message: z.string() })).optional().describe('Each invalid parameter'),
+    errors: z
+      .array(z.strictObject({ param: z.string(), message: z.string() }))
+      .optional()
+      .describe('Each invalid parameter'),
     suggestions: z.array(z.string()).optional().describe('The nearest valid identifiers (404)'),
     allowed: z.array(z.string()).optional().describe('Accepted values'),
     policy: z.string().optional().describe('The rate-limit policy that was exceeded (429)'),
@@ -195,16 +219,136 @@ export interface RouteSpec {
 }
 
 export const ROUTES: readonly RouteSpec[] = [
-  { operationId: 'listCommodities', method: 'get', path: '/v1/commodities', summary: 'List tracked commodities', description: 'Every tracked commodity with its current price, stress index and last update.', tag: 'Commodities', query: ListCommoditiesQuery, response: CommodityListResponse, csv: true, policy: 'data', example: '/v1/commodities?group=metals' },
-  { operationId: 'getReserve', method: 'get', path: '/v1/reserves', summary: 'Current strategic reserve', description: 'Current reserve of one commodity in one country: fill percentage, volume, capacity, days of cover and the target that applies.', tag: 'Reserves', query: ReserveQuery, response: ReserveResponse, csv: false, policy: 'data', example: '/v1/reserves?commodity=gas&country=de' },
-  { operationId: 'getReserveTimeseries', method: 'get', path: '/v1/reserves/timeseries', summary: 'Reserve time series', description: 'A normalised series of one reserve metric over a date range, optionally resampled to weekly or monthly (last observation of each period).', tag: 'Reserves', query: TimeSeriesQuery, response: TimeSeriesResponse, csv: true, policy: 'data', example: '/v1/reserves/timeseries?commodity=gas&country=de&from=2026-01-01&metric=fill_pct&frequency=weekly' },
-  { operationId: 'getCountry', method: 'get', path: '/v1/countries/{iso}', summary: 'Country profile', description: 'Stress index, exposures, autonomy (self-sufficiency), supplier concentration, production shares and reserves of one country.', tag: 'Countries', params: CountryPath, response: CountryProfileResponse, csv: false, policy: 'data', example: '/v1/countries/DEU' },
-  { operationId: 'getCommodity', method: 'get', path: '/v1/commodities/{slug}', summary: 'Commodity sheet', description: 'Producers, consumers, flows, concentration, price history and the stress reading with every component.', tag: 'Commodities', params: CommodityPath, response: CommoditySheetResponse, csv: false, policy: 'data', example: '/v1/commodities/metals.cobalt' },
-  { operationId: 'listScenarios', method: 'get', path: '/v1/scenarios', summary: 'Crisis scenarios', description: 'Forward-looking crisis scenarios with probability, severity, status and status history.', tag: 'Scenarios', query: ScenariosQuery, response: ScenarioListResponse, csv: true, policy: 'data', example: '/v1/scenarios?status=elevated' },
-  { operationId: 'listEvents', method: 'get', path: '/v1/events', summary: 'Tagged geopolitical events', description: 'Events that bear on supply, newest first. Without `since`, the 90 days before the newest event.', tag: 'Events', query: EventsQuery, response: EventListResponse, csv: true, policy: 'data', example: '/v1/events?since=2025-01-01&category=policy' },
-  { operationId: 'listBriefings', method: 'get', path: '/v1/briefings', summary: 'Editorial briefings', description: 'Latest briefings in one language, newest first.', tag: 'Briefings', query: BriefingsQuery, response: BriefingListResponse, csv: true, policy: 'data', example: '/v1/briefings?lang=fr&limit=5' },
-  { operationId: 'search', method: 'get', path: '/v1/search', summary: 'Search briefings and scenarios', description: 'Hybrid (keyword and semantic) search over briefings and scenarios in every language.', tag: 'Search', query: SearchQuery, response: SearchResponse, csv: false, policy: 'data', example: '/v1/search?q=cobalt+export+ban' },
-  { operationId: 'ask', method: 'post', path: '/v1/ask', summary: 'Ask a question', description: 'A natural-language answer from the data, every figure cited. Body `{ "q": "…" }`, `content-type: application/json`, at most 4 KiB.', tag: 'Ask', body: AskBody, response: AskResponse, csv: false, policy: 'ask', example: '/v1/ask' },
+  {
+    operationId: 'listCommodities',
+    method: 'get',
+    path: '/v1/commodities',
+    summary: 'List tracked commodities',
+    description: 'Every tracked commodity with its current price, stress index and last update.',
+    tag: 'Commodities',
+    query: ListCommoditiesQuery,
+    response: CommodityListResponse,
+    csv: true,
+    policy: 'data',
+    example: '/v1/commodities?group=metals',
+  },
+  {
+    operationId: 'getReserve',
+    method: 'get',
+    path: '/v1/reserves',
+    summary: 'Current strategic reserve',
+    description: 'Current reserve of one commodity in one country: fill percentage, volume, capacity, days of cover and the target that applies.',
+    tag: 'Reserves',
+    query: ReserveQuery,
+    response: ReserveResponse,
+    csv: false,
+    policy: 'data',
+    example: '/v1/reserves?commodity=gas&country=de',
+  },
+  {
+    operationId: 'getReserveTimeseries',
+    method: 'get',
+    path: '/v1/reserves/timeseries',
+    summary: 'Reserve time series',
+    description: 'A normalised series of one reserve metric over a date range, optionally resampled to weekly or monthly (last observation of each period).',
+    tag: 'Reserves',
+    query: TimeSeriesQuery,
+    response: TimeSeriesResponse,
+    csv: true,
+    policy: 'data',
+    example: '/v1/reserves/timeseries?commodity=gas&country=de&from=2026-01-01&metric=fill_pct&frequency=weekly',
+  },
+  {
+    operationId: 'getCountry',
+    method: 'get',
+    path: '/v1/countries/{iso}',
+    summary: 'Country profile',
+    description: 'Stress index, exposures, autonomy (self-sufficiency), supplier concentration, production shares and reserves of one country.',
+    tag: 'Countries',
+    params: CountryPath,
+    response: CountryProfileResponse,
+    csv: false,
+    policy: 'data',
+    example: '/v1/countries/DEU',
+  },
+  {
+    operationId: 'getCommodity',
+    method: 'get',
+    path: '/v1/commodities/{slug}',
+    summary: 'Commodity sheet',
+    description: 'Producers, consumers, flows, concentration, price history and the stress reading with every component.',
+    tag: 'Commodities',
+    params: CommodityPath,
+    response: CommoditySheetResponse,
+    csv: false,
+    policy: 'data',
+    example: '/v1/commodities/metals.cobalt',
+  },
+  {
+    operationId: 'listScenarios',
+    method: 'get',
+    path: '/v1/scenarios',
+    summary: 'Crisis scenarios',
+    description: 'Forward-looking crisis scenarios with probability, severity, status and status history.',
+    tag: 'Scenarios',
+    query: ScenariosQuery,
+    response: ScenarioListResponse,
+    csv: true,
+    policy: 'data',
+    example: '/v1/scenarios?status=elevated',
+  },
+  {
+    operationId: 'listEvents',
+    method: 'get',
+    path: '/v1/events',
+    summary: 'Tagged geopolitical events',
+    description: 'Events that bear on supply, newest first. Without `since`, the 90 days before the newest event.',
+    tag: 'Events',
+    query: EventsQuery,
+    response: EventListResponse,
+    csv: true,
+    policy: 'data',
+    example: '/v1/events?since=2025-01-01&category=policy',
+  },
+  {
+    operationId: 'listBriefings',
+    method: 'get',
+    path: '/v1/briefings',
+    summary: 'Editorial briefings',
+    description: 'Latest briefings in one language, newest first.',
+    tag: 'Briefings',
+    query: BriefingsQuery,
+    response: BriefingListResponse,
+    csv: true,
+    policy: 'data',
+    example: '/v1/briefings?lang=fr&limit=5',
+  },
+  {
+    operationId: 'search',
+    method: 'get',
+    path: '/v1/search',
+    summary: 'Search briefings and scenarios',
+    description: 'Hybrid (keyword and semantic) search over briefings and scenarios in every language.',
+    tag: 'Search',
+    query: SearchQuery,
+    response: SearchResponse,
+    csv: false,
+    policy: 'data',
+    example: '/v1/search?q=cobalt+export+ban',
+  },
+  {
+    operationId: 'ask',
+    method: 'post',
+    path: '/v1/ask',
+    summary: 'Ask a question',
+    description: 'A natural-language answer from the data, every figure cited. Body `{ "q": "…" }`, `content-type: application/json`, at most 4 KiB.',
+    tag: 'Ask',
+    body: AskBody,
+    response: AskResponse,
+    csv: false,
+    policy: 'ask',
+    example: '/v1/ask',
+  },
 ];
 
 export { Meta, DateString };

@@ -86,7 +86,11 @@ export const CommoditySheet = CommodityListEntry.extend({
   concentration: Concentration.nullable(),
   flows: z.array(Flow).describe('Largest recorded trade flows (exporter → importer)'),
   stress: CommodityStress,
-  stress_history: z.array(StressHistoryPoint).describe('The index at the end of every month from 2015-01 to the month of stress.as_of, computed with the same code from the observations dated on or before each month end'),
+  stress_history: z
+    .array(StressHistoryPoint)
+    .describe(
+      'The index at the end of every month from 2015-01 to the month of stress.as_of, computed with the same code from the observations dated on or before each month end',
+    ),
   price_history: z
     .strictObject({ frequency: z.enum(['daily', 'weekly', 'monthly', 'annual']), currency: z.string(), unit: z.string().nullable(), points: z.array(Point) })
     .nullable()

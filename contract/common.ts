@@ -15,10 +15,19 @@ export const CommoditySlug = z
   .string()
   .regex(/^(energy|metals|agri)\.[a-z0-9]+$/)
   .describe('Commodity slug `<group>.<code>`, lower-case, e.g. `energy.gas`');
-export const CommodityCode = z.string().regex(/^[a-z0-9]+$/).describe('Short commodity code, e.g. `gas`, `cobalt`');
+export const CommodityCode = z
+  .string()
+  .regex(/^[a-z0-9]+$/)
+  .describe('Short commodity code, e.g. `gas`, `cobalt`');
 export const CommodityGroup = z.enum(['energy', 'metals', 'agri']).describe('Commodity group');
-export const Iso3 = z.string().regex(/^[A-Z]{3}$/).describe('ISO 3166-1 alpha-3 country code, upper-case');
-export const Iso2 = z.string().regex(/^[a-z]{2}$/).describe('ISO 3166-1 alpha-2 country code, lower-case (`eu` for the EU aggregate)');
+export const Iso3 = z
+  .string()
+  .regex(/^[A-Z]{3}$/)
+  .describe('ISO 3166-1 alpha-3 country code, upper-case');
+export const Iso2 = z
+  .string()
+  .regex(/^[a-z]{2}$/)
+  .describe('ISO 3166-1 alpha-2 country code, lower-case (`eu` for the EU aggregate)');
 export { Lang, LANGS } from './languages.ts';
 
 /** How old a source's newest observation is against its publisher's cadence (rule: docs/freshness.md). */
@@ -29,7 +38,7 @@ export const Freshness = z
   );
 export type Freshness = z.infer<typeof Freshness>;
 
-export const Cadence = z.enum(['daily', 'weekly', 'monthly', 'annual', 'irregular']).describe("How often the publisher releases a new period");
+export const Cadence = z.enum(['daily', 'weekly', 'monthly', 'annual', 'irregular']).describe('How often the publisher releases a new period');
 export type Cadence = z.infer<typeof Cadence>;
 
 /** Provenance of one upstream source behind a payload. */
@@ -48,9 +57,7 @@ export const SourceRef = z
     expected_next: DateString.nullable().describe(
       "When the observation after `data_as_of` is due under the publisher's cadence and lag (null for historical, discontinued and irregular sources)",
     ),
-    stale: z
-      .boolean()
-      .describe('True when the latest load failed and the last good snapshot is served (the load status; how old the data is, is `freshness`)'),
+    stale: z.boolean().describe('True when the latest load failed and the last good snapshot is served (the load status; how old the data is, is `freshness`)'),
   })
   .describe('An upstream source behind the payload');
 export type SourceRef = z.infer<typeof SourceRef>;

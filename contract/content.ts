@@ -57,23 +57,21 @@ export const EventSchema = z
       .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/)
       .describe("Stable identifier in kebab-case, starting with the event's date, e.g. '2022-09-26-nord-stream-damage'."),
     date: IsoDate.describe('Day the event happened or took effect (YYYY-MM-DD).'),
-    category: z
-      .enum(EVENT_CATEGORIES)
-      .describe('Exactly one category: conflict, sanction, catastrophe, policy or infrastructure.'),
+    category: z.enum(EVENT_CATEGORIES).describe('Exactly one category: conflict, sanction, catastrophe, policy or infrastructure.'),
     title: z.string().min(1).describe('Short headline, in English.'),
     summary: z.string().min(1).describe('Two or three sentences on what happened and why it matters for supply, in English.'),
     commodities: z.array(CommoditySlug).describe('Commodities whose supply the event affects.'),
     countries: z.array(Iso3).describe('Countries most concerned (producers, transit or importing countries).'),
-    source_url: z
-      .url({ protocol: /^https$/ })
-      .describe('Address of a public report of the event, preferably from the official body concerned.'),
+    source_url: z.url({ protocol: /^https$/ }).describe('Address of a public report of the event, preferably from the official body concerned.'),
     source_name: z.string().min(1).describe('Publisher of the report at source_url.'),
     effect: z
       .enum(EVENT_EFFECTS)
       .describe('tightening: the event restricts supply or raises the risk to it (raises stress); easing: it releases or restores supply (lowers stress).'),
     kind: z
       .enum(EVENT_KINDS)
-      .describe('one-off: a shock on its day, whose weight decays from `date`; lasting: a measure or disruption in force from `date` until `ended_on` (or still in force when `ended_on` is absent).'),
+      .describe(
+        'one-off: a shock on its day, whose weight decays from `date`; lasting: a measure or disruption in force from `date` until `ended_on` (or still in force when `ended_on` is absent).',
+      ),
     ended_on: IsoDate.optional().describe('Day a lasting event ended (lifted, repaired, reopened); its weight decays from then. Absent while still in force.'),
   })
   .refine((e) => e.kind === 'lasting' || e.ended_on === undefined, { message: 'ended_on is only for lasting events', path: ['ended_on'] })
@@ -108,26 +106,10 @@ export const ScenarioSchema = z
       .describe('Title and summary in French, German and Spanish.'),
     commodities: z.array(CommoditySlug).describe('Commodities whose supply the scenario would affect.'),
     countries: z.array(Iso3).describe('Countries most concerned.'),
-    probability: z
-      .number()
-      .min(0)
-      .max(1)
-      .describe('Editorial estimate that the scenario materialises (or persists) over the next 12 months, 0–1.'),
-    severity: z
-      .number()
-      .int()
-      .min(1)
-      .max(5)
-      .describe('Editorial estimate of the impact on supply if it happens, 1 (minor) to 5 (extreme).'),
-    status: z
-      .enum(SCENARIO_STATUSES)
-      .describe(
-        'Current status: monitoring, elevated, active, resolved or dismissed (resolved and dismissed are final).',
-      ),
-    status_history: z
-      .array(StatusChangeSchema)
-      .min(1)
-      .describe('Every status change in date order; the last entry is the current status.'),
+    probability: z.number().min(0).max(1).describe('Editorial estimate that the scenario materialises (or persists) over the next 12 months, 0–1.'),
+    severity: z.number().int().min(1).max(5).describe('Editorial estimate of the impact on supply if it happens, 1 (minor) to 5 (extreme).'),
+    status: z.enum(SCENARIO_STATUSES).describe('Current status: monitoring, elevated, active, resolved or dismissed (resolved and dismissed are final).'),
+    status_history: z.array(StatusChangeSchema).min(1).describe('Every status change in date order; the last entry is the current status.'),
     updated_at: IsoDate.describe('Day the scenario was last reviewed (YYYY-MM-DD).'),
   })
   .describe('A forward-looking crisis scenario with its probability, severity and status.');

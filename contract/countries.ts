@@ -13,10 +13,16 @@ export const Exposure = z
     production: z.number().nullable().describe('Null where the publisher lists no production for the country'),
     production_listed: z
       .boolean()
-      .describe('False when EI lists no production figure for the country (small producers sit in regional "Other" rows): production is then counted as 0 in import_dependence'),
+      .describe(
+        'False when EI lists no production figure for the country (small producers sit in regional "Other" rows): production is then counted as 0 in import_dependence',
+      ),
     consumption: z.number().nullable(),
     import_dependence: z.number().min(0).max(1).nullable().describe('clip(1 − production / consumption, 0, 1)'),
-    energy_share: z.number().min(0).nullable().describe("The fuel's share of the country's primary energy consumption (EI, exajoules), the weight of this exposure"),
+    energy_share: z
+      .number()
+      .min(0)
+      .nullable()
+      .describe("The fuel's share of the country's primary energy consumption (EI, exajoules), the weight of this exposure"),
     suppliers: z.array(Supplier).describe('Main suppliers (recorded imports), largest first'),
     suppliers_year: z.number().int().nullable(),
     suppliers_unit: z.string().nullable(),
@@ -30,7 +36,12 @@ export const MineralExposure = z
   .strictObject({
     commodity: CommoditySlug,
     year: z.number().int().describe('The year of the net import reliance figure (USGS estimate for the latest year)'),
-    net_import_reliance: z.number().min(0).max(1).nullable().describe('Net imports as a share of apparent consumption; 0 for a net exporter; the lower bound where USGS prints ">50"; null where withheld'),
+    net_import_reliance: z
+      .number()
+      .min(0)
+      .max(1)
+      .nullable()
+      .describe('Net imports as a share of apparent consumption; 0 for a net exporter; the lower bound where USGS prints ">50"; null where withheld'),
     net_import_reliance_printed: z.string().describe('The figure as USGS prints it ("79", ">50", "E" for net exporter, "W" withheld)'),
     suppliers: z.array(Supplier).describe('Import sources, largest first (value = percent of imports); "Other countries" has no iso3'),
     suppliers_period: z.string().nullable().describe('The years the import-source shares cover (null when USGS lists none)'),
@@ -55,7 +66,9 @@ export const Autonomy = z.strictObject({
 
 export const CountryStressPart = z.strictObject({
   commodity: CommoditySlug,
-  benchmark: CommoditySlug.describe("The commodity whose stress the country faces for this fuel (gas: TTF in Europe and Africa, LNG in Asia and Oceania, Henry Hub in the Americas)"),
+  benchmark: CommoditySlug.describe(
+    'The commodity whose stress the country faces for this fuel (gas: TTF in Europe and Africa, LNG in Asia and Oceania, Henry Hub in the Americas)',
+  ),
   commodity_stress: z.number().nullable().describe("The benchmark's stress index"),
   energy_share: z.number().describe("The fuel's share of primary energy"),
   material: z.boolean().describe('False when the share is below the materiality floor (5 %): the fuel then adds nothing'),
@@ -84,17 +97,31 @@ export const CountryProfile = z
       reason: z.string().optional().describe('Why stress_index is null'),
       parts: z.array(CountryStressPart),
     }),
-    stress_history: z.array(StressHistoryPoint).describe('The index at the end of every month from 2015-01, computed with the same code from the data published by then'),
+    stress_history: z
+      .array(StressHistoryPoint)
+      .describe('The index at the end of every month from 2015-01, computed with the same code from the data published by then'),
     exposures: z.array(Exposure),
     mineral_exposures: z
       .array(MineralExposure)
-      .describe('Mineral import exposure, largest first, where the sources publish it (USGS net import reliance: the United States only); not part of stress_index, which weighs energy by its share of primary energy'),
+      .describe(
+        'Mineral import exposure, largest first, where the sources publish it (USGS net import reliance: the United States only); not part of stress_index, which weighs energy by its share of primary energy',
+      ),
     autonomy: z.array(Autonomy),
     supplier_concentration: z
       .array(z.strictObject({ commodity: CommoditySlug, hhi: z.number(), year: z.number().int(), basis: z.string() }))
       .describe('HHI of import suppliers per commodity'),
     production: z
-      .array(z.strictObject({ commodity: CommoditySlug, value: z.number(), unit: z.string(), share: z.number(), rank: z.number().int(), year: z.number().int(), source: z.string() }))
+      .array(
+        z.strictObject({
+          commodity: CommoditySlug,
+          value: z.number(),
+          unit: z.string(),
+          share: z.number(),
+          rank: z.number().int(),
+          year: z.number().int(),
+          source: z.string(),
+        }),
+      )
       .describe("The country's share of world production, per commodity it produces"),
     russian_gas_import_share: z
       .array(z.strictObject({ year: z.number().int(), share: z.number().min(0).max(1) }))

@@ -92,7 +92,6 @@ export function freshnessOf(
   return { freshness, expected_next: expected, overdue_days: overdue };
 }
 
-
 /**
  * The freshness of a status computed at an earlier clock, re-read at `today`: the same rule,
  * from the `expected_next` it carries (the API uses it when a build is older than today).

@@ -56,7 +56,5 @@ export const Health = z
 export type Health = z.infer<typeof Health>;
 
 /** GET /healthz before any build is published (503). */
-export const HealthUnavailable = z
-  .strictObject({ status: z.literal('unavailable'), detail: z.string() })
-  .describe('No build published yet (503)');
+export const HealthUnavailable = z.strictObject({ status: z.literal('unavailable'), detail: z.string() }).describe('No build published yet (503)');
 export type HealthUnavailable = z.infer<typeof HealthUnavailable>;

@@ -8,15 +8,19 @@ export const SourceStatus = z.strictObject({
   url: z.string(),
   license: z.string(),
   redistribution: z.enum(['open', 'derived-only']),
-  status: z.enum(['fresh', 'unchanged', 'stale', 'unavailable']).describe(
-    'Load status of this build (did the files load?), not the age of the data (see `freshness`). fresh: loaded a new version; unchanged: same sha256 as the last good load; stale: the latest load failed and the last good snapshot is served; unavailable: failed with no snapshot',
-  ),
+  status: z
+    .enum(['fresh', 'unchanged', 'stale', 'unavailable'])
+    .describe(
+      'Load status of this build (did the files load?), not the age of the data (see `freshness`). fresh: loaded a new version; unchanged: same sha256 as the last good load; stale: the latest load failed and the last good snapshot is served; unavailable: failed with no snapshot',
+    ),
   sha256: z.string().nullable(),
   retrieved_at: DateTimeString.nullable(),
   data_as_of: DateString.nullable().describe('Newest observation in the source'),
-  cadence: Cadence.describe("How often the publisher releases a new period (data/cadence.yaml)"),
+  cadence: Cadence.describe('How often the publisher releases a new period (data/cadence.yaml)'),
   freshness: Freshness,
-  expected_next: DateString.nullable().describe('When the observation after `data_as_of` is due: the end of the next period plus the publisher\'s usual lag (null for historical, discontinued and irregular sources)'),
+  expected_next: DateString.nullable().describe(
+    "When the observation after `data_as_of` is due: the end of the next period plus the publisher's usual lag (null for historical, discontinued and irregular sources)",
+  ),
   overdue_days: z.number().int().nonnegative().describe('Days past `expected_next` on the build date (0 when not overdue)'),
   stale_reason: z.string().nullable(),
   stale_since: DateTimeString.nullable(),

@@ -24,7 +24,7 @@ export const Reserve = z
       .strictObject({ fill_pct: z.number(), date: DateString, basis: z.string(), url: z.url() })
       .nullable()
       .describe(
-        'The legal or seasonal target that applies next after `as_of` (the reading\'s date). When the data are behind, that date may already have passed: count days to it from today, never from `as_of`, and report a passed target as passed with the value on `as_of`',
+        "The legal or seasonal target that applies next after `as_of` (the reading's date). When the data are behind, that date may already have passed: count days to it from today, never from `as_of`, and report a passed target as passed with the value on `as_of`",
       ),
     seasonal_norm_pct: z.number().nullable().describe('Mean fill on this calendar day over the reference years'),
     seasonal_norm_years: z.array(z.number().int()),
@@ -68,5 +68,7 @@ export type ReserveSeries = z.infer<typeof ReserveSeries>;
 export const ReserveResponse = envelope(Reserve);
 export const TimeSeriesResponse = envelope(TimeSeries);
 export const ReserveSeriesFile = envelope(ReserveSeries);
-export const ReserveIndexFile = envelope(z.array(z.strictObject({ commodity: CommodityCode, country: Iso2, name: z.string(), as_of: DateString, url: z.string() })));
+export const ReserveIndexFile = envelope(
+  z.array(z.strictObject({ commodity: CommodityCode, country: Iso2, name: z.string(), as_of: DateString, url: z.string() })),
+);
 export type ReserveIndexFile = z.infer<typeof ReserveIndexFile>;

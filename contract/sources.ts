@@ -22,7 +22,13 @@ export const SourceId = z.enum(SOURCE_IDS).describe('Source id (a dataset of ../
 export type SourceId = z.infer<typeof SourceId>;
 
 /** The sources whose price series the API publishes. */
-export const PRICE_SOURCES = ['eia-oil-prices', 'eia-henry-hub', 'worldbank-pink-sheet', 'imf-commodity-prices', 'ei-statistical-review-2024'] as const satisfies readonly SourceId[];
+export const PRICE_SOURCES = [
+  'eia-oil-prices',
+  'eia-henry-hub',
+  'worldbank-pink-sheet',
+  'imf-commodity-prices',
+  'ei-statistical-review-2024',
+] as const satisfies readonly SourceId[];
 export type PriceSource = (typeof PRICE_SOURCES)[number];
 
 /** Chokepoint's own editorial content (events, scenarios, briefings), cited like a source. */

@@ -8,9 +8,9 @@ export const ComponentKey = z.enum(['price', 'concentration', 'reserves', 'event
 export type ComponentKey = z.infer<typeof ComponentKey>;
 
 /** How old an input is at the date the index describes (methodology §staleness). */
-export const InputFreshness = z.enum(['current', 'late', 'stale', 'expired']).describe(
-  'Age of the input at the index date: current or late keep full weight, stale halves it, expired drops the component',
-);
+export const InputFreshness = z
+  .enum(['current', 'late', 'stale', 'expired'])
+  .describe('Age of the input at the index date: current or late keep full weight, stale halves it, expired drops the component');
 
 const InputValue = z.union([z.number(), z.string(), z.boolean(), z.null()]);
 

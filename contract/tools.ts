@@ -1,6 +1,17 @@
 import { z } from 'zod';
 import { jsonSchemaOf, type JsonSchema } from './json-schema.ts';
-import { CountryPath, CommodityParam, CommodityPath, EventsQuery, ListCommoditiesQuery, ReserveQuery, ScenariosQuery, SearchHit, SearchQuery, TimeSeriesQuery } from './api.ts';
+import {
+  CountryPath,
+  CommodityParam,
+  CommodityPath,
+  EventsQuery,
+  ListCommoditiesQuery,
+  ReserveQuery,
+  ScenariosQuery,
+  SearchHit,
+  SearchQuery,
+  TimeSeriesQuery,
+} from './api.ts';
 import { CommodityListEntry, CommoditySheet, Price } from './commodities.ts';
 import { CommodityCode, CommodityGroup, CommoditySlug, DateString, Lang, LICENSE, SourceRef } from './common.ts';
 import { EVENT_CATEGORIES, EventSchema, SCENARIO_STATUSES, ScenarioSchema } from './content.ts';
@@ -44,7 +55,14 @@ function tool<N extends string, I extends z.ZodObject, O extends z.ZodObject>(sp
 
 /** `limit` as a tool argument: a JSON number (a numeric string is accepted too), same bounds and default as the HTTP parameter. */
 const toolLimit = (max: number, def: number) =>
-  z.coerce.number().int().min(1, 'must be at least 1').max(max, `must be at most ${max}`).optional().default(def).describe(`How many results, 1–${max} (default ${def})`);
+  z.coerce
+    .number()
+    .int()
+    .min(1, 'must be at least 1')
+    .max(max, `must be at most ${max}`)
+    .optional()
+    .default(def)
+    .describe(`How many results, 1–${max} (default ${def})`);
 
 /**
  * An HTTP enum parameter (text, lower-cased, then checked) as a tool argument: the enum itself,
@@ -65,12 +83,14 @@ export const GetReserveInput = ReserveQuery;
 export const GetReserveTimeseriesInput = z
   .strictObject({ ...timeSeriesShape, metric: canonical(ReserveMetric, timeSeriesShape.metric), frequency: canonical(Frequency, timeSeriesShape.frequency) })
   .superRefine((q, ctx) => {
-  if (q.to && q.to < q.from) ctx.addIssue({ code: 'custom', path: ['to'], message: `must not be before from (${q.from})` });
-});
+    if (q.to && q.to < q.from) ctx.addIssue({ code: 'custom', path: ['to'], message: `must not be before from (${q.from})` });
+  });
 
-export const ListEventsInput = z.strictObject({ ...eventsShape, category: canonical(z.enum(EVENT_CATEGORIES), eventsShape.category), limit: toolLimit(500, 50) }).superRefine((q, ctx) => {
-  if (q.since && q.until && q.until < q.since) ctx.addIssue({ code: 'custom', path: ['until'], message: `must not be before since (${q.since})` });
-});
+export const ListEventsInput = z
+  .strictObject({ ...eventsShape, category: canonical(z.enum(EVENT_CATEGORIES), eventsShape.category), limit: toolLimit(500, 50) })
+  .superRefine((q, ctx) => {
+    if (q.since && q.until && q.until < q.since) ctx.addIssue({ code: 'custom', path: ['until'], message: `must not be before since (${q.since})` });
+  });
 
 export const ListCommoditiesInput = z.strictObject({ ...listCommoditiesShape, group: canonical(CommodityGroup, listCommoditiesShape.group) });
 export const ListScenariosInput = z.strictObject({ ...scenariosShape, status: canonical(z.enum(SCENARIO_STATUSES), scenariosShape.status) });
@@ -120,10 +140,13 @@ export const ToolResultMeta = {
   as_of: DateString.nullable().describe('Date of the newest observation behind the result (null when it has none)'),
   license: z.literal(LICENSE).describe('Licence of the data'),
   attribution: z.string().describe('Attribution text with the backlink, required on reuse'),
-  notes: z.array(z.string()).optional().describe('Caveats that apply to the result (late, stale or historical sources among them), and how a long result was shortened'),
+  notes: z
+    .array(z.string())
+    .optional()
+    .describe('Caveats that apply to the result (late, stale or historical sources among them), and how a long result was shortened'),
   sources: z
     .array(SourceRef)
-    .describe('The upstream sources behind the result, as in the HTTP answer\'s meta.sources: each with data_as_of, retrieved_at, freshness and expected_next'),
+    .describe("The upstream sources behind the result, as in the HTTP answer's meta.sources: each with data_as_of, retrieved_at, freshness and expected_next"),
 };
 
 function withResultMeta<O extends z.ZodObject>(o: O) {
@@ -141,7 +164,9 @@ export const CompareCountriesResult = withResultMeta(z.strictObject({ countries:
 export const ListCommoditiesResult = withResultMeta(z.strictObject({ commodities: z.array(CommodityListEntry), count }));
 export const ListScenariosResult = withResultMeta(z.strictObject({ scenarios: z.array(ScenarioSchema), count }));
 export const ListEventsResult = withResultMeta(z.strictObject({ events: z.array(EventSchema).describe('Newest first'), count }));
-export const SearchBriefingsResult = withResultMeta(z.strictObject({ results: z.array(SearchHit).describe('Best match first; every hit is a briefing'), count }));
+export const SearchBriefingsResult = withResultMeta(
+  z.strictObject({ results: z.array(SearchHit).describe('Best match first; every hit is a briefing'), count }),
+);
 
 const DATA_NOTE = `Data is ${LICENSE}: cite Chokepoint with a link when you reuse it.`;
 
@@ -265,7 +290,14 @@ export function serverName(baseUrl: string): string {
 }
 
 /** The tools as an MCP `tools/list` would show them: JSON Schemas of the zod input and output schemas. */
-export function toolDescriptors(): Array<{ name: string; title: string; description: string; inputSchema: JsonSchema; outputSchema: JsonSchema; annotations: Record<string, unknown> }> {
+export function toolDescriptors(): Array<{
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: JsonSchema;
+  outputSchema: JsonSchema;
+  annotations: Record<string, unknown>;
+}> {
   return TOOLS.map((t) => ({
     name: t.name,
     title: t.title,

@@ -68,9 +68,22 @@ describe('readConfig', () => {
 
   it('takes only http(s) URLs with a host for PUBLIC_BASE_URL, OPENAI_BASE_URL and EMBEDDINGS_BASE_URL', () => {
     for (const variable of ['PUBLIC_BASE_URL', 'OPENAI_BASE_URL', 'EMBEDDINGS_BASE_URL']) {
-      for (const bad of ['javascript:alert(1)', 'javascript://chokepoint.example/%0aalert(1)', 'data:text/html,x', 'ftp://chokepoint.example', 'file:///etc/passwd', 'https://', 'chokepoint.example', 'https://user:pw@chokepoint.example', 'https://chokepoint.example/?x=1']) {
+      for (const bad of [
+        'javascript:alert(1)',
+        'javascript://chokepoint.example/%0aalert(1)',
+        'data:text/html,x',
+        'ftp://chokepoint.example',
+        'file:///etc/passwd',
+        'https://',
+        'chokepoint.example',
+        'https://user:pw@chokepoint.example',
+        'https://chokepoint.example/?x=1',
+      ]) {
         const e = refusal({ [variable]: bad });
-        expect(e.problems.map((p) => p.variable), `${variable}=${bad}`).toEqual([variable]);
+        expect(
+          e.problems.map((p) => p.variable),
+          `${variable}=${bad}`,
+        ).toEqual([variable]);
         expect(e.message).toContain(`${variable} must be an absolute http(s) URL`);
       }
       expect(() => readConfig({ [variable]: 'http://10.0.0.7:8080/v1' })).not.toThrow();
@@ -79,13 +92,33 @@ describe('readConfig', () => {
   });
 
   it('takes only the redis:, rediss: and unix-socket URLs the redis client accepts for REDIS_URL', () => {
-    const good = ['redis://localhost', 'redis://localhost:6379', 'redis://cache:6379/0', 'rediss://user:secret@cache.example:6380/2', 'redis://[::1]:6379', 'unix:///run/redis/redis.sock', 'unix:///tmp/redis.sock?db=3', 'unix://user:pw@/tmp/redis.sock'];
+    const good = [
+      'redis://localhost',
+      'redis://localhost:6379',
+      'redis://cache:6379/0',
+      'rediss://user:secret@cache.example:6380/2',
+      'redis://[::1]:6379',
+      'unix:///run/redis/redis.sock',
+      'unix:///tmp/redis.sock?db=3',
+      'unix://user:pw@/tmp/redis.sock',
+    ];
     for (const url of good) {
       expect(readConfig({ REDIS_URL: url }).REDIS_URL, url).toBe(url);
       // The client itself parses each accepted form.
       expect(() => RedisClient.parseURL(url), url).not.toThrow();
     }
-    for (const bad of ['http://x', 'https://cache:6379', 'localhost:6379', 'redis://', 'redis://cache/zero', 'redis://cache:99999', 'unix://', 'unix:///', 'unix:///tmp/r.sock?db=x', 'cache']) {
+    for (const bad of [
+      'http://x',
+      'https://cache:6379',
+      'localhost:6379',
+      'redis://',
+      'redis://cache/zero',
+      'redis://cache:99999',
+      'unix://',
+      'unix:///',
+      'unix:///tmp/r.sock?db=x',
+      'cache',
+    ]) {
       const e = refusal({ REDIS_URL: bad });
       expect(e.problems, bad).toEqual([{ variable: 'REDIS_URL', message: expect.stringMatching(/^REDIS_URL must be redis:\/\//) }]);
     }
@@ -99,8 +132,24 @@ describe('readConfig', () => {
   });
 
   it('lists every bad variable in the one error', () => {
-    const e = refusal({ PORT: 'x', RATE_LIMIT_DATA: '-1', REDIS_URL: 'http://x', OPENAI_TIMEOUT_MS: '50', CHOKEPOINT_SITE: 'maybe', REBUILD_EVERY: '0m', SITE_LOG: 'loud' });
-    expect(e.problems.map((p) => p.variable).sort()).toEqual(['CHOKEPOINT_SITE', 'OPENAI_TIMEOUT_MS', 'PORT', 'RATE_LIMIT_DATA', 'REBUILD_EVERY', 'REDIS_URL', 'SITE_LOG']);
+    const e = refusal({
+      PORT: 'x',
+      RATE_LIMIT_DATA: '-1',
+      REDIS_URL: 'http://x',
+      OPENAI_TIMEOUT_MS: '50',
+      CHOKEPOINT_SITE: 'maybe',
+      REBUILD_EVERY: '0m',
+      SITE_LOG: 'loud',
+    });
+    expect(e.problems.map((p) => p.variable).sort()).toEqual([
+      'CHOKEPOINT_SITE',
+      'OPENAI_TIMEOUT_MS',
+      'PORT',
+      'RATE_LIMIT_DATA',
+      'REBUILD_EVERY',
+      'REDIS_URL',
+      'SITE_LOG',
+    ]);
     expect(e.message.split('\n')).toHaveLength(1 + 7);
     for (const p of e.problems) expect(e.message).toContain(p.variable);
   });
@@ -109,7 +158,8 @@ describe('readConfig', () => {
     expect(readConfig({ RATE_LIMIT_DATA: '0', RATE_LIMIT_ASK: '0' })).toMatchObject({ RATE_LIMIT_DATA: 0, RATE_LIMIT_ASK: 0 });
     expect(buildSettings(readConfig({ RATE_LIMIT_DATA: '0', RATE_LIMIT_ASK: '25' })).rateLimits).toEqual({ data: 0, ask: 25 });
     expect(refusal({ RATE_LIMIT_DATA: '1.5' }).message).toContain('RATE_LIMIT_DATA must be a whole number of requests per minute (0 turns the limit off)');
-    for (const v of ['RATE_LIMIT_INSTANCES', 'MAX_CONNECTIONS', 'MCP_MAX_SESSIONS', 'EMBEDDINGS_TIMEOUT_MS']) expect(refusal({ [v]: '0' }).message).toContain(`${v} must be a whole number ≥ 1`);
+    for (const v of ['RATE_LIMIT_INSTANCES', 'MAX_CONNECTIONS', 'MCP_MAX_SESSIONS', 'EMBEDDINGS_TIMEOUT_MS'])
+      expect(refusal({ [v]: '0' }).message).toContain(`${v} must be a whole number ≥ 1`);
     expect(refusal({ HEADERS_TIMEOUT_MS: '40000' }).message).toContain('HEADERS_TIMEOUT_MS must not be larger than REQUEST_TIMEOUT_MS');
     expect(refusal({ OPENAI_TIMEOUT_MS: '60001' }).message).toContain('OPENAI_TIMEOUT_MS must be at most 60000');
     expect(readConfig({ MCP_ALLOWED_HOSTS: ' api.example , localhost:8787,, ' }).MCP_ALLOWED_HOSTS).toEqual(['api.example', 'localhost:8787']);
@@ -133,7 +183,15 @@ describe('readConfig', () => {
     expect(readConfig({ REBUILD_EVERY: '90s' }).REBUILD_EVERY).toEqual({ text: '90s', ms: 90_000 });
     expect(refusal({ SUPERVISE: 'no' }).problems).toEqual([{ variable: 'SUPERVISE', message: 'SUPERVISE must be on or off' }]);
     const settings = buildSettings(
-      readConfig({ EIA_API_KEY: 'k1', AGSI_API_KEY: 'k2', CHOKEPOINT_SITE: 'off', SECURITY_CONTACT: 'sec@example.org', EMBEDDINGS_BASE_URL: 'https://emb.example/v1/', EMBEDDINGS_MODEL: 'm', EMBEDDINGS_API_KEY: 'ek' }),
+      readConfig({
+        EIA_API_KEY: 'k1',
+        AGSI_API_KEY: 'k2',
+        CHOKEPOINT_SITE: 'off',
+        SECURITY_CONTACT: 'sec@example.org',
+        EMBEDDINGS_BASE_URL: 'https://emb.example/v1/',
+        EMBEDDINGS_MODEL: 'm',
+        EMBEDDINGS_API_KEY: 'ek',
+      }),
     );
     expect(settings).toMatchObject({
       sourceKeys: { eia: 'k1', agsi: 'k2' },
@@ -186,7 +244,11 @@ describe('the documentation of the configuration', () => {
 
   it('lists each variable the code names once, and no other', () => {
     const table = environmentTable();
-    for (const name of Object.keys(ConfigShape.shape)) expect(table.split('\n').filter((l) => l.startsWith(`| \`${name}\` |`)), name).toHaveLength(1);
+    for (const name of Object.keys(ConfigShape.shape))
+      expect(
+        table.split('\n').filter((l) => l.startsWith(`| \`${name}\` |`)),
+        name,
+      ).toHaveLength(1);
   });
 });
 
@@ -211,7 +273,8 @@ describe('library code', () => {
         readFileSync(file, 'utf8')
           .split('\n')
           .forEach((line, i) => {
-            if (/process\.env|globalThis\b.*\benv\b/.test(line) && !allowed.some((a) => a.test(line)) && !/^\s*(\*|\/\/)/.test(line)) reads.push(`${relative(REPO, file)}:${i + 1}: ${line.trim()}`);
+            if (/process\.env|globalThis\b.*\benv\b/.test(line) && !allowed.some((a) => a.test(line)) && !/^\s*(\*|\/\/)/.test(line))
+              reads.push(`${relative(REPO, file)}:${i + 1}: ${line.trim()}`);
           });
       }
     }

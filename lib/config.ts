@@ -39,7 +39,11 @@ type Text = z.ZodType<unknown, string>;
 
 /** A variable with a default: the default goes through the same checks as a value that was set. */
 function withDefault<T extends Text>(def: string, parse: T, doc: Omit<VariableDoc, 'default'>) {
-  return z.string().default(def).pipe(parse).meta({ ...doc, default: def });
+  return z
+    .string()
+    .default(def)
+    .pipe(parse)
+    .meta({ ...doc, default: def });
 }
 
 /** A variable that may stay unset (undefined in the configuration). */
@@ -56,8 +60,17 @@ const wholeNumber = (name: string, what: string, min: number, max = Number.MAX_S
 
 /** Requests per minute; 0 turns the limit off. */
 const perMinute = (name: string) => wholeNumber(name, 'a whole number of requests per minute (0 turns the limit off)', 0);
-const atLeastOne = (name: string) => z.string().regex(/^[1-9]\d*$/, `${name} must be a whole number ≥ 1`).transform(Number);
-const commaList = z.string().transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean));
+const atLeastOne = (name: string) =>
+  z
+    .string()
+    .regex(/^[1-9]\d*$/, `${name} must be a whole number ≥ 1`)
+    .transform(Number);
+const commaList = z.string().transform((v) =>
+  v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean),
+);
 const onOff = (name: string) => z.enum(['on', 'off'], { error: `${name} must be on or off` }).transform((v) => v === 'on');
 
 /** An absolute http(s) URL with a host and nothing after the path; trailing slashes dropped when `trim`. */
@@ -118,7 +131,11 @@ export const ConfigShape = z.object({
     shown: '`../shared/sources`',
     description: 'the local mirror of the sources, one folder per source',
   }),
-  DATA_DIR: withDefault(resolve(repoRoot, 'data'), z.string(), { concern: 'build', shown: '`data/`', description: 'the editorial content and the commodity catalogue' }),
+  DATA_DIR: withDefault(resolve(repoRoot, 'data'), z.string(), {
+    concern: 'build',
+    shown: '`data/`',
+    description: 'the editorial content and the commodity catalogue',
+  }),
   DIST_DIR: withDefault(resolve(repoRoot, 'dist'), z.string(), {
     concern: 'both',
     shown: '`dist/`',
@@ -129,7 +146,10 @@ export const ConfigShape = z.object({
     shown: '`http://localhost:<PORT>` (`http://<HOST>:<PORT>` when `HOST` names another machine)',
     description: 'the public address (http or https); used in attribution, links, OpenAPI and discovery files',
   }),
-  PORT: withDefault('8787', wholeNumber('PORT', 'a port number', 0, 65535), { concern: 'both', description: 'port to listen on; also the port of the default `PUBLIC_BASE_URL`' }),
+  PORT: withDefault('8787', wholeNumber('PORT', 'a port number', 0, 65535), {
+    concern: 'both',
+    description: 'port to listen on; also the port of the default `PUBLIC_BASE_URL`',
+  }),
   HOST: withDefault('0.0.0.0', z.string(), { concern: 'both', description: 'interface to listen on; also the host of the default `PUBLIC_BASE_URL`' }),
   EIA_API_KEY: optional(z.string(), { concern: 'build', description: 'EIA API v2 key (EIA prices, Henry Hub and weekly petroleum; `--download` only)' }),
   AGSI_API_KEY: optional(z.string(), { concern: 'build', description: 'GIE AGSI+ API key (gas storage; `--download` only)' }),
@@ -158,14 +178,17 @@ export const ConfigShape = z.object({
   }),
   RATE_LIMIT_DATA: withDefault(String(DEFAULT_RATE_LIMITS.data), perMinute('RATE_LIMIT_DATA'), {
     concern: 'both',
-    description: 'requests per minute per IP on the data routes and MCP tool calls (`0` = off); the build publishes it in the OpenAPI document, llms.txt and the MCP server card',
+    description:
+      'requests per minute per IP on the data routes and MCP tool calls (`0` = off); the build publishes it in the OpenAPI document, llms.txt and the MCP server card',
   }),
   RATE_LIMIT_ASK: withDefault(String(DEFAULT_RATE_LIMITS.ask), perMinute('RATE_LIMIT_ASK'), {
     concern: 'both',
     description: 'requests per minute per IP on `POST /v1/ask` (`0` = off); published like `RATE_LIMIT_DATA`',
   }),
   REDIS_URL: optional(
-    z.string().refine((v) => redisUrlProblem(v) === null, { error: (i) => `REDIS_URL must be redis://host[:port][/db], rediss://… or unix:///path/to/socket (${redisUrlProblem(String(i.input))})` }),
+    z.string().refine((v) => redisUrlProblem(v) === null, {
+      error: (i) => `REDIS_URL must be redis://host[:port][/db], rediss://… or unix:///path/to/socket (${redisUrlProblem(String(i.input))})`,
+    }),
     { concern: 'serve', description: 'share rate-limit counters between instances through Redis (`redis://`, `rediss://` or `unix:///path`)' },
   ),
   RATE_LIMIT_INSTANCES: withDefault('1', atLeastOne('RATE_LIMIT_INSTANCES'), {
@@ -188,23 +211,38 @@ export const ConfigShape = z.object({
     concern: 'serve',
     description: 'time a client has to send its whole request (bodies are at most 64 KiB); at least `HEADERS_TIMEOUT_MS`',
   }),
-  KEEP_ALIVE_TIMEOUT_MS: withDefault('5000', atLeastOne('KEEP_ALIVE_TIMEOUT_MS'), { concern: 'serve', description: 'an idle keep-alive connection is closed after this' }),
+  KEEP_ALIVE_TIMEOUT_MS: withDefault('5000', atLeastOne('KEEP_ALIVE_TIMEOUT_MS'), {
+    concern: 'serve',
+    description: 'an idle keep-alive connection is closed after this',
+  }),
   SUPERVISE: withDefault('on', onOff('SUPERVISE'), {
     concern: 'serve',
     description: '`off` runs the server of `npm run serve` in the process itself, without the supervisor that restarts it when it dies',
   }),
-  CHOKEPOINT_SUPERVISED: optional(z.enum(['0', '1'], { error: 'CHOKEPOINT_SUPERVISED must be 1 or unset' }).transform((v) => v === '1'), {
-    concern: 'serve',
-    description: 'set to `1` by the supervisor for the server it runs (not to be set by hand)',
-  }),
+  CHOKEPOINT_SUPERVISED: optional(
+    z.enum(['0', '1'], { error: 'CHOKEPOINT_SUPERVISED must be 1 or unset' }).transform((v) => v === '1'),
+    {
+      concern: 'serve',
+      description: 'set to `1` by the supervisor for the server it runs (not to be set by hand)',
+    },
+  ),
   LOG_LEVEL: withDefault('info', z.enum(LOG_LEVELS, { error: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` }), {
     concern: 'serve',
     description:
       'level of the structured logs (JSON lines on stdout) of the server, its supervisor and `npm start`: one `request` line per request at `info`; `silent` turns them off',
   }),
-  MCP_MAX_SESSIONS: withDefault('100', atLeastOne('MCP_MAX_SESSIONS'), { concern: 'serve', description: 'MCP sessions open at once, all clients ([docs/mcp.md](docs/mcp.md))' }),
-  MCP_MAX_SESSIONS_PER_IP: withDefault('10', atLeastOne('MCP_MAX_SESSIONS_PER_IP'), { concern: 'serve', description: 'MCP sessions open at once per client IP' }),
-  MCP_SESSION_IDLE_SECONDS: withDefault('300', atLeastOne('MCP_SESSION_IDLE_SECONDS'), { concern: 'serve', description: 'an MCP session without a message for this long is closed' }),
+  MCP_MAX_SESSIONS: withDefault('100', atLeastOne('MCP_MAX_SESSIONS'), {
+    concern: 'serve',
+    description: 'MCP sessions open at once, all clients ([docs/mcp.md](docs/mcp.md))',
+  }),
+  MCP_MAX_SESSIONS_PER_IP: withDefault('10', atLeastOne('MCP_MAX_SESSIONS_PER_IP'), {
+    concern: 'serve',
+    description: 'MCP sessions open at once per client IP',
+  }),
+  MCP_SESSION_IDLE_SECONDS: withDefault('300', atLeastOne('MCP_SESSION_IDLE_SECONDS'), {
+    concern: 'serve',
+    description: 'an MCP session without a message for this long is closed',
+  }),
   MCP_ALLOWED_HOSTS: withDefault('', commaList, {
     concern: 'serve',
     shown: 'host of `PUBLIC_BASE_URL`, localhost forms',
@@ -231,16 +269,23 @@ export const ConfigShape = z.object({
   }),
   EMBEDDINGS_BASE_URL: optional(httpUrl('EMBEDDINGS_BASE_URL', 'https://api.openai.com/v1'), {
     concern: 'both',
-    description: 'an OpenAI-compatible embeddings endpoint replacing the local word vectors of search, for the documents (build) and the queries (server) ([docs/search.md](docs/search.md))',
+    description:
+      'an OpenAI-compatible embeddings endpoint replacing the local word vectors of search, for the documents (build) and the queries (server) ([docs/search.md](docs/search.md))',
   }),
   EMBEDDINGS_API_KEY: optional(z.string(), { concern: 'both', description: 'key for `EMBEDDINGS_BASE_URL`' }),
   EMBEDDINGS_MODEL: withDefault(DEFAULT_EMBEDDINGS_MODEL, z.string(), { concern: 'both', description: 'embeddings model at `EMBEDDINGS_BASE_URL`' }),
-  EMBEDDINGS_TIMEOUT_MS: withDefault('2000', atLeastOne('EMBEDDINGS_TIMEOUT_MS'), { concern: 'both', description: 'timeout of one call to `EMBEDDINGS_BASE_URL`' }),
+  EMBEDDINGS_TIMEOUT_MS: withDefault('2000', atLeastOne('EMBEDDINGS_TIMEOUT_MS'), {
+    concern: 'both',
+    description: 'timeout of one call to `EMBEDDINGS_BASE_URL`',
+  }),
   SECURITY_CONTACT: withDefault(DEFAULT_SECURITY_CONTACT, commaList, {
     concern: 'build',
     description: '`Contact:` of `/.well-known/security.txt` (comma-separated; a bare e-mail address gets `mailto:`)',
   }),
-  CHOKEPOINT_SITE: withDefault('on', onOff('CHOKEPOINT_SITE'), { concern: 'build', description: '`off` skips the website stage (tests that rebuild many times)' }),
+  CHOKEPOINT_SITE: withDefault('on', onOff('CHOKEPOINT_SITE'), {
+    concern: 'build',
+    description: '`off` skips the website stage (tests that rebuild many times)',
+  }),
   SITE_LOG: withDefault('warn', z.enum(['debug', 'info', 'warn', 'error', 'silent'], { error: 'SITE_LOG must be debug, info, warn, error or silent' }), {
     concern: 'build',
     description: 'log level of the website stage (Astro)',
@@ -333,7 +378,9 @@ export function parseInterval(text: string, option = '--every'): number {
 }
 
 /** The OpenAI-compatible embeddings endpoint of search, or null for the local word vectors. */
-export function embeddingsOf(c: Pick<Config, 'EMBEDDINGS_BASE_URL' | 'EMBEDDINGS_API_KEY' | 'EMBEDDINGS_MODEL' | 'EMBEDDINGS_TIMEOUT_MS'>): EmbeddingsConfig | null {
+export function embeddingsOf(
+  c: Pick<Config, 'EMBEDDINGS_BASE_URL' | 'EMBEDDINGS_API_KEY' | 'EMBEDDINGS_MODEL' | 'EMBEDDINGS_TIMEOUT_MS'>,
+): EmbeddingsConfig | null {
   if (!c.EMBEDDINGS_BASE_URL) return null;
   return { baseUrl: c.EMBEDDINGS_BASE_URL, apiKey: c.EMBEDDINGS_API_KEY, model: c.EMBEDDINGS_MODEL, timeoutMs: c.EMBEDDINGS_TIMEOUT_MS };
 }

@@ -6,7 +6,16 @@ import { csvField, recordsToCsv, stressHistoryCsv, toCsv } from './csv.ts';
 
 describe('lib/csv.ts', () => {
   it('writes RFC 4180: CRLF after every record, quotes only where needed', () => {
-    expect(toCsv(['a', 'b,c'], [['x', 'y"z'], ['line\nbreak', 'cr\r'], ['', null]])).toBe('a,"b,c"\r\nx,"y""z"\r\n"line\nbreak","cr\r"\r\n,\r\n');
+    expect(
+      toCsv(
+        ['a', 'b,c'],
+        [
+          ['x', 'y"z'],
+          ['line\nbreak', 'cr\r'],
+          ['', null],
+        ],
+      ),
+    ).toBe('a,"b,c"\r\nx,"y""z"\r\n"line\nbreak","cr\r"\r\n,\r\n');
     expect(toCsv(['only'], [])).toBe('only\r\n');
     expect(toCsv([], [])).toBe('\r\n');
   });
@@ -25,11 +34,14 @@ describe('lib/csv.ts', () => {
   it('reads back through a real parser to the same fields (csv-parse)', () => {
     const field = fc.oneof(fc.string({ unit: 'binary', maxLength: 12 }), fc.constantFrom('"', ',', '\r\n', '\n', '\r', '""', ' , '));
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 5 }).chain((n) => fc.array(fc.array(field, { minLength: n, maxLength: n }), { minLength: 1, maxLength: 6 })), ([header, ...rows]) => {
-        const text = toCsv(header!, rows);
-        expect(text.endsWith('\r\n')).toBe(true);
-        expect(parse(text, { relax_column_count: false })).toEqual([header, ...rows]);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 5 }).chain((n) => fc.array(fc.array(field, { minLength: n, maxLength: n }), { minLength: 1, maxLength: 6 })),
+        ([header, ...rows]) => {
+          const text = toCsv(header!, rows);
+          expect(text.endsWith('\r\n')).toBe(true);
+          expect(parse(text, { relax_column_count: false })).toEqual([header, ...rows]);
+        },
+      ),
       { numRuns: 300 },
     );
   });

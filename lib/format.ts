@@ -16,8 +16,7 @@ export function qty(x: number | null | undefined): string {
 export const pct = (x: number | null | undefined, digits = 1) => (x === null || x === undefined ? '—' : `${num(x, digits)} %`);
 /** A 0–1 share as a percentage. */
 export const share = (x: number | null | undefined, digits = 1) => (x === null || x === undefined ? '—' : `${num(x * 100, digits)} %`);
-export const signed = (x: number | null | undefined, digits = 1) =>
-  x === null || x === undefined ? '—' : `${x > 0 ? '+' : ''}${num(x, digits)}`;
+export const signed = (x: number | null | undefined, digits = 1) => (x === null || x === undefined ? '—' : `${x > 0 ? '+' : ''}${num(x, digits)}`);
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 /** 2026-08-20 → 20 Aug 2026 */

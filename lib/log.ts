@@ -26,7 +26,8 @@ const discard: DestinationStream = { write: () => {} };
 
 export function createLogger(opts: LoggerOptions): Logger {
   const level = opts.level ?? 'info';
-  const destination = opts.destination ?? (level === 'silent' ? discard : opts.sync ? pino.destination({ sync: true }) : (stdout ??= pino.destination({ sync: false })));
+  const destination =
+    opts.destination ?? (level === 'silent' ? discard : opts.sync ? pino.destination({ sync: true }) : (stdout ??= pino.destination({ sync: false })));
   return pino(
     {
       name: opts.name,

@@ -95,7 +95,10 @@ describe('build from the real sources', () => {
 
   it('dates each reading by its newest market input, and drops an input too old for that date', () => {
     const oil = CommoditySheetResponse.parse(readJson(cur('v1/commodities/energy.oil.json'))).data;
-    const brent = readCsv(join(SOURCES_DIR, 'eia-oil-prices/brent-daily.csv')).map((r) => r.Date!).sort().at(-1);
+    const brent = readCsv(join(SOURCES_DIR, 'eia-oil-prices/brent-daily.csv'))
+      .map((r) => r.Date!)
+      .sort()
+      .at(-1);
     expect(oil.stress.as_of).toBe(brent);
     // The SPR series ends in February 2026: months past its due date at the Brent date, so left out.
     expect(oil.stress.components.find((c) => c.key === 'reserves')).toMatchObject({ available: false, input_freshness: 'expired' });
@@ -115,7 +118,9 @@ describe('build from the real sources', () => {
   });
 
   it("divides LNG exporters by EI's 'Total LNG exports' row", () => {
-    const rows = readCsv(join(SOURCES_DIR, 'ei-statistical-review-2024/ei_energy_country_year.csv')).filter((r) => r.sheet === 'Gas - LNG exports bcm' && r.year === '2023');
+    const rows = readCsv(join(SOURCES_DIR, 'ei-statistical-review-2024/ei_energy_country_year.csv')).filter(
+      (r) => r.sheet === 'Gas - LNG exports bcm' && r.year === '2023',
+    );
     const world = Number(rows.find((r) => r.country === 'Total LNG exports')!.value);
     const us = Number(rows.find((r) => r.country === 'US')!.value);
     const lng = CommoditySheetResponse.parse(readJson(cur('v1/commodities/energy.lng.json'))).data;
@@ -147,8 +152,15 @@ describe('build from the real sources', () => {
     const cobalt = usa.mineral_exposures.find((m) => m.commodity === 'metals.cobalt')!;
     expect(cobalt.net_import_reliance).toBe(Number(nir.Value) / 100);
     expect(cobalt.suppliers.find((s) => s.iso3 === 'NOR')!.value).toBe(Number(norway.Value));
-    expect(usa.mineral_exposures.find((m) => m.commodity === 'metals.ironore')).toMatchObject({ net_import_reliance_printed: 'E', net_import_reliance: 0, points: 0 });
-    expect(usa.stress_index).toBeCloseTo(usa.stress.parts.reduce((s, p) => s + p.contribution, 0), 1);
+    expect(usa.mineral_exposures.find((m) => m.commodity === 'metals.ironore')).toMatchObject({
+      net_import_reliance_printed: 'E',
+      net_import_reliance: 0,
+      points: 0,
+    });
+    expect(usa.stress_index).toBeCloseTo(
+      usa.stress.parts.reduce((s, p) => s + p.contribution, 0),
+      1,
+    );
     const deu = CountryProfileResponse.parse(readJson(cur('v1/countries/DEU.json'))).data;
     expect(deu.mineral_exposures).toEqual([]);
   });
@@ -164,7 +176,9 @@ describe('build from the real sources', () => {
   });
 
   it('flags the documented crises and stays quiet in calm periods (the published backtest)', () => {
-    const { data } = readJson(cur('data/stress/backtest.json')) as { data: { hit_rate: number; false_alarm_rate: number; crises: unknown[]; calm_months: number } };
+    const { data } = readJson(cur('data/stress/backtest.json')) as {
+      data: { hit_rate: number; false_alarm_rate: number; crises: unknown[]; calm_months: number };
+    };
     expect(data.crises.length).toBeGreaterThanOrEqual(10);
     expect(data.calm_months).toBeGreaterThanOrEqual(100);
     expect(data.hit_rate).toBeGreaterThanOrEqual(0.9);
@@ -230,7 +244,10 @@ describe('build from the real sources', () => {
   });
 
   it('does not reload a source whose files did not change', async () => {
-    const again = await runBuild({ sourcesDir: SOURCES_DIR, dataDir: DATA_DIR, outDir: out, baseUrl: 'https://chokepoint.test', site: NO_SITE }, testEffects(new Date('2026-11-22T00:15:00Z')));
+    const again = await runBuild(
+      { sourcesDir: SOURCES_DIR, dataDir: DATA_DIR, outDir: out, baseUrl: 'https://chokepoint.test', site: NO_SITE },
+      testEffects(new Date('2026-11-22T00:15:00Z')),
+    );
     expect(new Set(again.sources.map((s) => s.status))).toEqual(new Set(['unchanged']));
     expect(again.build).not.toBe(result.build);
     expect(existsSync(join(out, 'builds', result.build))).toBe(true);

@@ -132,7 +132,18 @@ export interface BuildValues {
 }
 
 /** The values the build starts from (the rest come from BUILD_STEPS). */
-export const GIVEN = ['opts', 'fx', 'db', 'generatedAt', 'today', 'paths', 'plan', 'omitted', 'stages', 'version'] as const satisfies readonly (keyof BuildValues)[];
+export const GIVEN = [
+  'opts',
+  'fx',
+  'db',
+  'generatedAt',
+  'today',
+  'paths',
+  'plan',
+  'omitted',
+  'stages',
+  'version',
+] as const satisfies readonly (keyof BuildValues)[];
 
 /**
  * The code each cached stage runs, besides its data inputs: part of its cache key, so a stage is
@@ -160,8 +171,16 @@ export const BUILD_STEPS: readonly AnyStep<BuildValues>[] = [
     run: async ({ db, opts, fx, paths, cadences, plan, omitted }) => {
       const statuses: SourceStatus[] = [];
       for (const adapter of opts.sources ?? SOURCES) {
-        const status = await timed(fx.log, `source ${adapter.id}`, () =>
-          ingestSource(db, adapter, { sourcesDir: opts.sourcesDir, snapshotsDir: paths.snapshots, download: opts.download ?? false, keys: opts.sourceKeys ?? {}, cadences, plan }, fx),
+        const status = await timed(
+          fx.log,
+          `source ${adapter.id}`,
+          () =>
+            ingestSource(
+              db,
+              adapter,
+              { sourcesDir: opts.sourcesDir, snapshotsDir: paths.snapshots, download: opts.download ?? false, keys: opts.sourceKeys ?? {}, cadences, plan },
+              fx,
+            ),
           (s) => `${s.status}${s.data_as_of ? `, data to ${s.data_as_of}` : ''}, ${s.freshness}`,
         );
         if (status.status === 'unavailable') omitted.push({ output: `outputs from ${status.id}`, reason: status.stale_reason ?? 'unavailable' });
@@ -176,8 +195,18 @@ export const BUILD_STEPS: readonly AnyStep<BuildValues>[] = [
     inputs: ['opts', 'statuses', 'generatedAt'],
     output: 'buildId',
     run: ({ opts, statuses, generatedAt }) => {
-      const inputs = createHash('sha256').update(statuses.map((s) => `${s.id}:${s.sha256}`).join('\n')).update(METHODOLOGY_VERSION).digest('hex').slice(0, 8);
-      return freeBuildId(opts.outDir, `${generatedAt.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}-${inputs}`);
+      const inputs = createHash('sha256')
+        .update(statuses.map((s) => `${s.id}:${s.sha256}`).join('\n'))
+        .update(METHODOLOGY_VERSION)
+        .digest('hex')
+        .slice(0, 8);
+      return freeBuildId(
+        opts.outDir,
+        `${generatedAt
+          .toISOString()
+          .replace(/[-:]/g, '')
+          .replace(/\.\d+Z$/, 'Z')}-${inputs}`,
+      );
     },
     detail: (id) => id,
   }),
@@ -186,9 +215,15 @@ export const BUILD_STEPS: readonly AnyStep<BuildValues>[] = [
     name: 'meta',
     inputs: ['buildId', 'generatedAt', 'opts', 'statuses', 'cadences'],
     output: 'metaFor',
-    run: ({ buildId, generatedAt, opts, statuses, cadences }) => metaFactory({ build: buildId, generatedAt: generatedAt.toISOString(), baseUrl: opts.baseUrl, statuses, cadences }),
+    run: ({ buildId, generatedAt, opts, statuses, cadences }) =>
+      metaFactory({ build: buildId, generatedAt: generatedAt.toISOString(), baseUrl: opts.baseUrl, statuses, cadences }),
   }),
-  step({ name: 'prices', inputs: ['db', 'catalogue'], output: 'priceTables', run: async ({ db, catalogue }) => (await buildPriceTables(db, catalogue), true as const) }),
+  step({
+    name: 'prices',
+    inputs: ['db', 'catalogue'],
+    output: 'priceTables',
+    run: async ({ db, catalogue }) => (await buildPriceTables(db, catalogue), true as const),
+  }),
   step({ name: 'latest prices', inputs: ['db', 'priceTables'], output: 'latest', run: ({ db }) => latestPrices(db) }),
   step({ name: 'price anomalies', inputs: ['db', 'priceTables'], output: 'anomalies', run: ({ db }) => priceAnomalies(db) }),
   step({ name: 'country names', inputs: ['db', 'statuses'], output: 'names', run: ({ db }) => countryNames(db) }),
@@ -249,7 +284,19 @@ export const BUILD_STEPS: readonly AnyStep<BuildValues>[] = [
     name: 'stress inputs',
     inputs: ['db', 'catalogue', 'content', 'shares'],
     output: 'stressInputs',
-    run: ({ db, catalogue, content, shares }) => loadStressInputs(db, catalogue, content.events, (slug) => new Set(shares.get(slug)?.producers?.entries.slice(0, 3).map((e) => e.iso3) ?? [])),
+    run: ({ db, catalogue, content, shares }) =>
+      loadStressInputs(
+        db,
+        catalogue,
+        content.events,
+        (slug) =>
+          new Set(
+            shares
+              .get(slug)
+              ?.producers?.entries.slice(0, 3)
+              .map((e) => e.iso3) ?? [],
+          ),
+      ),
   }),
   step({
     name: 'commodity stress and sheets',
@@ -258,7 +305,8 @@ export const BUILD_STEPS: readonly AnyStep<BuildValues>[] = [
     run: async ({ db, catalogue, latest, anomalies, shares, readings, content, today, stressInputs, cadences }) => {
       const cadenceOf: Cadences = (source, series) => cadenceFor(cadences, source, series ?? undefined);
       const sheets: CommoditySheet[] = [];
-      for (const c of catalogue) sheets.push(await commoditySheet(db, c, { latest, anomalies, shares, readings, content, today, inputs: stressInputs.get(c.slug)!, cadenceOf }));
+      for (const c of catalogue)
+        sheets.push(await commoditySheet(db, c, { latest, anomalies, shares, readings, content, today, inputs: stressInputs.get(c.slug)!, cadenceOf }));
       return sheets;
     },
     detail: (s) => `${s.length} sheets`,
@@ -268,13 +316,23 @@ export const BUILD_STEPS: readonly AnyStep<BuildValues>[] = [
     inputs: ['writer', 'catalogue', 'sheets', 'metaFor'],
     output: 'commodityFiles',
     run: async ({ writer, catalogue, sheets, metaFor }) => {
-      const sourcesOf = (s: CommoditySheet) => commoditySources(catalogue.find((c) => c.slug === s.slug)!, s);
+      const sourcesOf = (s: CommoditySheet) =>
+        commoditySources(
+          catalogue.find((c) => c.slug === s.slug)!,
+          s,
+        );
       for (const s of sheets) {
-        await writer.file(BUILD_FILES.commodity(s.slug), { data: s, meta: metaFor(sourcesOf(s), s.updated_at, { methodology_version: METHODOLOGY_VERSION }, sheetDataAsOf(s)) });
+        await writer.file(BUILD_FILES.commodity(s.slug), {
+          data: s,
+          meta: metaFor(sourcesOf(s), s.updated_at, { methodology_version: METHODOLOGY_VERSION }, sheetDataAsOf(s)),
+        });
       }
       const list: CommodityListEntry[] = sheets.map(toListEntry).sort((a, b) => a.slug.localeCompare(b.slug));
       const asOf = maxDate(sheets.flatMap((s) => [s.price?.as_of, ...s.stress.components.filter((k) => k.key !== 'events').map((k) => k.as_of)]));
-      await writer.file(BUILD_FILES.commodityList(), { data: list, meta: metaFor(sheets.flatMap(sourcesOf), asOf, { count: list.length, methodology_version: METHODOLOGY_VERSION }) });
+      await writer.file(BUILD_FILES.commodityList(), {
+        data: list,
+        meta: metaFor(sheets.flatMap(sourcesOf), asOf, { count: list.length, methodology_version: METHODOLOGY_VERSION }),
+      });
       return sheets.length + 1;
     },
   }),
@@ -321,9 +379,18 @@ export const BUILD_STEPS: readonly AnyStep<BuildValues>[] = [
         const meta = metaFor(sources, r.reserve.as_of, {}, { [sources[0]!]: r.reserve.as_of });
         await writer.file(BUILD_FILES.reserve(key), { data: r.reserve, meta });
         await writer.file(BUILD_FILES.reserveSeries(key), { data: r.series, meta });
-        index.push({ commodity: r.reserve.commodity, country: r.reserve.country, name: r.reserve.name, as_of: r.reserve.as_of, url: `/v1/reserves?commodity=${r.reserve.commodity}&country=${r.reserve.country}` });
+        index.push({
+          commodity: r.reserve.commodity,
+          country: r.reserve.country,
+          name: r.reserve.name,
+          as_of: r.reserve.as_of,
+          url: `/v1/reserves?commodity=${r.reserve.commodity}&country=${r.reserve.country}`,
+        });
       }
-      await writer.file(BUILD_FILES.reserveIndex(), { data: index, meta: metaFor(['gie-agsi-gas-storage', 'eia-weekly-petroleum'], maxDate(index.map((r) => r.as_of)), { count: index.length }) });
+      await writer.file(BUILD_FILES.reserveIndex(), {
+        data: index,
+        meta: metaFor(['gie-agsi-gas-storage', 'eia-weekly-petroleum'], maxDate(index.map((r) => r.as_of)), { count: index.length }),
+      });
       return 2 * index.length + 1;
     },
   }),
@@ -341,8 +408,22 @@ export const BUILD_STEPS: readonly AnyStep<BuildValues>[] = [
     output: 'countryFiles',
     run: async ({ writer, profiles, metaFor }) => {
       for (const p of profiles) {
-        const sources: CitedSource[] = ['ei-statistical-review-2024', 'usgs-mcs-2026', 'eurostat-gas-imports-by-partner', 'country-codes', ...(p.reserves.length ? (['gie-agsi-gas-storage'] as const) : [])];
-        await writer.file(BUILD_FILES.country(p.iso3), { data: p, meta: metaFor(sources, p.updated_at, { methodology_version: METHODOLOGY_VERSION }, { 'gie-agsi-gas-storage': maxDate(p.reserves.map((r) => r.as_of)) }) });
+        const sources: CitedSource[] = [
+          'ei-statistical-review-2024',
+          'usgs-mcs-2026',
+          'eurostat-gas-imports-by-partner',
+          'country-codes',
+          ...(p.reserves.length ? (['gie-agsi-gas-storage'] as const) : []),
+        ];
+        await writer.file(BUILD_FILES.country(p.iso3), {
+          data: p,
+          meta: metaFor(
+            sources,
+            p.updated_at,
+            { methodology_version: METHODOLOGY_VERSION },
+            { 'gie-agsi-gas-storage': maxDate(p.reserves.map((r) => r.as_of)) },
+          ),
+        });
       }
       await writer.raw(BUILD_PATHS.countryStressCsv, historyCsv(profiles.map((p) => [p.iso3, p.stress_history])), CSV_TYPE);
       await writer.file(BUILD_FILES.countryIndex(), {
@@ -363,16 +444,56 @@ export const BUILD_STEPS: readonly AnyStep<BuildValues>[] = [
     inputs: ['db', 'writer', 'opts', 'catalogue', 'sheets', 'profiles', 'readings', 'content', 'statuses', 'buildId', 'generatedAt', 'version'],
     output: 'bulk',
     run: ({ db, writer, opts, catalogue, sheets, profiles, readings, content, statuses, buildId, generatedAt, version }) =>
-      bulkStage(db, writer, opts.outDir, { db, catalogue, sheets, profiles, readings, events: content.events, scenarios: content.scenarios, open: (id) => statuses.find((s) => s.id === id)?.redistribution === 'open' || id === EDITORIAL_SOURCE }, {
-        build: buildId, generatedAt: generatedAt.toISOString(), baseUrl: opts.baseUrl, methodologyVersion: METHODOLOGY_VERSION, version,
-        sources: [
-          ...statuses.map((s) => ({ id: s.id, title: `${s.publisher}, ${s.dataset}`, url: s.url, license: s.license, sha256: s.sha256, data_as_of: s.data_as_of })),
-          { id: EDITORIAL_SOURCE, title: 'Chokepoint, editorial content: events, scenarios, briefings', url: `${opts.baseUrl}/docs/content`, license: LICENSE, sha256: null, data_as_of: null },
-        ],
-      }),
-    detail: (b) => `${b.files} files, ${Math.round(b.bytes / 1024)} KB, ${b.revisions} revisions, ${b.vintage ? 'a new vintage' : 'figures unchanged: no vintage'}`,
+      bulkStage(
+        db,
+        writer,
+        opts.outDir,
+        {
+          db,
+          catalogue,
+          sheets,
+          profiles,
+          readings,
+          events: content.events,
+          scenarios: content.scenarios,
+          open: (id) => statuses.find((s) => s.id === id)?.redistribution === 'open' || id === EDITORIAL_SOURCE,
+        },
+        {
+          build: buildId,
+          generatedAt: generatedAt.toISOString(),
+          baseUrl: opts.baseUrl,
+          methodologyVersion: METHODOLOGY_VERSION,
+          version,
+          sources: [
+            ...statuses.map((s) => ({
+              id: s.id,
+              title: `${s.publisher}, ${s.dataset}`,
+              url: s.url,
+              license: s.license,
+              sha256: s.sha256,
+              data_as_of: s.data_as_of,
+            })),
+            {
+              id: EDITORIAL_SOURCE,
+              title: 'Chokepoint, editorial content: events, scenarios, briefings',
+              url: `${opts.baseUrl}/docs/content`,
+              license: LICENSE,
+              sha256: null,
+              data_as_of: null,
+            },
+          ],
+        },
+      ),
+    detail: (b) =>
+      `${b.files} files, ${Math.round(b.bytes / 1024)} KB, ${b.revisions} revisions, ${b.vintage ? 'a new vintage' : 'figures unchanged: no vintage'}`,
   }),
-  step({ name: 'live build', inputs: ['paths'], output: 'live', run: ({ paths }) => previousBuild(paths.current), detail: (l) => (l ? `reusing from ${l.manifest.build} where inputs match` : 'none') }),
+  step({
+    name: 'live build',
+    inputs: ['paths'],
+    output: 'live',
+    run: ({ paths }) => previousBuild(paths.current),
+    detail: (l) => (l ? `reusing from ${l.manifest.build} where inputs match` : 'none'),
+  }),
   // The search index and the site are the slow stages: each reuses the live build's output when
   // its inputs (what it reads and the code that makes it) are unchanged.
   step({
@@ -381,24 +502,52 @@ export const BUILD_STEPS: readonly AnyStep<BuildValues>[] = [
     output: 'search',
     run: async ({ writer, stages, live, content, briefings, catalogue, statuses, names, opts, fx }) =>
       cachedStage({
-        writer, stages, previous: live, name: 'search', prefix: 'search/',
+        writer,
+        stages,
+        previous: live,
+        name: 'search',
+        prefix: 'search/',
         key: keyOf(
           await treeHash(repoPath(), STAGE_CODE.search),
-          briefings, content.scenarios, catalogue,
+          briefings,
+          content.scenarios,
+          catalogue,
           // Country names come from the country-codes source.
           statuses.find((s) => s.id === 'country-codes')?.sha256 ?? null,
-          opts.embeddings?.baseUrl ?? null, opts.embeddings?.model ?? null,
+          opts.embeddings?.baseUrl ?? null,
+          opts.embeddings?.model ?? null,
         ),
-        run: () => publishSearchIndex(writer, { briefings, scenarios: content.scenarios, catalogue, names, dataDir: opts.dataDir, log: fx.log, fetch: fx.fetch, embeddings: opts.embeddings ?? null }),
+        run: () =>
+          publishSearchIndex(writer, {
+            briefings,
+            scenarios: content.scenarios,
+            catalogue,
+            names,
+            dataDir: opts.dataDir,
+            log: fx.log,
+            fetch: fx.fetch,
+            embeddings: opts.embeddings ?? null,
+          }),
       }),
-    detail: (r) => (r.reused ? `unchanged, ${r.files} files reused` : `${r.result.documents} documents, ${r.result.embedder.kind} vectors${r.distrusted ? ` (not reused: ${r.distrusted})` : ''}`),
+    detail: (r) =>
+      r.reused
+        ? `unchanged, ${r.files} files reused`
+        : `${r.result.documents} documents, ${r.result.embedder.kind} vectors${r.distrusted ? ` (not reused: ${r.distrusted})` : ''}`,
   }),
   step({
     name: 'contract and discovery files',
     inputs: ['writer', 'opts', 'version', 'generatedAt', 'briefings', 'content'],
     output: 'discovery',
     run: async ({ writer, opts, version, generatedAt, briefings, content }) => {
-      await publishDiscovery(writer, { baseUrl: opts.baseUrl, version, now: generatedAt, briefings, events: content.events, ...(opts.rateLimits ? { rateLimits: opts.rateLimits } : {}), ...(opts.securityContact ? { securityContact: opts.securityContact } : {}) });
+      await publishDiscovery(writer, {
+        baseUrl: opts.baseUrl,
+        version,
+        now: generatedAt,
+        briefings,
+        events: content.events,
+        ...(opts.rateLimits ? { rateLimits: opts.rateLimits } : {}),
+        ...(opts.securityContact ? { securityContact: opts.securityContact } : {}),
+      });
       // The human guides the discovery files link to, as Markdown (the site renders them as pages).
       for (const page of DOC_PAGES) await writer.raw(`${BUILD_PATHS.docs}${page}`, await readFile(docSource(page)), 'text/markdown; charset=utf-8');
       return true as const;
@@ -407,7 +556,22 @@ export const BUILD_STEPS: readonly AnyStep<BuildValues>[] = [
   step({
     name: 'site',
     // The site reads every payload the steps above wrote: it comes last.
-    inputs: ['writer', 'stages', 'live', 'opts', 'fx', 'today', 'statuses', 'omitted', 'commodityFiles', 'stressFiles', 'reserveFiles', 'countryFiles', 'contentFiles', 'discovery'],
+    inputs: [
+      'writer',
+      'stages',
+      'live',
+      'opts',
+      'fx',
+      'today',
+      'statuses',
+      'omitted',
+      'commodityFiles',
+      'stressFiles',
+      'reserveFiles',
+      'countryFiles',
+      'contentFiles',
+      'discovery',
+    ],
     output: 'site',
     run: async ({ writer, stages, live, opts, fx, today, statuses, omitted }) => {
       // Switched off (CHOKEPOINT_SITE=off): no pages and no key, so no later build reuses an empty site.
@@ -419,15 +583,31 @@ export const BUILD_STEPS: readonly AnyStep<BuildValues>[] = [
         today,
         Object.entries(writer.payloadHashes).sort(),
         // The other files the pages read, by checksum.
-        Object.entries(writer.files).filter(([p]) => SITE_READS.some((r) => p.startsWith(r))).map(([p, f]) => [p, f.sha256]).sort(),
+        Object.entries(writer.files)
+          .filter(([p]) => SITE_READS.some((r) => p.startsWith(r)))
+          .map(([p, f]) => [p, f.sha256])
+          .sort(),
         // fresh and unchanged read the same on the site: both mean the files loaded.
         statuses.map((s) => [s.id, s.status === 'fresh' ? 'unchanged' : s.status, s.retrieved_at, s.data_as_of, s.stale_reason, s.freshness, s.expected_next]),
         omitted,
       );
       const omissions = omitted.length;
       return cachedStage({
-        writer, stages, previous: live, name: 'site', prefix: 'site/', key,
-        run: async () => (await import('./site-stage.ts')).publishSite(writer, { buildDir: writer.dir, today, baseUrl: opts.baseUrl, sources: statuses, omitted: [...omitted], logLevel: opts.site?.logLevel }),
+        writer,
+        stages,
+        previous: live,
+        name: 'site',
+        prefix: 'site/',
+        key,
+        run: async () =>
+          (await import('./site-stage.ts')).publishSite(writer, {
+            buildDir: writer.dir,
+            today,
+            baseUrl: opts.baseUrl,
+            sources: statuses,
+            omitted: [...omitted],
+            logLevel: opts.site?.logLevel,
+          }),
       }).catch((err: unknown) => {
         // A site that cannot be made without outputs this build left out is left out too (the
         // API still publishes); one that fails with every output present is a bug, and fails the build.
@@ -438,7 +618,12 @@ export const BUILD_STEPS: readonly AnyStep<BuildValues>[] = [
         return { reused: false as const, result: null, distrusted: null };
       });
     },
-    detail: (r) => (r.reused ? `unchanged, ${r.files} files reused` : r.result ? `${siteSummary(r.result)}${r.distrusted ? ` (not reused: ${r.distrusted})` : ''}` : 'left out or switched off'),
+    detail: (r) =>
+      r.reused
+        ? `unchanged, ${r.files} files reused`
+        : r.result
+          ? `${siteSummary(r.result)}${r.distrusted ? ` (not reused: ${r.distrusted})` : ''}`
+          : 'left out or switched off',
   }),
 ];
 
@@ -448,7 +633,8 @@ export async function runBuild(opts: BuildOptions, fx: Effects): Promise<BuildRe
   const lock = await acquireBuildLock(opts.outDir, opts.lockWaitMs ?? 0);
   try {
     fx.log.info(`building into ${opts.outDir} as pid ${process.pid} (holding ${LOCK_FILE})`);
-    if (lock.tookOverFrom) fx.log.warn(`took over the lock of build pid ${lock.tookOverFrom.pid} (since ${lock.tookOverFrom.since}), which is no longer running`);
+    if (lock.tookOverFrom)
+      fx.log.warn(`took over the lock of build pid ${lock.tookOverFrom.pid} (since ${lock.tookOverFrom.since}), which is no longer running`);
     const left = [...(await clearLeftovers(opts.outDir)), ...(await recoverSnapshots(buildPaths(opts.outDir).snapshots))];
     if (left.length) fx.log.warn(`removed what an interrupted build left: ${left.join(', ')}`);
     return await buildLocked(opts, fx);
@@ -462,24 +648,44 @@ async function buildLocked(opts: BuildOptions, fx: Effects): Promise<BuildResult
   const generatedAt = fx.now();
   const { version } = JSON.parse(await readFile(repoPath('package.json'), 'utf8')) as { version: string };
   const values: Partial<BuildValues> = {
-    opts, fx, db: await Db.open(), generatedAt, today: generatedAt.toISOString().slice(0, 10), paths: buildPaths(opts.outDir),
+    opts,
+    fx,
+    db: await Db.open(),
+    generatedAt,
+    today: generatedAt.toISOString().slice(0, 10),
+    paths: buildPaths(opts.outDir),
     // Snapshot changes wait for the publish: a load this build then rejects keeps the last good one.
-    plan: new SnapshotPlan(), omitted: [], stages: {}, version,
+    plan: new SnapshotPlan(),
+    omitted: [],
+    stages: {},
+    version,
   } satisfies Pick<BuildValues, (typeof GIVEN)[number]>;
   try {
     const v = await runSteps(BUILD_STEPS, values, fx.log);
     const durationMs = Math.round(performance.now() - started);
     const dir = await timed(fx.log, 'validate and publish', () =>
       publishBuild(opts.outDir, v.writer, {
-        build: v.buildId, generated_at: generatedAt.toISOString(), methodology_version: METHODOLOGY_VERSION, base_url: opts.baseUrl,
-        duration_ms: durationMs, sources: v.statuses, omitted: v.omitted, stages: v.stages,
+        build: v.buildId,
+        generated_at: generatedAt.toISOString(),
+        methodology_version: METHODOLOGY_VERSION,
+        base_url: opts.baseUrl,
+        duration_ms: durationMs,
+        sources: v.statuses,
+        omitted: v.omitted,
+        stages: v.stages,
       }),
     );
     const files = Object.keys(v.writer.files).length;
     delete values.writer;
     await timed(fx.log, 'snapshots', () => v.plan.commit());
     const vintage = v.bulk.vintage;
-    if (vintage) await timed(fx.log, 'vintage', () => publishVintage(opts.outDir, dir, vintage, generatedAt), (r) => `${vintage.id} kept (${r.kept} vintages${r.removed.length ? `, ${r.removed.length} past retention removed` : ''})`);
+    if (vintage)
+      await timed(
+        fx.log,
+        'vintage',
+        () => publishVintage(opts.outDir, dir, vintage, generatedAt),
+        (r) => `${vintage.id} kept (${r.kept} vintages${r.removed.length ? `, ${r.removed.length} past retention removed` : ''})`,
+      );
     return { build: v.buildId, dir, files, sources: v.statuses, durationMs: Math.round(performance.now() - started) };
   } finally {
     if (values.writer) await discardBuild(values.writer);

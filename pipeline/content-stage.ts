@@ -42,7 +42,6 @@ export function directiveSource(name: string, args: readonly string[], catalogue
 export const EVENTS_DEFAULT_DAYS = 90;
 export const BRIEFINGS_DEFAULT_LIMIT = 10;
 
-
 /** Sorted arrays of (date, value) for the synchronous lookups the figure resolver asks for. */
 class Series {
   readonly dates: string[];
@@ -76,7 +75,15 @@ async function seriesBy(db: Db, sql: string, key: string): Promise<Map<string, S
     g.push(r);
     groups.set(k, g);
   }
-  return new Map([...groups].map(([k, g]) => [k, new Series(g.map((r) => r.date as string), g)]));
+  return new Map(
+    [...groups].map(([k, g]) => [
+      k,
+      new Series(
+        g.map((r) => r.date as string),
+        g,
+      ),
+    ]),
+  );
 }
 
 /** Figures for briefings, read from the same tables the published outputs come from. */
@@ -155,7 +162,11 @@ export async function publishContent(writer: BuildWriter, content: ContentBundle
   const recent = since ? content.events.filter((e) => e.date >= since) : [];
   await writer.file(BUILD_FILES.recentEvents(), { data: recent, meta: metaFor(ed, newestEvent, { count: recent.length }) });
   await writer.file(BUILD_FILES.events(), { data: content.events, meta: metaFor(ed, newestEvent, { count: content.events.length }) });
-  const scenariosAsOf = content.scenarios.map((s) => s.updated_at).sort().at(-1) ?? null;
+  const scenariosAsOf =
+    content.scenarios
+      .map((s) => s.updated_at)
+      .sort()
+      .at(-1) ?? null;
   await writer.file(BUILD_FILES.scenarios(), { data: content.scenarios, meta: metaFor(ed, scenariosAsOf, { count: content.scenarios.length }) });
   for (const lang of BRIEFING_LANGS) {
     const all = content.briefings.filter((b) => b.lang === lang);

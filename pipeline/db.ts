@@ -10,10 +10,7 @@ export type SqlParam = string | number | boolean | null;
 export class Db {
   private readonly instance: DuckDBInstance;
   private readonly conn: DuckDBConnection;
-  private constructor(
-    instance: DuckDBInstance,
-    conn: DuckDBConnection,
-  ) {
+  private constructor(instance: DuckDBInstance, conn: DuckDBConnection) {
     this.instance = instance;
     this.conn = conn;
   }
@@ -40,10 +37,7 @@ export class Db {
   }
 
   async tableExists(name: string): Promise<boolean> {
-    const row = await this.one<{ n: number }>(
-      `SELECT count(*)::INTEGER AS n FROM information_schema.tables WHERE table_name = ?`,
-      [name],
-    );
+    const row = await this.one<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM information_schema.tables WHERE table_name = ?`, [name]);
     return (row?.n ?? 0) > 0;
   }
 

@@ -17,7 +17,10 @@ const run = promisify(execFile);
 
 // These builds never serve pages: the site stage (Astro, ~15 s) runs once, in the shared test build.
 const build = (sourcesDir: string, outDir: string, extra: { sources?: readonly SourceAdapter[]; dataDir?: string } = {}) =>
-  runBuild({ sourcesDir, dataDir: extra.dataDir ?? DATA_DIR, outDir, baseUrl: 'https://chokepoint.test', sources: extra.sources, site: NO_SITE }, testEffects());
+  runBuild(
+    { sourcesDir, dataDir: extra.dataDir ?? DATA_DIR, outDir, baseUrl: 'https://chokepoint.test', sources: extra.sources, site: NO_SITE },
+    testEffects(),
+  );
 
 describe('a source that breaks', () => {
   let mirror: string;
@@ -103,7 +106,10 @@ describe('a build that fails validation', () => {
     const first = await build(SOURCES_DIR, out);
     const data = await tempDir('data-bad');
     await cp(DATA_DIR, data, { recursive: true });
-    await writeFile(join(data, 'commodities.yaml'), (await readFile(join(DATA_DIR, 'commodities.yaml'), 'utf8')).replace('slug: energy.oil', 'slug: energy.Oil!'));
+    await writeFile(
+      join(data, 'commodities.yaml'),
+      (await readFile(join(DATA_DIR, 'commodities.yaml'), 'utf8')).replace('slug: energy.oil', 'slug: energy.Oil!'),
+    );
     const res = await run(process.execPath, [join(REPO, 'bin/build.ts')], {
       env: { ...process.env, DIST_DIR: out, DATA_DIR: data, SOURCES_DIR },
     }).catch((e: { code: number; stderr: string }) => e);

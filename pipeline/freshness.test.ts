@@ -119,9 +119,17 @@ describe('freshness rule', () => {
   });
 
   it('historical and discontinued never update; irregular and empty sources are never overdue', () => {
-    expect(freshnessOf({ ...weekly, status: 'historical' }, '2020-12-31', '2026-11-23')).toEqual({ freshness: 'historical', expected_next: null, overdue_days: 0 });
+    expect(freshnessOf({ ...weekly, status: 'historical' }, '2020-12-31', '2026-11-23')).toEqual({
+      freshness: 'historical',
+      expected_next: null,
+      overdue_days: 0,
+    });
     expect(freshnessOf({ ...weekly, status: 'discontinued' }, '2020-12-31', '2026-11-23').freshness).toBe('discontinued');
-    expect(freshnessOf({ ...weekly, cadence: 'irregular' }, '2020-12-31', '2026-11-23')).toEqual({ freshness: 'current', expected_next: null, overdue_days: 0 });
+    expect(freshnessOf({ ...weekly, cadence: 'irregular' }, '2020-12-31', '2026-11-23')).toEqual({
+      freshness: 'current',
+      expected_next: null,
+      overdue_days: 0,
+    });
     expect(freshnessOf(weekly, null, '2026-11-23')).toEqual({ freshness: 'current', expected_next: null, overdue_days: 0 });
   });
 
@@ -170,17 +178,33 @@ describe('ages and deadlines against today', () => {
     expect(at('2026-03-11')).toEqual({ freshness: 'current', overdue_days: 0 });
     expect(at('2026-03-20')).toEqual({ freshness: 'late', overdue_days: 9 });
     expect(at('2026-11-23')).toEqual({ freshness: 'stale', overdue_days: 257 });
-    expect(freshnessAt({ freshness: 'historical', cadence: 'annual', expected_next: null }, '2030-01-01')).toEqual({ freshness: 'historical', overdue_days: 0 });
+    expect(freshnessAt({ freshness: 'historical', cadence: 'annual', expected_next: null }, '2030-01-01')).toEqual({
+      freshness: 'historical',
+      overdue_days: 0,
+    });
   });
 
   it('a target date that has passed is passed, never days to go from the data date (issue 12)', () => {
     // EU storage: 62 % on 20 Aug 2026, target 90 % by 1 Nov 2026, asked on 23 Nov 2026.
     expect(deadlineStatus({ target: 90, by: '2026-11-01', value: 62, as_of: '2026-08-20', today: '2026-11-23' })).toEqual({
-      passed: true, reached: false, days_left: 0, to_go: 28, data_behind_days: 95,
+      passed: true,
+      reached: false,
+      days_left: 0,
+      to_go: 28,
+      data_behind_days: 95,
     });
     // Data behind but the deadline ahead: days left count from today (10), not from the data date (73).
-    expect(deadlineStatus({ target: 90, by: '2026-11-01', value: 62, as_of: '2026-08-20', today: '2026-10-22' })).toMatchObject({ passed: false, days_left: 10, to_go: 28 });
-    expect(deadlineStatus({ target: 90, by: '2026-11-01', value: 91, as_of: '2026-10-30', today: '2026-10-31' })).toMatchObject({ passed: false, reached: true, to_go: 0, days_left: 1 });
+    expect(deadlineStatus({ target: 90, by: '2026-11-01', value: 62, as_of: '2026-08-20', today: '2026-10-22' })).toMatchObject({
+      passed: false,
+      days_left: 10,
+      to_go: 28,
+    });
+    expect(deadlineStatus({ target: 90, by: '2026-11-01', value: 91, as_of: '2026-10-30', today: '2026-10-31' })).toMatchObject({
+      passed: false,
+      reached: true,
+      to_go: 0,
+      days_left: 1,
+    });
     expect(deadlineStatus({ target: 90, by: '2026-11-01', value: 62, as_of: '2026-08-20', today: '2026-11-01' }).passed).toBe(false);
   });
 });

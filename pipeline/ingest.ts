@@ -59,7 +59,9 @@ async function verifyTables(db: Db, adapter: SourceAdapter): Promise<void> {
       if (!sameTypeFamily(type, got)) throw new Error(`table ${table}.${col} is ${got}, expected ${type}`);
     }
     // NaN and ±Infinity parse as DOUBLE but are no figure a client can use.
-    const doubles = Object.entries(declared).filter(([, t]) => t === 'DOUBLE').map(([c]) => c);
+    const doubles = Object.entries(declared)
+      .filter(([, t]) => t === 'DOUBLE')
+      .map(([c]) => c);
     if (doubles.length > 0) {
       const bad = await db.one<{ n: number }>(
         `SELECT count(*)::INTEGER AS n FROM ${table} WHERE ${doubles.map((c) => `isnan(${c}) OR isinf(${c})`).join(' OR ')}`,
@@ -139,14 +141,32 @@ async function loadSource(db: Db, adapter: SourceAdapter, opts: IngestOptions, f
     if (snap && snap.sha256 === hashed.sha256 && complete) {
       await loadFromSnapshot(db, adapter, snapDir);
       if (snap.failing_since) opts.plan.setMeta(snapDir, { ...snap, failing_since: null });
-      return { ...base, status: 'unchanged', sha256: snap.sha256, retrieved_at: snap.retrieved_at, data_as_of: snap.data_as_of, stale_reason: null, stale_since: null, files: snap.files };
+      return {
+        ...base,
+        status: 'unchanged',
+        sha256: snap.sha256,
+        retrieved_at: snap.retrieved_at,
+        data_as_of: snap.data_as_of,
+        stale_reason: null,
+        stale_since: null,
+        files: snap.files,
+      };
     }
     await adapter.load(db, inputDir);
     await verifyTables(db, adapter);
     if (snap) await checkPlausible(db, adapter, snapDir);
     const fresh: Snapshot = { sha256: hashed.sha256, retrieved_at: now, data_as_of: await dataAsOf(db, adapter), files: hashed.files, failing_since: null };
     await opts.plan.stage(db, adapter, inputDir, snapDir, fresh);
-    return { ...base, status: 'fresh', sha256: fresh.sha256, retrieved_at: now, data_as_of: fresh.data_as_of, stale_reason: null, stale_since: null, files: fresh.files };
+    return {
+      ...base,
+      status: 'fresh',
+      sha256: fresh.sha256,
+      retrieved_at: now,
+      data_as_of: fresh.data_as_of,
+      stale_reason: null,
+      stale_since: null,
+      files: fresh.files,
+    };
   } catch (err) {
     const reason = err instanceof Error ? err.message.replace(`${adapter.id}: `, '') : String(err);
     await dropTables(db, adapter);
@@ -155,7 +175,16 @@ async function loadSource(db: Db, adapter: SourceAdapter, opts: IngestOptions, f
       const since = snap.failing_since ?? now;
       if (!snap.failing_since) opts.plan.setMeta(snapDir, { ...snap, failing_since: since });
       fx.log.warn(`${adapter.id}: ${reason} — serving the snapshot retrieved ${snap.retrieved_at}`);
-      return { ...base, status: 'stale', sha256: snap.sha256, retrieved_at: snap.retrieved_at, data_as_of: snap.data_as_of, stale_reason: reason, stale_since: since, files: snap.files };
+      return {
+        ...base,
+        status: 'stale',
+        sha256: snap.sha256,
+        retrieved_at: snap.retrieved_at,
+        data_as_of: snap.data_as_of,
+        stale_reason: reason,
+        stale_since: since,
+        files: snap.files,
+      };
     }
     for (const t of adapter.tables) await db.run(createTableSql(t));
     fx.log.warn(`${adapter.id}: ${reason} — no snapshot to fall back on; its outputs are left out`);

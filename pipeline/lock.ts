@@ -23,11 +23,10 @@ interface Holder {
 export class BuildLockedError extends Error {
   readonly outDir: string;
   readonly holder: Holder;
-  constructor(
-    outDir: string,
-    holder: Holder,
-  ) {
-    super(`another build is running in ${outDir} (pid ${holder.pid} on ${holder.host}, since ${holder.since}); not starting a second one (wait for it with --wait, or stop pid ${holder.pid})`);
+  constructor(outDir: string, holder: Holder) {
+    super(
+      `another build is running in ${outDir} (pid ${holder.pid} on ${holder.host}, since ${holder.since}); not starting a second one (wait for it with --wait, or stop pid ${holder.pid})`,
+    );
     this.outDir = outDir;
     this.holder = holder;
     this.name = 'BuildLockedError';
@@ -97,7 +96,12 @@ export async function acquireBuildLock(outDir: string, waitMs = 0, pollMs = 500)
       // Move the stale lock aside, then check that what we moved is the stale one: two builds
       // taking over at once must not both win (the second would move the first one's new lock).
       const aside = `${path}.stale-${process.pid}`;
-      if (await rename(path, aside).then(() => true, () => false)) {
+      if (
+        await rename(path, aside).then(
+          () => true,
+          () => false,
+        )
+      ) {
         const moved = await readFile(aside, 'utf8').catch(() => null);
         if (moved === text) {
           tookOverFrom = holder ?? { pid: 0, host: '?', start: null, since: '?' };

@@ -15,20 +15,41 @@ export type MetaFor = (
   dataAsOf?: Readonly<Record<string, string | null | undefined>>,
 ) => Meta;
 
-export function metaFactory(x: { build: string; generatedAt: string; baseUrl: string; statuses: readonly SourceStatus[]; cadences: Record<string, SourceCadence> }): MetaFor {
+export function metaFactory(x: {
+  build: string;
+  generatedAt: string;
+  baseUrl: string;
+  statuses: readonly SourceStatus[];
+  cadences: Record<string, SourceCadence>;
+}): MetaFor {
   const today = x.generatedAt.slice(0, 10);
   const refs = new Map<string, SourceRef>();
   for (const s of x.statuses) {
     if (s.status === 'unavailable' || !s.retrieved_at) continue;
     refs.set(s.id, {
-      id: s.id, publisher: s.publisher, dataset: s.dataset, url: s.url, license: s.license, retrieved_at: s.retrieved_at,
-      data_as_of: s.data_as_of, freshness: s.freshness, expected_next: s.expected_next, stale: s.status === 'stale',
+      id: s.id,
+      publisher: s.publisher,
+      dataset: s.dataset,
+      url: s.url,
+      license: s.license,
+      retrieved_at: s.retrieved_at,
+      data_as_of: s.data_as_of,
+      freshness: s.freshness,
+      expected_next: s.expected_next,
+      stale: s.status === 'stale',
     });
   }
   refs.set(EDITORIAL_SOURCE, {
-    id: EDITORIAL_SOURCE, publisher: 'Chokepoint', dataset: 'Editorial content: events, scenarios, briefings', url: `${x.baseUrl}/`,
-    license: LICENSE, retrieved_at: x.generatedAt, data_as_of: null, stale: false,
-    freshness: freshnessOf(cadenceFor(x.cadences, EDITORIAL_SOURCE), null, today).freshness, expected_next: null,
+    id: EDITORIAL_SOURCE,
+    publisher: 'Chokepoint',
+    dataset: 'Editorial content: events, scenarios, briefings',
+    url: `${x.baseUrl}/`,
+    license: LICENSE,
+    retrieved_at: x.generatedAt,
+    data_as_of: null,
+    stale: false,
+    freshness: freshnessOf(cadenceFor(x.cadences, EDITORIAL_SOURCE), null, today).freshness,
+    expected_next: null,
   });
   const own = (r: SourceRef, asOf: string | null | undefined): SourceRef => {
     if (asOf === undefined || asOf === null || asOf === r.data_as_of) return r;
@@ -51,7 +72,13 @@ export function metaFactory(x: { build: string; generatedAt: string; baseUrl: st
     const aged = used.map(ageNote).filter((n): n is string => n !== null);
     const notes = [...(extra.notes ?? []), ...stale, ...aged];
     return {
-      as_of: asOf, generated_at: x.generatedAt, build: x.build, license: LICENSE, license_url: LICENSE_URL, attribution, sources: used,
+      as_of: asOf,
+      generated_at: x.generatedAt,
+      build: x.build,
+      license: LICENSE,
+      license_url: LICENSE_URL,
+      attribution,
+      sources: used,
       ...extra,
       ...(notes.length ? { notes } : {}),
     };

@@ -11,10 +11,14 @@ import { backtestTable } from './steps/backtest.ts';
 const fmt = (x: number | string | boolean | null | undefined) => (x === null || x === undefined ? '—' : String(x));
 
 export function commodityExample(s: CommoditySheet): string {
-  const rows = s.stress.components.map((c) =>
-    `| ${c.key} | ${fmt(c.raw)} | ${fmt(c.score)} | ${fmt(c.as_of)} | ${fmt(c.input_freshness)} | ${c.weight} × ${c.freshness_factor} | ${c.effective_weight} | ${fmt(c.contribution)} |`,
+  const rows = s.stress.components.map(
+    (c) =>
+      `| ${c.key} | ${fmt(c.raw)} | ${fmt(c.score)} | ${fmt(c.as_of)} | ${fmt(c.input_freshness)} | ${c.weight} × ${c.freshness_factor} | ${c.effective_weight} | ${fmt(c.contribution)} |`,
   );
-  const used = s.stress.components.filter((c) => c.available).map((c) => c.contribution).join(' + ');
+  const used = s.stress.components
+    .filter((c) => c.available)
+    .map((c) => c.contribution)
+    .join(' + ');
   return [
     `**\`${s.slug}\`**, reading of ${s.stress.as_of} (coverage ${s.stress.coverage}):`,
     '',
@@ -27,8 +31,9 @@ export function commodityExample(s: CommoditySheet): string {
 }
 
 export function countryExample(p: CountryProfile): string {
-  const rows = p.stress.parts.map((x) =>
-    `| ${x.commodity} (${x.benchmark}) | ${x.energy_share} | ${x.material ? 'yes' : 'no'} | ${x.import_dependence} | ${fmt(x.supplier_hhi)} → ${x.concentration_score} | ${x.weight} | ${fmt(x.commodity_stress)} | ${x.contribution} |`,
+  const rows = p.stress.parts.map(
+    (x) =>
+      `| ${x.commodity} (${x.benchmark}) | ${x.energy_share} | ${x.material ? 'yes' : 'no'} | ${x.import_dependence} | ${fmt(x.supplier_hhi)} → ${x.concentration_score} | ${x.weight} | ${fmt(x.commodity_stress)} | ${x.contribution} |`,
   );
   return [
     `**\`${p.iso3}\`** (${p.name}), EI year ${fmt(p.stress.energy_year)}:`,

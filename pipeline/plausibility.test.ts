@@ -87,8 +87,11 @@ describe('a source cut short', () => {
 
   it('AGSI rows after 2026-06-30 dropped: stale, naming the series that went back; storage figures unchanged', async () => {
     const { cut, status } = await expectRefused(
-      'gie-agsi-gas-storage', 'agsi_de_eu_daily_2020_2026.csv', (c) => c[1]! <= '2026-06-30',
-      /agsi_storage de \/ agsi_de_eu_daily_2020_2026\.csv ends 2026-06-30, before the last good load's 2026-08-20/, 'v1/reserves/gas/de.json',
+      'gie-agsi-gas-storage',
+      'agsi_de_eu_daily_2020_2026.csv',
+      (c) => c[1]! <= '2026-06-30',
+      /agsi_storage de \/ agsi_de_eu_daily_2020_2026\.csv ends 2026-06-30, before the last good load's 2026-08-20/,
+      'v1/reserves/gas/de.json',
     );
     expect(cut.before - cut.after).toBe(102);
     expect(status.stale_reason).toMatch(/agsi_storage eu \/ agsi_de_eu_daily_2020_2026\.csv ends 2026-06-30/);
@@ -96,8 +99,11 @@ describe('a source cut short', () => {
 
   it('EIA weekly rows after 2025-06-30 dropped: stale; the US SPR reading unchanged', async () => {
     const { cut } = await expectRefused(
-      'eia-weekly-petroleum', 'eia-wpsr-us-weekly.csv', (c) => c[0]! <= '2025-06-30',
-      /eia_petroleum_weekly \S+ \/ eia-wpsr-us-weekly\.csv ends 2025-06-27, before the last good load's 2026-02-27/, 'v1/reserves/oil/us.json',
+      'eia-weekly-petroleum',
+      'eia-wpsr-us-weekly.csv',
+      (c) => c[0]! <= '2025-06-30',
+      /eia_petroleum_weekly \S+ \/ eia-wpsr-us-weekly\.csv ends 2025-06-27, before the last good load's 2026-02-27/,
+      'v1/reserves/oil/us.json',
     );
     expect(cut.after).toBeLessThan(cut.before);
   });
@@ -106,7 +112,13 @@ describe('a source cut short', () => {
     const keep = (_c: string[], i: number, n: number) => i % 2 === 0 || i === n - 1;
     await cutRows(join(mirror, 'eia-oil-prices/wti-daily.csv'), keep);
     try {
-      await expectRefused('eia-oil-prices', 'brent-daily.csv', keep, /eia_oil_prices has \d+ rows, \d+ % of the last good load's \d+ \(below 90 %\)/, 'v1/commodities/energy.oil.json');
+      await expectRefused(
+        'eia-oil-prices',
+        'brent-daily.csv',
+        keep,
+        /eia_oil_prices has \d+ rows, \d+ % of the last good load's \d+ \(below 90 %\)/,
+        'v1/commodities/energy.oil.json',
+      );
     } finally {
       await cp(join(SOURCES_DIR, 'eia-oil-prices/wti-daily.csv'), join(mirror, 'eia-oil-prices/wti-daily.csv'));
     }
@@ -141,7 +153,11 @@ describe('snapshots', () => {
         await db.run(`UPDATE eia_oil_prices SET date = date + INTERVAL 10000 YEAR WHERE series = 'brent' AND date = (SELECT max(date) FROM eia_oil_prices)`);
       },
     };
-    const failed = await build(mirror, out, SOURCES.map((s) => (s.id === poisoned.id ? poisoned : s))).catch((e: unknown) => e);
+    const failed = await build(
+      mirror,
+      out,
+      SOURCES.map((s) => (s.id === poisoned.id ? poisoned : s)),
+    ).catch((e: unknown) => e);
     expect(failed).toBeInstanceOf(BuildValidationError);
     const snapAfter = await snapshotBytes(snapDir);
     expect(snapshotJson(snapAfter)).toEqual(snapshotJson(snapBefore));

@@ -49,7 +49,9 @@ export class BuildWriter {
     const out = parsed.data as { meta?: Record<string, unknown> };
     if (out.meta) {
       const { build: _b, generated_at: _g, sources: _s, ...meta } = out.meta;
-      this.payloadHashes[path] = createHash('sha256').update(JSON.stringify({ ...out, meta })).digest('hex');
+      this.payloadHashes[path] = createHash('sha256')
+        .update(JSON.stringify({ ...out, meta }))
+        .digest('hex');
     }
     await this.raw(path, JSON.stringify(parsed.data), JSON_TYPE);
   }

@@ -27,7 +27,8 @@ describe('cached stages', () => {
     expect(home).toBe(await readFile(join(dist, 'builds', before.build, 'site/index.html'), 'utf8'));
     expect(home).toContain('datetime="2026-11-22"');
     expect(home).not.toContain(before.build);
-    for (const [path, f] of Object.entries(after.files as Record<string, { sha256: string }>)) if (path.startsWith('site/')) expect(f.sha256, path).toBe(before.files[path].sha256);
+    for (const [path, f] of Object.entries(after.files as Record<string, { sha256: string }>))
+      if (path.startsWith('site/')) expect(f.sha256, path).toBe(before.files[path].sha256);
     expect(await readlink(join(dist, 'current'))).toBe(join('builds', r.build));
     // The contract files do not name the build either: same bytes, same ETag, nothing for a cache to refetch.
     for (const f of ['openapi.json', 'llms.txt', '.well-known/mcp/server-card']) expect(after.files[f].sha256, f).toBe(before.files[f].sha256);
@@ -54,7 +55,9 @@ describe('cached stages', () => {
     await appendFile(join(await realpath(join(dist, 'current')), 'search/index.json'), ' ');
     const fx = testEffects(new Date('2026-11-22T00:15:00Z'));
     const r = await runBuild({ sourcesDir: SOURCES_DIR, dataDir: DATA_DIR, outDir: dist, baseUrl: 'https://chokepoint.test' }, fx);
-    expect(fx.lines.find((l) => l.includes('search index'))).toMatch(/\d+ documents, .* \(not reused: search\/index\.json in the live build does not match its manifest\)/);
+    expect(fx.lines.find((l) => l.includes('search index'))).toMatch(
+      /\d+ documents, .* \(not reused: search\/index\.json in the live build does not match its manifest\)/,
+    );
     expect(fx.lines.find((l) => l.includes('✓ site'))).toMatch(/unchanged, \d+ files reused/);
     const manifest = readJson(join(dist, 'current/manifest.json'));
     expect(manifest.build).toBe(r.build);

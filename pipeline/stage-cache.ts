@@ -28,12 +28,22 @@ export async function treeHash(root: string, folders: readonly string[]): Promis
       if (e.name === 'node_modules' || e.name === 'dist' || e.name.startsWith('.')) continue;
       const full = join(dir, e.name);
       if (e.isDirectory()) await walk(full);
-      else hash.update(relative(root, full)).update('\0').update(await readFile(full)).update('\0');
+      else
+        hash
+          .update(relative(root, full))
+          .update('\0')
+          .update(await readFile(full))
+          .update('\0');
     }
   };
   for (const f of folders) {
     const full = join(root, f);
-    if ((await stat(full).catch(() => null))?.isFile()) hash.update(f).update('\0').update(await readFile(full)).update('\0');
+    if ((await stat(full).catch(() => null))?.isFile())
+      hash
+        .update(f)
+        .update('\0')
+        .update(await readFile(full))
+        .update('\0');
     else await walk(full);
   }
   return hash.digest('hex');
@@ -53,7 +63,8 @@ export async function distrust(prev: PreviousBuild, prefix: string): Promise<str
     const want = prev.manifest.files[p]!;
     const bytes = await readFile(join(prev.dir, p)).catch(() => null);
     if (!bytes) return `${p} is missing from the live build`;
-    if (bytes.length !== want.bytes || createHash('sha256').update(bytes).digest('hex') !== want.sha256) return `${p} in the live build does not match its manifest`;
+    if (bytes.length !== want.bytes || createHash('sha256').update(bytes).digest('hex') !== want.sha256)
+      return `${p} in the live build does not match its manifest`;
   }
   return null;
 }

@@ -19,11 +19,15 @@ describe('docs quote the code', () => {
     expect(text).toContain(`(${c.RATE_LIMIT_DATA} requests per minute on data routes, ${c.RATE_LIMIT_ASK} on \`/v1/ask\`)`);
     expect(text).toContain(`(\`MAX_CONNECTIONS\`, ${c.MAX_CONNECTIONS})`);
     expect(text).toContain(`(\`MAX_CONNECTIONS_PER_IP\`, ${c.MAX_CONNECTIONS_PER_IP};`);
-    expect(text).toContain(`a client has ${c.HEADERS_TIMEOUT_MS / 1000} s for its headers and ${c.REQUEST_TIMEOUT_MS / 1000} s for its whole request, idle keep-alive connections close after ${c.KEEP_ALIVE_TIMEOUT_MS / 1000} s`);
+    expect(text).toContain(
+      `a client has ${c.HEADERS_TIMEOUT_MS / 1000} s for its headers and ${c.REQUEST_TIMEOUT_MS / 1000} s for its whole request, idle keep-alive connections close after ${c.KEEP_ALIVE_TIMEOUT_MS / 1000} s`,
+    );
   });
 
   it('docs/api.md: the timeouts in the 408 row', () => {
-    expect(doc('docs/api.md')).toContain(`did not arrive within ${c.HEADERS_TIMEOUT_MS / 1000} s, or the whole request within ${c.REQUEST_TIMEOUT_MS / 1000} s`);
+    expect(doc('docs/api.md')).toContain(
+      `did not arrive within ${c.HEADERS_TIMEOUT_MS / 1000} s, or the whole request within ${c.REQUEST_TIMEOUT_MS / 1000} s`,
+    );
   });
 
   it('README: the default address', () => {

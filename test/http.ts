@@ -12,7 +12,12 @@ export function testLogger(): Logger {
 
 /** Start the real server on a free loopback port over the shared test build; `logger` takes its log (a test capturing lines passes its own). */
 export async function startTestServer(env: Record<string, string> = {}, logger: Logger = testLogger()): Promise<RunningServer & { url: string }> {
-  const running = await startServer(readConfig({ DIST_DIR: inject('distDir'), PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_DATA: '0', RATE_LIMIT_ASK: '0', ...env }), true, {}, logger);
+  const running = await startServer(
+    readConfig({ DIST_DIR: inject('distDir'), PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_DATA: '0', RATE_LIMIT_ASK: '0', ...env }),
+    true,
+    {},
+    logger,
+  );
   return { ...running, url: `http://127.0.0.1:${running.port}` };
 }
 
@@ -36,14 +41,22 @@ export interface RawReply {
 }
 
 /** One request on a fresh socket from a chosen loopback address (fetch cannot pick its source). */
-export function sendFrom(port: number, method: string, path: string, opts: { from?: string; headers?: Record<string, string>; body?: string } = {}): Promise<RawReply> {
+export function sendFrom(
+  port: number,
+  method: string,
+  path: string,
+  opts: { from?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<RawReply> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, method, path, localAddress: opts.from ?? '127.0.0.1', agent: false, headers: opts.headers, timeout: 10_000 }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (d: string) => (body += d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-    });
+    const req = request(
+      { host: '127.0.0.1', port, method, path, localAddress: opts.from ?? '127.0.0.1', agent: false, headers: opts.headers, timeout: 10_000 },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => (body += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      },
+    );
     req.on('timeout', () => req.destroy(new Error('request timed out')));
     req.on('error', reject);
     req.end(opts.body);

@@ -43,7 +43,9 @@ beforeAll(async () => {
       const { model, input } = JSON.parse(body) as { model: string; input: string[] };
       requests.push({ auth: req.headers.authorization, model, inputs: input.length });
       if (req.url !== '/v1/embeddings') return void res.writeHead(404).end();
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', model, data: input.map((t, index) => ({ object: 'embedding', index, embedding: embed(t) })) }));
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ object: 'list', model, data: input.map((t, index) => ({ object: 'embedding', index, embedding: embed(t) })) }));
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -57,9 +59,16 @@ async function remoteBuild(env: Record<string, string>): Promise<LoadedBuild> {
   const briefings = (await Promise.all(['en', 'fr', 'de', 'es'].map((l) => read<Briefing[]>(`data/briefings/${l}.json`)))).flat();
   const scenarios = await read<Scenario[]>('v1/scenarios.json');
   const writer = new BuildWriter(await tempDir('search-remote'));
-  await publishSearchIndex(writer, { briefings, scenarios, catalogue: await loadCatalogue(DATA_DIR), dataDir: DATA_DIR, embeddings: embeddingsOf(readConfig(env)) });
+  await publishSearchIndex(writer, {
+    briefings,
+    scenarios,
+    catalogue: await loadCatalogue(DATA_DIR),
+    dataDir: DATA_DIR,
+    embeddings: embeddingsOf(readConfig(env)),
+  });
   const files = new Map<string, { body: Uint8Array; etag: string; contentType: string }>();
-  for (const [path, f] of Object.entries(writer.files)) files.set(path, { body: await readFile(join(writer.dir, path)), etag: '"x"', contentType: f.content_type });
+  for (const [path, f] of Object.entries(writer.files))
+    files.set(path, { body: await readFile(join(writer.dir, path)), etag: '"x"', contentType: f.content_type });
   return { files } as unknown as LoadedBuild;
 }
 

@@ -43,7 +43,12 @@ async function open(path: string, name: string, viewport = { width: 1280, height
   page.on('pageerror', (e) => errors.push(`${path}: ${e.message}`));
   page.on('response', (r) => {
     if (isDownload(r.url()) || r.status() >= 300) return;
-    sizes.push(r.body().then((b) => b.length + 300, () => 0)); // body + a typical header block
+    sizes.push(
+      r.body().then(
+        (b) => b.length + 300,
+        () => 0,
+      ),
+    ); // body + a typical header block
   });
   const res = await page.goto(`${api.url}${path}`, { waitUntil: 'load', timeout: 15_000 });
   expect(res?.status(), path).toBe(200);
@@ -56,7 +61,8 @@ async function open(path: string, name: string, viewport = { width: 1280, height
   return { page, bytes };
 }
 
-const json = async <T = any>(path: string): Promise<T> => { // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const json = async <T = any>(path: string): Promise<T> => {
   const res = await fetch(`${api.url}${path}`);
   expect(res.status, path).toBe(200);
   return (await res.json()) as T;
@@ -82,7 +88,8 @@ async function checkHistory(page: Page, history: HistoryPoint[], version: string
   expect(await svg.getAttribute('role')).toBe('img');
   expect(await svg.locator('title').first().textContent()).toContain(`${name}: stress index at each month end`);
   expect(await svg.isVisible()).toBe(true);
-  for (const band of ['Low < 25', 'Moderate 25–50', 'High 50–75', 'Severe ≥ 75']) expect(await svg.locator('text', { hasText: band }).isVisible(), band).toBe(true);
+  for (const band of ['Low < 25', 'Moderate 25–50', 'High 50–75', 'Severe ≥ 75'])
+    expect(await svg.locator('text', { hasText: band }).isVisible(), band).toBe(true);
   // The data table: every month, newest first, the index in the site's number format.
   const rows = sec.locator('details table tbody tr');
   expect(await rows.count()).toBe(history.length);
@@ -101,7 +108,9 @@ async function checkHistory(page: Page, history: HistoryPoint[], version: string
   const method = sec.locator('[data-testid=history-method]');
   expect(await text(page, 'section[data-testid=stress-history] [data-testid=history-method]')).toContain(`Method version ${version}`);
   const doc = await (await fetch(`${api.url}/docs/methodology/`)).text();
-  for (const href of await method.locator('a[href^="/docs/methodology/#"]').evaluateAll((as: { getAttribute(name: string): string | null }[]) => as.map((a) => a.getAttribute('href')!))) {
+  for (const href of await method
+    .locator('a[href^="/docs/methodology/#"]')
+    .evaluateAll((as: { getAttribute(name: string): string | null }[]) => as.map((a) => a.getAttribute('href')!))) {
     expect(doc, href).toContain(`id="${href.split('#')[1]}"`);
   }
   const all = await fetch(`${api.url}${await method.locator('a[type="text/csv"]').getAttribute('href')}`);
@@ -116,7 +125,15 @@ beforeAll(async () => {
   api = await startTestServer();
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
     timeout: 30_000,
   });
 });
@@ -129,7 +146,10 @@ afterAll(async () => {
 describe('the readout site', () => {
   it('home: rankings, EU storage, events, briefings and freshness from the API; footer with the day of the figures and licence', async () => {
     const { page, bytes } = await open('/', 'home');
-    const list = await json<{ data: { name: string; stress_index: number | null }[]; meta: { generated_at: string; build: string; attribution: string; license_url: string } }>('/v1/commodities');
+    const list = await json<{
+      data: { name: string; stress_index: number | null }[];
+      meta: { generated_at: string; build: string; attribution: string; license_url: string };
+    }>('/v1/commodities');
     const top = [...list.data].sort((a, b) => (b.stress_index ?? -1) - (a.stress_index ?? -1))[0]!;
     expect(await text(page, 'ol.rank li a')).toBe(top.name);
     const eu = await json<{ data: { fill_pct: number } }>('/v1/reserves?commodity=gas&country=eu');
@@ -151,7 +171,9 @@ describe('the readout site', () => {
     expect(await bytes()).toBeLessThan(BUDGET);
 
     // Every internal link on the home page answers (pages, JSON and CSV alike).
-    const hrefs = await page.locator('a[href^="/"]').evaluateAll((as: { getAttribute(name: string): string | null }[]) => [...new Set(as.map((a) => a.getAttribute('href')!.split('#')[0]!))]);
+    const hrefs = await page
+      .locator('a[href^="/"]')
+      .evaluateAll((as: { getAttribute(name: string): string | null }[]) => [...new Set(as.map((a) => a.getAttribute('href')!.split('#')[0]!))]);
     expect(hrefs.length).toBeGreaterThan(60);
     const broken: string[] = [];
     for (const h of hrefs) {
@@ -165,7 +187,9 @@ describe('the readout site', () => {
 
   it('commodity page: the top producer and its share, the stress index and the price chart match the sheet', async () => {
     const { page, bytes } = await open('/commodities/metals.cobalt/', 'commodity-cobalt');
-    const { data: c } = await json<{ data: { name: string; stress_index: number; producers: { entries: { name: string; share: number }[] }; stress: { components: { name: string }[] } } }>('/v1/commodities/metals.cobalt');
+    const { data: c } = await json<{
+      data: { name: string; stress_index: number; producers: { entries: { name: string; share: number }[] }; stress: { components: { name: string }[] } };
+    }>('/v1/commodities/metals.cobalt');
     expect(await text(page, 'h1')).toContain(c.name);
     const top = c.producers.entries[0]!;
     expect(await text(page, '[data-testid=top-producer]')).toBe(top.name);
@@ -199,12 +223,16 @@ describe('the readout site', () => {
     await page.close();
   });
 
-  it('stress history, oil: the monthly index over the bands with the backtest\'s Hormuz 2026 crisis window shaded and named', async () => {
+  it("stress history, oil: the monthly index over the bands with the backtest's Hormuz 2026 crisis window shaded and named", async () => {
     const { page, bytes } = await open('/commodities/energy.oil/', 'commodity-oil-history');
-    const { data: c } = await json<{ data: { name: string; stress: { methodology_version: string }; stress_history: HistoryPoint[] } }>('/v1/commodities/energy.oil');
+    const { data: c } = await json<{ data: { name: string; stress: { methodology_version: string }; stress_history: HistoryPoint[] } }>(
+      '/v1/commodities/energy.oil',
+    );
     const { sec, svg } = await checkHistory(page, c.stress_history, c.stress.methodology_version, c.name);
     // The crisis window as documented in data/backtest.yaml: in the list under the chart, with its months and source…
-    const doc = parse(readFileSync(join(DATA_DIR, 'backtest.yaml'), 'utf8')) as { crises: { commodity: string; from: string; to: string; label: string; source_url: string }[] };
+    const doc = parse(readFileSync(join(DATA_DIR, 'backtest.yaml'), 'utf8')) as {
+      crises: { commodity: string; from: string; to: string; label: string; source_url: string }[];
+    };
     const w = doc.crises.find((x) => x.commodity === 'energy.oil' && x.from.startsWith('2026') && /Hormuz/.test(x.label))!;
     expect(w).toMatchObject({ from: '2026-03', to: '2026-06' });
     const item = sec.locator(`[data-testid=crisis-windows] li[data-from="${w.from}"][data-to="${w.to}"]`);
@@ -255,9 +283,11 @@ describe('the readout site', () => {
     await page.close();
   });
 
-  it("the United States page shows its mineral import reliance and sources as the API gives them", async () => {
+  it('the United States page shows its mineral import reliance and sources as the API gives them', async () => {
     const { page } = await open('/countries/USA/', 'country-usa-minerals');
-    const { data: p } = await json<{ data: { mineral_exposures: { commodity: string; net_import_reliance_printed: string; suppliers: { name: string }[] }[] } }>('/v1/countries/USA');
+    const { data: p } = await json<{
+      data: { mineral_exposures: { commodity: string; net_import_reliance_printed: string; suppliers: { name: string }[] }[] };
+    }>('/v1/countries/USA');
     const cobalt = p.mineral_exposures.find((m) => m.commodity === 'metals.cobalt')!;
     const row = page.locator('section[data-testid=mineral-exposure] tbody tr:has(a:text-is("Cobalt"))');
     expect(await row.locator('td:nth-child(2)').textContent()).toBe(`${cobalt.net_import_reliance_printed} %`);
@@ -268,11 +298,15 @@ describe('the readout site', () => {
 
   it('stress history, commodity: months without an index are a gap with a note, never a zero', async () => {
     const { page } = await open('/commodities/metals.silver/', 'silver-history');
-    const { data: c } = await json<{ data: { name: string; stress: { methodology_version: string }; stress_history: HistoryPoint[] } }>('/v1/commodities/metals.silver');
+    const { data: c } = await json<{ data: { name: string; stress: { methodology_version: string }; stress_history: HistoryPoint[] } }>(
+      '/v1/commodities/metals.silver',
+    );
     const { sec } = await checkHistory(page, c.stress_history, c.stress.methodology_version, c.name);
     const missing = c.stress_history.filter((h) => h.index === null);
     expect(missing.length).toBeGreaterThan(0);
-    expect(await text(page, 'section[data-testid=stress-history] [data-testid=history-gaps]')).toContain(`No index in ${missing.length} of ${c.stress_history.length} months`);
+    expect(await text(page, 'section[data-testid=stress-history] [data-testid=history-gaps]')).toContain(
+      `No index in ${missing.length} of ${c.stress_history.length} months`,
+    );
     const row = sec.locator(`details table tbody tr:has(td:text-is("${missing.at(-1)!.date}"))`);
     expect(await row.locator('td:nth-child(2)').textContent()).toBe('—');
     expect(await row.locator('td:nth-child(3)').textContent()).toBe('no index');
@@ -299,7 +333,8 @@ describe('the readout site', () => {
 
   it('freshness: a stale series shows its note on the US SPR page and the home page; the table shows both statuses', async () => {
     type Ref = { id: string; data_as_of: string | null; freshness: string; expected_next: string | null };
-    const dmy = (d: string) => new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${d}T00:00:00Z`));
+    const dmy = (d: string) =>
+      new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${d}T00:00:00Z`));
 
     // The SPR (EIA weekly data to 27 Feb 2026; the test build's clock is 22 Nov 2026): a visible note above the figures.
     const spr = await open('/reserves/oil/us/', 'reserve-oil-us');
@@ -310,7 +345,9 @@ describe('the readout site', () => {
     await expect.poll(() => note.count()).toBe(1);
     expect(await note.isVisible()).toBe(true);
     expect(await note.getAttribute('data-freshness')).toBe('stale');
-    expect(await text(spr.page, '[data-testid=age-note]')).toMatch(/EIA weekly data ends 27 Feb 2026, 9 months ago \(stale; the next release was due by 11 Mar 2026\)/);
+    expect(await text(spr.page, '[data-testid=age-note]')).toMatch(
+      /EIA weekly data ends 27 Feb 2026, 9 months ago \(stale; the next release was due by 11 Mar 2026\)/,
+    );
     // The note comes before the figures it qualifies.
     const [noteY, kpiY] = await Promise.all([note.boundingBox(), spr.page.locator('.kpis').first().boundingBox()]);
     expect(noteY!.y).toBeLessThan(kpiY!.y);

@@ -198,10 +198,25 @@ describe('composition', () => {
     }
   });
   it('never states a figure that is not in a cited record', async () => {
-    const qs = ['Who is the largest producer of cobalt?', 'How self-sufficient is Germany in gas?', 'Welche Szenarien sind aktiv?', 'cobalt', 'Tell me about France', 'What is the price of gold in March 2026?', 'How much crude is in the SPR?'];
+    const qs = [
+      'Who is the largest producer of cobalt?',
+      'How self-sufficient is Germany in gas?',
+      'Welche Szenarien sind aktiv?',
+      'cobalt',
+      'Tell me about France',
+      'What is the price of gold in March 2026?',
+      'How much crude is in the SPR?',
+    ];
     for (const q of qs) {
       const g = await groundedAnswer(b, q, NOW);
-      const res = checkReply(JSON.stringify({ answer: g.answer.answer, citations: g.answer.citations.map((c) => g.context.findIndex((f) => f.id === c.id && f.quote === c.quote) + 1) }), g.context, q);
+      const res = checkReply(
+        JSON.stringify({
+          answer: g.answer.answer,
+          citations: g.answer.citations.map((c) => g.context.findIndex((f) => f.id === c.id && f.quote === c.quote) + 1),
+        }),
+        g.context,
+        q,
+      );
       expect(typeof res === 'string' ? res : '', q).toBe('');
     }
   });

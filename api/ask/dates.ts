@@ -13,7 +13,20 @@ export interface AskedDate {
 
 const MONTHS: Record<string, number> = {};
 const addMonths = (names: string[]) => names.forEach((n, i) => n.split('|').forEach((x) => (MONTHS[x] = i + 1)));
-addMonths(['january|jan', 'february|feb', 'march', 'april|apr', 'may', 'june|jun', 'july|jul', 'august|aug', 'september|sep|sept', 'october|oct', 'november|nov', 'december|dec']);
+addMonths([
+  'january|jan',
+  'february|feb',
+  'march',
+  'april|apr',
+  'may',
+  'june|jun',
+  'july|jul',
+  'august|aug',
+  'september|sep|sept',
+  'october|oct',
+  'november|nov',
+  'december|dec',
+]);
 addMonths(['janvier|janv', 'fevrier|fevr', 'mars', 'avril|avr', 'mai', 'juin', 'juillet|juil', 'aout', 'septembre', 'octobre', 'novembre', 'decembre']);
 addMonths(['januar|janner', 'februar', 'marz|maerz', 'april', 'mai', 'juni', 'juli', 'august', 'september', 'oktober|okt', 'november', 'dezember|dez']);
 addMonths(['enero', 'febrero', 'marzo', 'abril', 'mayo', 'junio', 'julio', 'agosto', 'septiembre|setiembre', 'octubre', 'noviembre', 'diciembre']);

@@ -123,7 +123,13 @@ function reserveFacts(b: LoadedBuild, lex: Lexicon, d: Draft, code: 'gas' | 'oil
     const bits = [`date: ${pt.date}`, `${metric}: ${pt.value}`];
     if (code === 'gas' && vol?.date === pt.date) bits.push(`volume: ${vol.value} ${volUnit}`);
     if (cover?.date === pt.date) bits.push(`days_of_cover: ${cover.value}`);
-    const fact: Fact = { id: key, type: 'reserve', title, url: `/v1/reserves/timeseries?commodity=${code}&country=${c.iso2}&from=${pt.date}&to=${pt.date}${metric === 'volume' ? '&metric=volume' : ''}`, quote: bits.join('; ') };
+    const fact: Fact = {
+      id: key,
+      type: 'reserve',
+      title,
+      url: `/v1/reserves/timeseries?commodity=${code}&country=${c.iso2}&from=${pt.date}&to=${pt.date}${metric === 'volume' ? '&metric=volume' : ''}`,
+      quote: bits.join('; '),
+    };
     d.used.push(fact);
     if (code === 'gas') {
       let s = d.p.storage(place, pct(pt.value, lang), formatDate(pt.date, lang));
@@ -147,10 +153,15 @@ function reserveFacts(b: LoadedBuild, lex: Lexicon, d: Draft, code: 'gas' | 'oil
     if (cur.target) bits.push(`target: ${cur.target.fill_pct} % by ${cur.target.date}${passed ? ` (passed on ${d.today}; newest reading ${cur.as_of})` : ''}`);
     d.used.push({ id: key, type: 'reserve', title, url: `/v1/reserves?commodity=${code}&country=${c.iso2}`, quote: bits.join('; ') });
     let s = d.p.storage(place, pct(cur.fill_pct, lang), formatDate(cur.as_of, lang));
-    if (cur.volume) s += d.p.storageVolume(`${num(cur.volume.value, lang)} ${cur.volume.unit}`, cur.capacity ? `${num(cur.capacity.value, lang)} ${cur.capacity.unit}` : null);
+    if (cur.volume)
+      s += d.p.storageVolume(
+        `${num(cur.volume.value, lang)} ${cur.volume.unit}`,
+        cur.capacity ? `${num(cur.capacity.value, lang)} ${cur.capacity.unit}` : null,
+      );
     s += '.';
     if (cur.coverage_days !== null && wantsCover) s += d.p.cover(num(cur.coverage_days, lang, 1));
-    if (cur.target && !r.metrics.has('cover')) s += (passed ? d.p.targetPassed : d.p.target)(pct(cur.target.fill_pct, lang, 0), formatDate(cur.target.date, lang));
+    if (cur.target && !r.metrics.has('cover'))
+      s += (passed ? d.p.targetPassed : d.p.target)(pct(cur.target.fill_pct, lang, 0), formatDate(cur.target.date, lang));
     d.parts.push(s);
     return true;
   }
@@ -202,7 +213,9 @@ function stressFact(lex: Lexicon, d: Draft, slug: string): boolean {
   const sheet = lex.sheets.get(slug);
   if (!sheet || sheet.stress_index === null) return false;
   d.used.push(commodityFact(sheet, `stress_index: ${sheet.stress_index} (${sheet.stress_band}; as_of ${sheet.stress.as_of})`));
-  d.parts.push(d.p.stress(lowerFirst(sheet.names[d.lang], d.lang), num(sheet.stress_index, d.lang, 1), d.p.band[sheet.stress_band ?? ''] ?? String(sheet.stress_band)));
+  d.parts.push(
+    d.p.stress(lowerFirst(sheet.names[d.lang], d.lang), num(sheet.stress_index, d.lang, 1), d.p.band[sheet.stress_band ?? ''] ?? String(sheet.stress_band)),
+  );
   return true;
 }
 
@@ -246,7 +259,10 @@ function producerFacts(b: LoadedBuild, lex: Lexicon, d: Draft, slug: string, cou
     return any;
   }
   const [first, second, third] = t.entries;
-  const quote = [first, second, third].filter((e) => e).map((e) => `${e!.name} ${e!.value} ${t.unit}, share ${e!.share}`).join('; ');
+  const quote = [first, second, third]
+    .filter((e) => e)
+    .map((e) => `${e!.name} ${e!.value} ${t.unit}, share ${e!.share}`)
+    .join('; ');
   d.used.push(commodityFact(sheet, `${table} ${t.year} (${t.basis}): ${quote}`));
   if (table === 'reserves_in_ground') {
     d.parts.push(d.p.topReserves(name, countryName(lex, b, first!.iso3, lang), share(first!.share, lang), String(t.year)));
@@ -284,7 +300,13 @@ function countryShareFacts(b: LoadedBuild, lex: Lexicon, d: Draft, iso3: string,
   } else {
     const rows = p.exposures.filter((e) => e.import_dependence !== null && (slugs.length === 0 || slugs.includes(e.commodity)));
     for (const e of rows) {
-      d.used.push({ id: iso3, type: 'country', title: p.name, url: p.url, quote: `exposures ${e.commodity} (${e.year}): import_dependence ${e.import_dependence}` });
+      d.used.push({
+        id: iso3,
+        type: 'country',
+        title: p.name,
+        url: p.url,
+        quote: `exposures ${e.commodity} (${e.year}): import_dependence ${e.import_dependence}`,
+      });
       d.parts.push(d.p.imports(place, lowerFirst(commodityName(lex, e.commodity, lang), lang), pct(e.import_dependence! * 100, lang), String(e.year)));
       any = true;
     }
@@ -298,7 +320,12 @@ const STATUS_ORDER = ['active', 'elevated', 'monitoring', 'resolved', 'dismissed
 function scenarioFacts(b: LoadedBuild, d: Draft, r: Recognised): boolean {
   const iso3s = r.countries.map((c) => c.iso3).filter((x): x is string => !!x);
   const list = b.scenarios
-    .filter((s) => (r.commodities.length === 0 || s.commodities.some((c) => r.commodities.includes(c))) && (iso3s.length === 0 || s.countries.some((c) => iso3s.includes(c))) && (r.statuses.size === 0 || r.statuses.has(s.status)))
+    .filter(
+      (s) =>
+        (r.commodities.length === 0 || s.commodities.some((c) => r.commodities.includes(c))) &&
+        (iso3s.length === 0 || s.countries.some((c) => iso3s.includes(c))) &&
+        (r.statuses.size === 0 || r.statuses.has(s.status)),
+    )
     .sort((a, z) => STATUS_ORDER.indexOf(a.status) - STATUS_ORDER.indexOf(z.status) || z.probability - a.probability);
   if (!list.length) {
     d.missing.push(d.p.reasons.noScenario);
@@ -316,7 +343,13 @@ function scenarioFacts(b: LoadedBuild, d: Draft, r: Recognised): boolean {
   }
   const items = shown.map((s) => {
     const title = lang === 'en' ? s.title : s.translations[lang].title;
-    d.used.push({ id: s.id, type: 'scenario', title, url: `/v1/scenarios?status=${s.status}`, quote: `status: ${s.status}; probability: ${s.probability}; severity: ${s.severity} (1–5); updated_at: ${s.updated_at}` });
+    d.used.push({
+      id: s.id,
+      type: 'scenario',
+      title,
+      url: `/v1/scenarios?status=${s.status}`,
+      quote: `status: ${s.status}; probability: ${s.probability}; severity: ${s.severity} (1–5); updated_at: ${s.updated_at}`,
+    });
     return d.p.scenario(title, d.p.status[s.status] ?? s.status, pct(s.probability * 100, lang, 0), String(s.severity));
   });
   d.parts.push(`${head}${items.join('; ')}.`);
@@ -326,7 +359,12 @@ function scenarioFacts(b: LoadedBuild, d: Draft, r: Recognised): boolean {
 function eventFacts(b: LoadedBuild, d: Draft, r: Recognised): boolean {
   const iso3s = r.countries.map((c) => c.iso3).filter((x): x is string => !!x);
   const list = b.events
-    .filter((e) => (r.commodities.length === 0 || e.commodities.some((c) => r.commodities.includes(c))) && (iso3s.length === 0 || e.countries.some((c) => iso3s.includes(c))) && (!r.date || (e.date >= r.date.from && e.date <= r.date.date)))
+    .filter(
+      (e) =>
+        (r.commodities.length === 0 || e.commodities.some((c) => r.commodities.includes(c))) &&
+        (iso3s.length === 0 || e.countries.some((c) => iso3s.includes(c))) &&
+        (!r.date || (e.date >= r.date.from && e.date <= r.date.date)),
+    )
     .sort((a, z) => (a.date < z.date ? 1 : a.date > z.date ? -1 : 0));
   if (!list.length) {
     d.missing.push(d.p.reasons.noEvent);
@@ -334,7 +372,13 @@ function eventFacts(b: LoadedBuild, d: Draft, r: Recognised): boolean {
   }
   const shown = list.slice(0, 3);
   const items = shown.map((e) => {
-    d.used.push({ id: e.id, type: 'event', title: e.title, url: `/v1/events?since=${e.date}&until=${e.date}`, quote: `date: ${e.date}; category: ${e.category}; title: ${e.title}` });
+    d.used.push({
+      id: e.id,
+      type: 'event',
+      title: e.title,
+      url: `/v1/events?since=${e.date}&until=${e.date}`,
+      quote: `date: ${e.date}; category: ${e.category}; title: ${e.title}`,
+    });
     return d.p.event(formatDate(e.date, d.lang), e.title, d.p.category[e.category] ?? e.category);
   });
   d.parts.push(`${d.p.events}${items.join('; ')}.`);
@@ -374,10 +418,7 @@ function tagRelevant(lex: Lexicon, h: Hit, r: Recognised): boolean {
 function wordRelevant(h: Hit, r: Recognised): boolean {
   const words = r.rest.filter((w) => w.length >= 5 && !/^\d+$/.test(w) && !isGeneric(w));
   if (!words.length) return false;
-  const text = `${h.title} ${unmark(h.snippet)}`
-    .toLowerCase()
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '');
+  const text = `${h.title} ${unmark(h.snippet)}`.toLowerCase().normalize('NFKD').replace(/\p{M}/gu, '');
   return words.some((w) => new RegExp(`\\b${w}`).test(text));
 }
 
@@ -390,7 +431,11 @@ export async function groundedAnswer(b: LoadedBuild, q: string, now: Date = new 
   const lang = r.lang;
   const p = PHRASES[lang];
   const d: Draft = { lang, p, parts: [], used: [], missing: [], extra: [], dateMiss: false, today: now.toISOString().slice(0, 10) };
-  const cannot = (reason: string): Grounded => ({ answer: { answer: p.cannot(reason), lang, citations: [], confidence: 0, mode: 'grounded' }, context: [], recognised: r });
+  const cannot = (reason: string): Grounded => ({
+    answer: { answer: p.cannot(reason), lang, citations: [], confidence: 0, mode: 'grounded' },
+    context: [],
+    recognised: r,
+  });
 
   if (r.outOfScope) return cannot(p.reasons.outOfScope);
   const today = now.toISOString().slice(0, 10);
@@ -487,7 +532,11 @@ export async function groundedAnswer(b: LoadedBuild, q: string, now: Date = new 
   if (d.missing.length) text += ` (${[...new Set(d.missing)].join('; ')}.)`;
   let confidence = d.missing.length ? 0.6 : explicit ? 0.9 : 0.7;
   if (d.dateMiss) confidence -= 0.2;
-  return { answer: { answer: text, lang, citations, confidence: Math.round(confidence * 100) / 100, mode: 'grounded' }, context: dedupe(context), recognised: r };
+  return {
+    answer: { answer: text, lang, citations, confidence: Math.round(confidence * 100) / 100, mode: 'grounded' },
+    context: dedupe(context),
+    recognised: r,
+  };
 }
 
 function dedupe(facts: Fact[]): Fact[] {

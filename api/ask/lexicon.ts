@@ -36,7 +36,21 @@ const WEAK = new Set(['or', 'argent', 'mais', 'lead', 'brut', 'fer', 'grain', 'i
 
 /** Names people use beyond the published ones: demonyms, short forms, the usual abbreviations. */
 const EXTRA_COUNTRY: Record<string, string[]> = {
-  USA: ['united states of america', 'america', 'american*', 'americain*', 'etats unis', 'amerikanisch*', 'ee uu', 'eeuu', 'ee uu', 'estadounidense*', 'norteamerican*', 'u s', 'u s a'],
+  USA: [
+    'united states of america',
+    'america',
+    'american*',
+    'americain*',
+    'etats unis',
+    'amerikanisch*',
+    'ee uu',
+    'eeuu',
+    'ee uu',
+    'estadounidense*',
+    'norteamerican*',
+    'u s',
+    'u s a',
+  ],
   GBR: ['britain', 'great britain', 'british', 'grande bretagne', 'britannique*', 'grossbritannien', 'britisch*', 'gran bretana', 'britanic*'],
   DEU: ['german', 'allemand*', 'deutsch*', 'aleman', 'alemana*', 'alemanes'],
   FRA: ['french', 'francais', 'francaise*', 'franzosisch*', 'frances', 'francesa*'],
@@ -51,7 +65,24 @@ const EXTRA_COUNTRY: Record<string, string[]> = {
   JPN: ['japanese', 'japonais*', 'japanisch*', 'japones*', 'japonesa*'],
   IND: ['indian', 'indien*', 'indisch*', 'indio*'],
   KOR: ['korea', 'coree', 'korea', 'corea', 'south korean', 'sudkorea'],
-  COD: ['drc', 'dr congo', 'd r congo', 'democratic republic of the congo', 'democratic republic of congo', 'congo', 'kongo', 'rdc', 'rd congo', 'republique democratique du congo', 'demokratische republik kongo', 'dr kongo', 'rd del congo', 'republica democratica del congo', 'congoles*', 'kongolesisch*'],
+  COD: [
+    'drc',
+    'dr congo',
+    'd r congo',
+    'democratic republic of the congo',
+    'democratic republic of congo',
+    'congo',
+    'kongo',
+    'rdc',
+    'rd congo',
+    'republique democratique du congo',
+    'demokratische republik kongo',
+    'dr kongo',
+    'rd del congo',
+    'republica democratica del congo',
+    'congoles*',
+    'kongolesisch*',
+  ],
   TUR: ['turkey', 'turkish', 'turc', 'turque', 'turkisch*', 'turco*'],
   SAU: ['saudi', 'saudi arabian', 'saoudien*', 'saudisch*', 'saudi'],
   ARE: ['uae', 'emirates', 'emirats', 'emirate', 'emiratos'],
@@ -65,7 +96,26 @@ const EXTRA_COUNTRY: Record<string, string[]> = {
   ZAF: ['south african', 'sud africain*', 'sudafrikanisch*', 'sudafricano*'],
 };
 const UPPER_EXTRA: Record<string, string> = { US: 'USA', UK: 'GBR' };
-const EU_PHRASES = ['european union', 'union europeenne', 'europaische union', 'europaischen union', 'union europea', 'ue', 'europe', 'europa', 'european', 'europeen*', 'europeenne*', 'europaisch*', 'europeo*', 'europea*', 'eu weit', 'eu wide', 'eu27', 'eu 27'];
+const EU_PHRASES = [
+  'european union',
+  'union europeenne',
+  'europaische union',
+  'europaischen union',
+  'union europea',
+  'ue',
+  'europe',
+  'europa',
+  'european',
+  'europeen*',
+  'europeenne*',
+  'europaisch*',
+  'europeo*',
+  'europea*',
+  'eu weit',
+  'eu wide',
+  'eu27',
+  'eu 27',
+];
 
 /** `deutsch*` → deutsch, deutsche, deutschen, deutscher, deutsches (and s/es plural forms). */
 function expand(p: string): string[] {
@@ -74,12 +124,13 @@ function expand(p: string): string[] {
   return [s, `${s}e`, `${s}en`, `${s}er`, `${s}es`, `${s}s`, `${s}n`];
 }
 
-
 function buildLexicon(b: LoadedBuild): Lexicon {
   const phrases = new Map<string, LexEntry[]>();
   let maxWords = 1;
   const sameEntity = (a: Entity, e: Entity) =>
-    a.kind === e.kind && (a.kind !== 'commodity' || a.slug === (e as { slug: string }).slug) && (a.kind !== 'country' || a.iso3 === (e as { iso3: string }).iso3);
+    a.kind === e.kind &&
+    (a.kind !== 'commodity' || a.slug === (e as { slug: string }).slug) &&
+    (a.kind !== 'country' || a.iso3 === (e as { iso3: string }).iso3);
   const add = (phrase: string, entity: Entity, langs: Lang[], extra: Partial<LexEntry> = {}) => {
     const key = phraseKey(phrase);
     if (!key) return;

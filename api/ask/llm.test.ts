@@ -16,14 +16,22 @@ let model: Server;
 let baseURL: string;
 let b: LoadedBuild;
 
-const body = (req: IncomingMessage) => new Promise<string>((r) => {
-  let s = '';
-  req.on('data', (c) => (s += c));
-  req.on('end', () => r(s));
-});
+const body = (req: IncomingMessage) =>
+  new Promise<string>((r) => {
+    let s = '';
+    req.on('data', (c) => (s += c));
+    req.on('end', () => r(s));
+  });
 
 function completion(content: string) {
-  return { id: 'chatcmpl-test', object: 'chat.completion', created: Math.floor(Date.now() / 1000), model: 'test-model', choices: [{ index: 0, message: { role: 'assistant', content, refusal: null }, finish_reason: 'stop', logprobs: null }], usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 } };
+  return {
+    id: 'chatcmpl-test',
+    object: 'chat.completion',
+    created: Math.floor(Date.now() / 1000),
+    model: 'test-model',
+    choices: [{ index: 0, message: { role: 'assistant', content, refusal: null }, finish_reason: 'stop', logprobs: null }],
+    usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
+  };
 }
 
 /** A local OpenAI-compatible server: POST /v1/chat/completions, answers from the records in the prompt. */

@@ -56,7 +56,9 @@ export function checkReply(text: string, context: readonly Fact[], question: str
   if (!parsed.success) return 'the reply does not have the shape {answer, citations}';
   const cited: Fact[] = [];
   for (const c of parsed.data.citations) {
-    const s = String(c).trim().replace(/^\[|\]$/g, '');
+    const s = String(c)
+      .trim()
+      .replace(/^\[|\]$/g, '');
     const byNumber = /^\d+$/.test(s) ? context[Number(s) - 1] : undefined;
     const byId = byNumber ? undefined : context.filter((f) => f.id === s);
     const fact = byNumber ?? (byId?.length === 1 ? byId[0] : undefined);
@@ -79,7 +81,9 @@ export function checkReply(text: string, context: readonly Fact[], question: str
  */
 export async function llmAnswer(cfg: LlmConfig, question: string, lang: Lang, context: readonly Fact[], confidence: number): Promise<AnswerData | string> {
   try {
-    const res = await (await client(cfg)).chat.completions.create(
+    const res = await (
+      await client(cfg)
+    ).chat.completions.create(
       {
         model: cfg.model,
         temperature: 0,

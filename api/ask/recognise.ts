@@ -4,22 +4,41 @@ import { languageScores, pickLanguage } from './lang.ts';
 import type { LexEntry, Lexicon } from './lexicon.ts';
 import { fold, type Lang, type Token, tokenize } from './text.ts';
 
-export type Metric = 'storage' | 'cover' | 'volume' | 'price' | 'stress' | 'producer' | 'reserves_in_ground' | 'concentration' | 'autonomy' | 'imports' | 'scenario' | 'event';
+export type Metric =
+  'storage' | 'cover' | 'volume' | 'price' | 'stress' | 'producer' | 'reserves_in_ground' | 'concentration' | 'autonomy' | 'imports' | 'scenario' | 'event';
 
 /** Words (folded, in the four languages) that ask for a metric; unanchored stems catch German compounds. */
 const METRIC_PATTERNS: [Metric, RegExp][] = [
-  ['storage', /\b(?:storage|stored|stocks?|full|fill(?:ed|ing)?|fill level|inventor\w*|reserves?|reserven?|reservas?|stockage|stockes?|remplis?|remplie?s?|remplissage|almacenamiento|almacenad\w*|llen[oa]s?|llenado|existencias|depositos)\b|speicher|fullstand|gefullt|fullung|fullgrad|vorrat|vorrate/],
-  ['cover', /\b(?:days? of (?:cover|supply)|coverage|how long|how many days|jours de (?:couverture|consommation)|couverture|combien de jours|reichweite|tage|wie lange|dias de (?:cobertura|consumo)|cobertura|cuantos dias)\b/],
+  [
+    'storage',
+    /\b(?:storage|stored|stocks?|full|fill(?:ed|ing)?|fill level|inventor\w*|reserves?|reserven?|reservas?|stockage|stockes?|remplis?|remplie?s?|remplissage|almacenamiento|almacenad\w*|llen[oa]s?|llenado|existencias|depositos)\b|speicher|fullstand|gefullt|fullung|fullgrad|vorrat|vorrate/,
+  ],
+  [
+    'cover',
+    /\b(?:days? of (?:cover|supply)|coverage|how long|how many days|jours de (?:couverture|consommation)|couverture|combien de jours|reichweite|tage|wie lange|dias de (?:cobertura|consumo)|cobertura|cuantos dias)\b/,
+  ],
   ['volume', /\b(?:volume|volumen|twh|barrels?|barils?|barriles|how much (?:gas|oil)|quantite|menge|cantidad|cuanto gas|combien de gaz|wie viel gas)\b/],
-  ['price', /(?<!\ben )\bcours\b|\b(?:price[sd]?|cost(?:s|ing)?|trading at|trade at|worth|prix|coute|vaut|kostet|kurs|notiert|precios?|cuesta|cotiza\w*|vale)\b|preis/],
+  [
+    'price',
+    /(?<!\ben )\bcours\b|\b(?:price[sd]?|cost(?:s|ing)?|trading at|trade at|worth|prix|coute|vaut|kostet|kurs|notiert|precios?|cuesta|cotiza\w*|vale)\b|preis/,
+  ],
   ['stress', /stress|\btension|spannung|anspannung|\bestres/],
-  ['producer', /\b(?:produc\w*|produi\w*|produz\w*|produktion\w*|mined|mining|mines?|supplier\w*|fournisseur\w*|proveedor\w*|lieferant\w*|exporter|biggest source|largest source|share|part|parts|anteil\w*|cuota|participacion|porcentaje|hersteller\w*|erzeuger\w*|extrai\w*|extrae\w*)\b|forder|bergbau/],
-  ['reserves_in_ground', /\b(?:reserves in the ground|in.ground reserves|geological reserves|mineral reserves|reserves geologiques|reserves miniers|reservas minerales|reservas probadas|proven reserves|lagerstatten|bodenschatze)\b/],
+  [
+    'producer',
+    /\b(?:produc\w*|produi\w*|produz\w*|produktion\w*|mined|mining|mines?|supplier\w*|fournisseur\w*|proveedor\w*|lieferant\w*|exporter|biggest source|largest source|share|part|parts|anteil\w*|cuota|participacion|porcentaje|hersteller\w*|erzeuger\w*|extrai\w*|extrae\w*)\b|forder|bergbau/,
+  ],
+  [
+    'reserves_in_ground',
+    /\b(?:reserves in the ground|in.ground reserves|geological reserves|mineral reserves|reserves geologiques|reserves miniers|reservas minerales|reservas probadas|proven reserves|lagerstatten|bodenschatze)\b/,
+  ],
   ['concentration', /\b(?:concentrat\w*|konzentration|concentracion|hhi|herfindahl)\b/],
   ['autonomy', /\b(?:self.?suffic\w*|autonom\w*|autosuffis\w*|autarc\w*|autark\w*|selbstversorg\w*|autosuficien\w*|autoabastec\w*|eigenversorg\w*)\b/],
   ['imports', /\b(?:imports?|importations?|importe|importaciones|importado\w*|dependen\w*|dependan\w*|abhangig\w*|importabhangig\w*|importquote)\b/],
   ['scenario', /scenari|szenari|escenari|\b(?:risks?|risques?|risiko|risiken|riesgos?|threats?|menaces?|bedrohung\w*|amenazas?)\b/],
-  ['event', /\b(?:events?|evenements?|ereignis\w*|eventos?|acontecimientos?|news|actualites?|nachrichten|noticias|happen\w*|passiert|ocurri\w*|sucedi\w*|sucesos|what'?s new|developments|incidents?|vorfalle|se passe|s'est passe)\b/],
+  [
+    'event',
+    /\b(?:events?|evenements?|ereignis\w*|eventos?|acontecimientos?|news|actualites?|nachrichten|noticias|happen\w*|passiert|ocurri\w*|sucedi\w*|sucesos|what'?s new|developments|incidents?|vorfalle|se passe|s'est passe)\b/,
+  ],
 ];
 
 const STATUS_PATTERNS: [ScenarioStatus, RegExp][] = [
@@ -31,10 +50,13 @@ const STATUS_PATTERNS: [ScenarioStatus, RegExp][] = [
 ];
 
 /** Topics outside the data: answered plainly with "the data cannot answer". */
-const OUT_OF_SCOPE = /\b(?:population|inhabitants|einwohner\w*|bevolkerung|poblacion|habitantes|gdp|pib|bip|inflation|inflacion|unemploy\w*|chomage|arbeitslos\w*|desempleo|weather|meteo|wetter|president\w*|prasident\w*|prime minister|premier ministre|kanzler\w*|election\w*|wahl(?:en)?|eleccion\w*|football|fussball\w*|futbol|world cup|coupe du monde|weltmeister\w*|mundial de futbol|copa del mundo|capital city|capitale|hauptstadt|bitcoin|crypto\w*|exchange rate|taux de change|wechselkurs|tipo de cambio|interest rate|taux d'interet|leitzins|tipo de interes|share price|cours de l'action|aktienkurs|cotizacion de la accion|recipe|recette|rezept|receta)\b/;
+const OUT_OF_SCOPE =
+  /\b(?:population|inhabitants|einwohner\w*|bevolkerung|poblacion|habitantes|gdp|pib|bip|inflation|inflacion|unemploy\w*|chomage|arbeitslos\w*|desempleo|weather|meteo|wetter|president\w*|prasident\w*|prime minister|premier ministre|kanzler\w*|election\w*|wahl(?:en)?|eleccion\w*|football|fussball\w*|futbol|world cup|coupe du monde|weltmeister\w*|mundial de futbol|copa del mundo|capital city|capitale|hauptstadt|bitcoin|crypto\w*|exchange rate|taux de change|wechselkurs|tipo de cambio|interest rate|taux d'interet|leitzins|tipo de interes|share price|cours de l'action|aktienkurs|cotizacion de la accion|recipe|recette|rezept|receta)\b/;
 /** Asking about the future: the data holds observations only. */
-const FORECAST = /\b(?:will|forecast\w*|predict\w*|projection|prevision\w*|prevoi\w*|sera|seront|prognos\w*|vorhersage|pronostic\w*|predic\w*|estara|habra|tendra|next year|l'an prochain|l'annee prochaine|nachstes jahr|el ano que viene|el proximo ano)\b|\bwird\b.*\b(?:sein|kosten|liegen|steigen|fallen)\b/;
-const SPR = /\b(?:spr|strategic petroleum reserve|strategic (?:oil|crude) reserves?|reserves? strategiques? de petrole|reserve strategique (?:americaine|des etats unis)|strategischen? (?:erdol|ol|rohol)reserven?|strategische (?:erdol|ol|rohol)reserve|reserva estrategica de petroleo|reservas estrategicas de petroleo)\b/;
+const FORECAST =
+  /\b(?:will|forecast\w*|predict\w*|projection|prevision\w*|prevoi\w*|sera|seront|prognos\w*|vorhersage|pronostic\w*|predic\w*|estara|habra|tendra|next year|l'an prochain|l'annee prochaine|nachstes jahr|el ano que viene|el proximo ano)\b|\bwird\b.*\b(?:sein|kosten|liegen|steigen|fallen)\b/;
+const SPR =
+  /\b(?:spr|strategic petroleum reserve|strategic (?:oil|crude) reserves?|reserves? strategiques? de petrole|reserve strategique (?:americaine|des etats unis)|strategischen? (?:erdol|ol|rohol)reserven?|strategische (?:erdol|ol|rohol)reserve|reserva estrategica de petroleo|reservas estrategicas de petroleo)\b/;
 
 export interface CountryRef {
   iso3: string | null;
@@ -57,7 +79,8 @@ export interface Recognised {
 }
 
 const isUpper = (s: string) => /^[A-Z]+$/.test(s);
-const COMPOUND_TAILS = /^(?:preis|speicher|vorrat|vorrate|reserve|lager|bestand|forder|produ|markt|import|export|versorg|fullstand|abhangig|stress|index|knapp|angebot|handel|minen|bergbau|sektor|kurs|menge|sanktion|embargo|lieferung)/;
+const COMPOUND_TAILS =
+  /^(?:preis|speicher|vorrat|vorrate|reserve|lager|bestand|forder|produ|markt|import|export|versorg|fullstand|abhangig|stress|index|knapp|angebot|handel|minen|bergbau|sektor|kurs|menge|sanktion|embargo|lieferung)/;
 
 function accept(e: LexEntry, tokens: readonly Token[], i: number, len: number, lang: Lang, strongFound: boolean): boolean {
   if (e.upperOnly && !(len === 1 && isUpper(tokens[i]!.raw))) return false;
@@ -91,7 +114,7 @@ export function recognise(lex: Lexicon, question: string): Recognised {
   const rest: string[] = [];
   const matched: { entry: LexEntry; i: number; len: number }[] = [];
   const weakLater: { entries: LexEntry[]; i: number; len: number }[] = [];
-  for (let i = 0; i < tokens.length; ) {
+  for (let i = 0; i < tokens.length;) {
     let took = 0;
     for (let len = Math.min(lex.maxWords, tokens.length - i); len >= 1 && !took; len--) {
       const key = tokens
@@ -112,11 +135,15 @@ export function recognise(lex: Lexicon, question: string): Recognised {
     if (!took) {
       const t = tokens[i]!;
       // Genitive and plural forms: Deutschlands, Germanys.
-      const bare = t.norm.length > 4 && t.norm.endsWith('s') ? lex.phrases.get(t.norm.slice(0, -1))?.filter((e) => !e.weak && accept(e, tokens, i, 1, guess, false)) : undefined;
+      const bare =
+        t.norm.length > 4 && t.norm.endsWith('s')
+          ? lex.phrases.get(t.norm.slice(0, -1))?.filter((e) => !e.weak && accept(e, tokens, i, 1, guess, false))
+          : undefined;
       if (bare?.length) matched.push({ entry: bare[0]!, i, len: 1 });
       else {
         // German compounds: Ölpreis, Erdgasspeicher, Kupferproduktion.
-        const head = t.norm.length >= 5 ? lex.compoundHeads.find((h) => t.norm.startsWith(h.alias) && COMPOUND_TAILS.test(t.norm.slice(h.alias.length))) : undefined;
+        const head =
+          t.norm.length >= 5 ? lex.compoundHeads.find((h) => t.norm.startsWith(h.alias) && COMPOUND_TAILS.test(t.norm.slice(h.alias.length))) : undefined;
         if (head) matched.push({ entry: { entity: { kind: 'commodity', slug: head.slug }, langs: new Set(['de']) }, i, len: 1 });
         else rest.push(t.norm);
       }
@@ -167,5 +194,11 @@ export function recognise(lex: Lexicon, question: string): Recognised {
 
 /** A word that asks for a metric or a status rather than naming a topic (no help in judging a search hit). */
 export function isGeneric(word: string): boolean {
-  return METRIC_PATTERNS.some(([, re]) => re.test(word)) || STATUS_PATTERNS.some(([, re]) => re.test(word)) || /^(?:what|which|where|about|there|currently|today|latest|current|actuel\w*|aktuell\w*|actual\w*|quelle?s?|welche\w*|cuales?|donde|combien|cuanto\w*|wieviel|countries|country|pays|lander|paises|world|monde|welt|mundo)$/.test(word);
+  return (
+    METRIC_PATTERNS.some(([, re]) => re.test(word)) ||
+    STATUS_PATTERNS.some(([, re]) => re.test(word)) ||
+    /^(?:what|which|where|about|there|currently|today|latest|current|actuel\w*|aktuell\w*|actual\w*|quelle?s?|welche\w*|cuales?|donde|combien|cuanto\w*|wieviel|countries|country|pays|lander|paises|world|monde|welt|mundo)$/.test(
+      word,
+    )
+  );
 }

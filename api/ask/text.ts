@@ -32,4 +32,7 @@ export function tokenize(text: string): Token[] {
 }
 
 /** The folded words of a phrase joined by one space: the key of the phrase tables. */
-export const phraseKey = (s: string) => tokenize(s).map((t) => t.norm).join(' ');
+export const phraseKey = (s: string) =>
+  tokenize(s)
+    .map((t) => t.norm)
+    .join(' ');

@@ -21,7 +21,12 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 type Kind = 'streamable' | 'sse';
 
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' };
-const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'flow', version: '1' } } };
+const INIT = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'flow', version: '1' } },
+};
 setFlagsFromString('--expose_gc');
 const gc = runInNewContext('gc') as () => void;
 /** RSS after a full collection: what the server holds, not garbage it has not collected yet. */
@@ -58,7 +63,8 @@ async function rawSession(api: McpTestServer, extra: Record<string, string> = {}
   expect(init.status).toBe(200);
   const sid = init.headers.get('mcp-session-id')!;
   const headers = { ...HEADERS, ...extra, 'mcp-session-id': sid };
-  const post = (body: unknown, h: Record<string, string> = {}) => fetch(`${api.url}/mcp`, { method: 'POST', headers: { ...headers, ...h }, body: JSON.stringify(body) });
+  const post = (body: unknown, h: Record<string, string> = {}) =>
+    fetch(`${api.url}/mcp`, { method: 'POST', headers: { ...headers, ...h }, body: JSON.stringify(body) });
   expect((await post({ jsonrpc: '2.0', method: 'notifications/initialized' })).status).toBe(202);
   return { sid, headers, post };
 }
@@ -75,7 +81,12 @@ describe('MCP messages are capped in length before any work and not charged when
       const cases = [
         readUri(2, `chokepoint://commodity/energy.${long}`),
         { jsonrpc: '2.0', id: 3, method: 'prompts/get', params: { name: 'country_supply_risk_briefing', arguments: { country: long } } },
-        { jsonrpc: '2.0', id: 4, method: 'completion/complete', params: { ref: { type: 'ref/resource', uri: 'chokepoint://country/{iso}' }, argument: { name: 'iso', value: long } } },
+        {
+          jsonrpc: '2.0',
+          id: 4,
+          method: 'completion/complete',
+          params: { ref: { type: 'ref/resource', uri: 'chokepoint://country/{iso}' }, argument: { name: 'iso', value: long } },
+        },
         call(5, 'get_commodity', { slug: `metals.${long}` }),
       ];
       const timings: number[] = [];
@@ -89,7 +100,9 @@ describe('MCP messages are capped in length before any work and not charged when
         expect(body.error.message).toMatch(new RegExp(`has 60,?0\\d\\d characters; at most (${MCP_MAX_URI_CHARS}|${MCP_MAX_STRING_CHARS}) are accepted`));
         expect(res.headers.get('ratelimit')).toBeNull(); // nothing was counted
       }
-      console.log(`60,000-character inputs over MCP answered in ${timings.map((t) => t.toFixed(1)).join(', ')} ms (resources/read, prompts/get, completion/complete, tools/call)`);
+      console.log(
+        `60,000-character inputs over MCP answered in ${timings.map((t) => t.toFixed(1)).join(', ')} ms (resources/read, prompts/get, completion/complete, tools/call)`,
+      );
       // None of them was charged: the whole budget of 3 is still there.
       const ok = await post(readUri(6, 'chokepoint://country/DEU'));
       expect(ok.headers.get('ratelimit')).toMatch(/^"data";r=2;t=\d+$/);
@@ -120,11 +133,25 @@ describe('every data-reading MCP message counts against the per-IP data budget',
         () => null,
         (e: unknown) => e as Json,
       );
-      expect(refused).toMatchObject({ code: MCP_RATE_LIMITED, message: expect.stringMatching(/rate limit exceeded.*"data".*allows 60 requests per 60 seconds.*retry in \d+ s/) });
-      expect(refused!.data).toMatchObject({ policy: 'data', limit: 60, remaining: 0, retryAfterSeconds: expect.any(Number), RateLimit: expect.stringMatching(/^"data";r=0;t=\d+$/), 'RateLimit-Policy': '"data";q=60;w=60' });
+      expect(refused).toMatchObject({
+        code: MCP_RATE_LIMITED,
+        message: expect.stringMatching(/rate limit exceeded.*"data".*allows 60 requests per 60 seconds.*retry in \d+ s/),
+      });
+      expect(refused!.data).toMatchObject({
+        policy: 'data',
+        limit: 60,
+        remaining: 0,
+        retryAfterSeconds: expect.any(Number),
+        RateLimit: expect.stringMatching(/^"data";r=0;t=\d+$/),
+        'RateLimit-Policy': '"data";q=60;w=60',
+      });
       // prompts/get, completion/complete and tools/call are refused the same way, over SSE as well.
-      await expect(sse.client.getPrompt({ name: 'reserve_outlook', arguments: { commodity: 'gas', country: 'de' } })).rejects.toMatchObject({ code: MCP_RATE_LIMITED });
-      await expect(sse.client.complete({ ref: { type: 'ref/resource', uri: 'chokepoint://country/{iso}' }, argument: { name: 'iso', value: 'DE' } })).rejects.toMatchObject({ code: MCP_RATE_LIMITED });
+      await expect(sse.client.getPrompt({ name: 'reserve_outlook', arguments: { commodity: 'gas', country: 'de' } })).rejects.toMatchObject({
+        code: MCP_RATE_LIMITED,
+      });
+      await expect(
+        sse.client.complete({ ref: { type: 'ref/resource', uri: 'chokepoint://country/{iso}' }, argument: { name: 'iso', value: 'DE' } }),
+      ).rejects.toMatchObject({ code: MCP_RATE_LIMITED });
       expect(await c.client.callTool({ name: 'list_commodities', arguments: {} })).toMatchObject({ isError: true, _meta: { policy: 'data' } });
       // The budget is the REST one.
       expect((await fetch(`${api.url}/v1/commodities`)).status).toBe(429);
@@ -170,7 +197,11 @@ describe('every data-reading MCP message counts against the per-IP data budget',
       const batch = Array.from({ length: MCP_MAX_BATCH + 1 }, (_, i) => call(10 + i, 'list_commodities'));
       const big = await post(batch);
       expect(big.status).toBe(400);
-      expect(await big.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringMatching(new RegExp(`at most|1 to ${MCP_MAX_BATCH} messages`)) } });
+      expect(await big.json()).toMatchObject({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32600, message: expect.stringMatching(new RegExp(`at most|1 to ${MCP_MAX_BATCH} messages`)) },
+      });
       expect((await post([])).status).toBe(400);
       // Refused by the SDK as a whole: an Accept without text/event-stream (406), an invalid message in the batch (400).
       const notAcceptable = await post([call(30, 'list_commodities'), call(31, 'list_commodities')], { accept: 'application/json' });
@@ -183,7 +214,8 @@ describe('every data-reading MCP message counts against the per-IP data budget',
       const stream = await fetch(`${api.url}/mcp`, { headers: { accept: 'text/event-stream' }, signal: ctrl.signal });
       const first = new TextDecoder().decode((await stream.body!.getReader().read()).value);
       const sessionId = /sessionId=([0-9a-f-]+)/.exec(first)![1]!;
-      const ssePost = (b: unknown) => fetch(`${api.url}/mcp?sessionId=${sessionId}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(b) });
+      const ssePost = (b: unknown) =>
+        fetch(`${api.url}/mcp?sessionId=${sessionId}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(b) });
       const sseBig = await ssePost(batch);
       expect(sseBig.status).toBe(400);
       expect(((await sseBig.json()) as Json).error.code).toBe(-32600);
@@ -252,8 +284,12 @@ function neverReadingSse(api: McpTestServer, pause = true): Promise<{ sessionId:
 }
 
 describe('flow control: a client that does not read cannot make the server hold its memory', () => {
-  const BIG_BATCH = Array.from({ length: 40 }, (_, i) => call(300 + i, 'get_reserve_timeseries', { commodity: 'gas', country: 'eu', from: '2000-01-01', to: '2026-12-31', frequency: 'daily' }));
-  const SERIES_BATCH = Array.from({ length: 10 }, (_, i) => call(200 + i, 'get_reserve_timeseries', { commodity: 'gas', country: 'eu', from: '2000-01-01', to: '2026-12-31', frequency: 'daily' }));
+  const BIG_BATCH = Array.from({ length: 40 }, (_, i) =>
+    call(300 + i, 'get_reserve_timeseries', { commodity: 'gas', country: 'eu', from: '2000-01-01', to: '2026-12-31', frequency: 'daily' }),
+  );
+  const SERIES_BATCH = Array.from({ length: 10 }, (_, i) =>
+    call(200 + i, 'get_reserve_timeseries', { commodity: 'gas', country: 'eu', from: '2000-01-01', to: '2026-12-31', frequency: 'daily' }),
+  );
   const LIST_BATCH = Array.from({ length: 10 }, (_, i) => ({ jsonrpc: '2.0', id: 100 + i, method: 'tools/list' })); // ~870 KB of answers, free of charge
 
   it('SSE: a stream its client never reads refuses work once backed up, and is closed once its queue passes the cap', async () => {
@@ -263,7 +299,8 @@ describe('flow control: a client that does not read cannot make the server hold 
       warm.req.destroy();
       await warm.ended;
       const rssBefore = rssMb();
-      const postTo = (id: string, batch: unknown) => fetch(`${api.url}/mcp?sessionId=${id}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(batch) });
+      const postTo = (id: string, batch: unknown) =>
+        fetch(`${api.url}/mcp?sessionId=${id}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(batch) });
 
       // 1. Backpressure: batches of ~870 KB (under the 1 MiB cap) until the stream is backed up; then new work is refused.
       const a = await neverReadingSse(api);
@@ -313,7 +350,9 @@ describe('flow control: a client that does not read cannot make the server hold 
       expect((await pausedPost(api, s1.headers, BIG_BATCH, held)).status).toBe(200);
       const over = await pausedPost(api, s1.headers, BIG_BATCH, held);
       expect(over.status).toBe(429);
-      expect(JSON.parse(over.body)).toMatchObject({ error: { code: MCP_OVERLOADED, message: expect.stringMatching(/has not taken \d+ bytes of earlier responses .* the session is closed/) } });
+      expect(JSON.parse(over.body)).toMatchObject({
+        error: { code: MCP_OVERLOADED, message: expect.stringMatching(/has not taken \d+ bytes of earlier responses .* the session is closed/) },
+      });
       expect((await s1.post({ jsonrpc: '2.0', id: 9, method: 'tools/list' })).status).toBe(404);
       for (let i = 0; i < 20 && !held[0]!.destroyed && held[0]!.readyState !== 'closed'; i++) await sleep(50);
 
@@ -333,7 +372,9 @@ describe('flow control: a client that does not read cannot make the server hold 
       expect(again.status).toBe(200);
       expect((await again.json()) as Json[]).toHaveLength(10);
       const rssAfter = rssMb();
-      console.log(`Streamable never-reading client: 2nd unread 8 MB answer closed its session; 2 answers held then 20 POSTs refused 429; RSS (after GC) ${rssBefore.toFixed(0)} → ${rssHeld.toFixed(0)} MB held → ${rssAfter.toFixed(0)} MB after`);
+      console.log(
+        `Streamable never-reading client: 2nd unread 8 MB answer closed its session; 2 answers held then 20 POSTs refused 429; RSS (after GC) ${rssBefore.toFixed(0)} → ${rssHeld.toFixed(0)} MB held → ${rssAfter.toFixed(0)} MB after`,
+      );
       expect(rssHeld - rssBefore).toBeLessThan(200);
     } finally {
       for (const sock of held) sock.destroy();
@@ -381,9 +422,16 @@ describe('a session holds nothing of the requests it has answered', () => {
   };
   /** What the session and its transport still hold for requests. */
   const held = (api: McpTestServer, sid: string) => {
-    const s = api.mcp.sessions.get(sid, 'streamable') as (McpSession & { transport: WebStandardStreamableHTTPServerTransport; waiting: Set<unknown>; outgoing: Set<unknown> }) | undefined;
+    const s = api.mcp.sessions.get(sid, 'streamable') as
+      (McpSession & { transport: WebStandardStreamableHTTPServerTransport; waiting: Set<unknown>; outgoing: Set<unknown> }) | undefined;
     expect(s).toBeDefined();
-    return { streams: openResponseStreams(s!.transport), waiting: s!.waiting.size, outgoing: s!.outgoing.size, inFlight: s!.inFlight, queuedBytes: s!.queuedBytes };
+    return {
+      streams: openResponseStreams(s!.transport),
+      waiting: s!.waiting.size,
+      outgoing: s!.outgoing.size,
+      inFlight: s!.inFlight,
+      queuedBytes: s!.queuedBytes,
+    };
   };
   const NOTHING = { streams: 0, waiting: 0, outgoing: 0, inFlight: 0, queuedBytes: 0 };
 
@@ -402,7 +450,9 @@ describe('a session holds nothing of the requests it has answered', () => {
       expect(await flood(post, 300, 10_000, (id) => readUri(id, 'chokepoint://country/DEU'))).toEqual({ '200:ok': 60, [`200:${MCP_RATE_LIMITED}`]: 240 });
       await sleep(100); // the last responses' sockets settle
       const after = heapMb();
-      console.log(`2,000 long-URI reads + 500 long-argument calls + 300 reads (240 over the rate limit) in one session: heap (after GC) ${before.toFixed(1)} → ${after.toFixed(1)} MB`);
+      console.log(
+        `2,000 long-URI reads + 500 long-argument calls + 300 reads (240 over the rate limit) in one session: heap (after GC) ${before.toFixed(1)} → ${after.toFixed(1)} MB`,
+      );
       // Retaining each request (~140 KB with its 60,000-character string) would be some 350 MB.
       expect(after - before).toBeLessThan(30);
       expect(held(api, sid)).toEqual(NOTHING);

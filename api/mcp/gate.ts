@@ -125,7 +125,10 @@ export function gateTransport(transport: Transport, opts: GateOptions): void {
         out = {
           jsonrpc: '2.0',
           id: message.id,
-          error: { code: MCP_RESPONSE_TOO_LARGE, message: `the result is ${size} bytes; at most ${flow.maxResponseBytes} are sent in one response: ask for less (a shorter date range, a smaller limit)` },
+          error: {
+            code: MCP_RESPONSE_TOO_LARGE,
+            message: `the result is ${size} bytes; at most ${flow.maxResponseBytes} are sent in one response: ask for less (a shorter date range, a smaller limit)`,
+          },
         };
       }
     }

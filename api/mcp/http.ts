@@ -227,7 +227,10 @@ export class McpEndpoint {
         headers: headers({ 'content-type': `${PROBLEM_TYPE}; charset=utf-8`, ...extra }),
       });
     const rpcError = (status: number, code: number, message: string, extra: Record<string, string> = {}) =>
-      new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), { status, headers: headers({ 'content-type': 'application/json', ...extra }) });
+      new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), {
+        status,
+        headers: headers({ 'content-type': 'application/json', ...extra }),
+      });
     /** A transport's response with our headers (no-store, licence, CORS) added; `body` replaces its body when given. */
     const finish = (res: Response, extra: Record<string, string> = {}, body?: string | null) => {
       const h = new Headers(res.headers);
@@ -271,11 +274,17 @@ export class McpEndpoint {
     };
     app.use(MCP_PATH, guard);
 
-    app.options(MCP_PATH, () =>
-      new Response(null, {
-        status: 204,
-        headers: headers({ 'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS', 'access-control-allow-headers': ALLOWED_REQUEST_HEADERS, 'access-control-max-age': '86400' }),
-      }),
+    app.options(
+      MCP_PATH,
+      () =>
+        new Response(null, {
+          status: 204,
+          headers: headers({
+            'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
+            'access-control-allow-headers': ALLOWED_REQUEST_HEADERS,
+            'access-control-max-age': '86400',
+          }),
+        }),
     );
 
     const sizeLimit = bodyLimit({
@@ -309,7 +318,8 @@ export class McpEndpoint {
         const parsed = WebSseServerTransport.parse(messages);
         if (!parsed.ok) return rpcError(400, -32600, `Invalid Request: ${parsed.error}`);
         // Backpressure: a client that does not read its stream gets no more work done for it.
-        if (s.transport.backedUp) return overloaded(`the SSE stream of this session holds ${s.transport.queuedBytes} bytes its client has not read; read the stream first`);
+        if (s.transport.backedUp)
+          return overloaded(`the SSE stream of this session holds ${s.transport.queuedBytes} bytes its client has not read; read the stream first`);
         const reserved = sessions.reserve(s, requests);
         if (!reserved.ok) return overloaded(reserved.detail);
         const { post, auth } = postContext(c);
@@ -327,7 +337,11 @@ export class McpEndpoint {
         if (!session) return rpcError(404, -32001, 'Session not found: it was closed or expired; initialize a new session');
       } else {
         if (!messages.some((m) => isInitializeRequest(m))) {
-          return rpcError(400, -32000, 'Bad Request: no Mcp-Session-Id header; a session starts with an initialize request (or open the SSE transport with GET /mcp)');
+          return rpcError(
+            400,
+            -32000,
+            'Bad Request: no Mcp-Session-Id header; a session starts with an initialize request (or open the SSE transport with GET /mcp)',
+          );
         }
         const client = clientKey(c);
         const refused = await refuse(c, client);
@@ -375,7 +389,9 @@ export class McpEndpoint {
         bytes = 0;
         release();
         await sessions.abort(s.id, `${queued} bytes of responses not taken by the client, ${flow.maxQueuedBytes} allowed`);
-        return overloaded(`this session's client has not taken ${queued} bytes of earlier responses (at most ${flow.maxQueuedBytes} may wait); the session is closed`);
+        return overloaded(
+          `this session's client has not taken ${queued} bytes of earlier responses (at most ${flow.maxQueuedBytes} may wait); the session is closed`,
+        );
       }
       s.queuedBytes += bytes;
       // Released once the bytes have left this process: the response is finished and its socket's
@@ -413,7 +429,8 @@ export class McpEndpoint {
         maxRequestBodySize: maxBody,
         onsessionclosed: () => void sessions.close(id),
       });
-      if (!releaseAnsweredStreams(transport)) log('MCP: the SDK transport has no _streamMapping any more; check that answered POSTs are released (typescript-sdk#2559)');
+      if (!releaseAnsweredStreams(transport))
+        log('MCP: the SDK transport has no _streamMapping any more; check that answered POSTs are released (typescript-sdk#2559)');
       const now = Date.now();
       const outgoing = new Set<Socket>();
       const session: StreamableSession = {
@@ -436,7 +453,8 @@ export class McpEndpoint {
       };
       sessions.add(session);
       server.server.onclose = () => {
-        for (const answer of [...session.waiting]) answer(rpcError(404, -32001, 'Session not found: it was closed while the request was executing; initialize a new session'));
+        for (const answer of [...session.waiting])
+          answer(rpcError(404, -32001, 'Session not found: it was closed while the request was executing; initialize a new session'));
         sessions.remove(id);
       };
       await server.connect(transport);
@@ -445,7 +463,8 @@ export class McpEndpoint {
     };
 
     app.get(MCP_PATH, async (c) => {
-      if (c.req.method === 'HEAD') return problem(c, problemOf(405), 'HEAD is not allowed on /mcp', { allowed: ['GET', 'POST', 'DELETE'] }, { allow: 'GET, POST, DELETE, OPTIONS' });
+      if (c.req.method === 'HEAD')
+        return problem(c, problemOf(405), 'HEAD is not allowed on /mcp', { allowed: ['GET', 'POST', 'DELETE'] }, { allow: 'GET, POST, DELETE, OPTIONS' });
       const sid = c.req.header('mcp-session-id');
       if (sid !== undefined) {
         // Streamable HTTP: the session's stream of server-initiated messages.
@@ -454,9 +473,14 @@ export class McpEndpoint {
         return finish(await s.transport.handleRequest(c.req.raw));
       }
       if (!/\btext\/event-stream\b/i.test(c.req.header('accept') ?? '')) {
-        return problem(c, problemOf(406), 'GET /mcp opens the SSE transport (Accept: text/event-stream); Streamable HTTP clients POST an initialize request to /mcp', {
-          allowed: ['text/event-stream'],
-        });
+        return problem(
+          c,
+          problemOf(406),
+          'GET /mcp opens the SSE transport (Accept: text/event-stream); Streamable HTTP clients POST an initialize request to /mcp',
+          {
+            allowed: ['text/event-stream'],
+          },
+        );
       }
       // SSE transport: a new session whose stream announces where to POST.
       const client = clientKey(c);
@@ -466,7 +490,10 @@ export class McpEndpoint {
       const transport = new WebSseServerTransport(MCP_PATH, id, this.opts.keepAliveMs, {
         highWaterBytes: flow.sseHighWaterBytes,
         maxQueuedBytes: flow.maxQueuedBytes,
-        onOverflow: (queued) => log(`MCP SSE session ${id} of ${client} closed: its client did not read its stream (${queued} bytes would be queued, ${flow.maxQueuedBytes} allowed)`),
+        onOverflow: (queued) =>
+          log(
+            `MCP SSE session ${id} of ${client} closed: its client did not read its stream (${queued} bytes would be queued, ${flow.maxQueuedBytes} allowed)`,
+          ),
         onDrop: () => (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing?.destroy(),
       });
       const server = createMcpServer(deps);
@@ -516,7 +543,13 @@ export class McpEndpoint {
     });
 
     app.all(MCP_PATH, (c) =>
-      problem(c, problemOf(405), `${c.req.method} is not allowed on /mcp; use POST, GET or DELETE`, { allowed: ['GET', 'POST', 'DELETE', 'OPTIONS'] }, { allow: 'GET, POST, DELETE, OPTIONS' }),
+      problem(
+        c,
+        problemOf(405),
+        `${c.req.method} is not allowed on /mcp; use POST, GET or DELETE`,
+        { allowed: ['GET', 'POST', 'DELETE', 'OPTIONS'] },
+        { allow: 'GET, POST, DELETE, OPTIONS' },
+      ),
     );
   }
 }

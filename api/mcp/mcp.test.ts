@@ -47,7 +47,8 @@ async function connect(url: string, kind: Kind, headers: Record<string, string> 
   };
 }
 
-const call = async (c: Connected, name: string, args: Json) => (await c.client.callTool({ name, arguments: args })) as CallToolResult & { structuredContent?: Json };
+const call = async (c: Connected, name: string, args: Json) =>
+  (await c.client.callTool({ name, arguments: args })) as CallToolResult & { structuredContent?: Json };
 const rest = async (api: Api, path: string): Promise<Json> => {
   const res = await fetch(`${api.url}${path}`);
   expect(res.status, path).toBe(200);
@@ -57,12 +58,24 @@ const withoutMeta = (x: Json, keep: string[] = []) => Object.fromEntries(Object.
 const text = (r: CallToolResult) => r.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
 
 /** An initialize request as a Streamable HTTP client sends it. */
-const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+const INIT = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+};
 const postInit = (api: Api, headers: Record<string, string> = {}, body: unknown = INIT) =>
-  fetch(`${api.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(body) });
+  fetch(`${api.url}/mcp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    body: JSON.stringify(body),
+  });
 
 /** A raw HTTP request with a Host header of our choosing (fetch does not let one set it). */
-function rawRequest(api: Api, opts: { method: string; headers: Record<string, string>; body?: string }): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+function rawRequest(
+  api: Api,
+  opts: { method: string; headers: Record<string, string>; body?: string },
+): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
   const { port } = new URL(api.url);
   return new Promise((resolve, reject) => {
     const req = httpRequest({ host: '127.0.0.1', port: Number(port), path: '/mcp', method: opts.method, headers: opts.headers }, (res) => {
@@ -101,7 +114,14 @@ describe('MCP at /mcp over the running app', () => {
         for (const k of ['as_of', 'license', 'attribution', 'sources']) expect(Object.keys(t.outputSchema?.properties ?? {}), `${t.name}.${k}`).toContain(k);
       }
       const card = await rest(api, '/.well-known/mcp/server-card');
-      const pick = (t: Json) => ({ name: t.name, title: t.title, description: t.description, inputSchema: t.inputSchema, outputSchema: t.outputSchema, annotations: t.annotations });
+      const pick = (t: Json) => ({
+        name: t.name,
+        title: t.title,
+        description: t.description,
+        inputSchema: t.inputSchema,
+        outputSchema: t.outputSchema,
+        annotations: t.annotations,
+      });
       expect(tools.map(pick)).toEqual((card.tools as Json[]).map(pick));
       expect(clients[kind].client.getServerCapabilities()).toMatchObject(card.capabilities);
       expect(clients[kind].client.getServerVersion()).toMatchObject({ name: card.name, version: card.version });
@@ -128,7 +148,9 @@ describe('MCP at /mcp over the running app', () => {
         const { sc, body } = await agrees('get_reserve', { commodity: 'gas', country: 'de' }, '/v1/reserves?commodity=gas&country=de');
         expect(sc.as_of).toBe(body.meta.as_of);
         const oil = await agrees('get_reserve', { commodity: 'OIL', country: 'US' }, '/v1/reserves?commodity=oil&country=us');
-        expect(oil.sc.sources).toEqual([expect.objectContaining({ id: 'eia-weekly-petroleum', data_as_of: '2026-02-27', freshness: 'stale', expected_next: '2026-03-11' })]);
+        expect(oil.sc.sources).toEqual([
+          expect.objectContaining({ id: 'eia-weekly-petroleum', data_as_of: '2026-02-27', freshness: 'stale', expected_next: '2026-03-11' }),
+        ]);
         expect((oil.sc.notes as string[]).join(' ')).toMatch(/eia-weekly-petroleum is stale: its data end 2026-02-27/);
       });
 
@@ -164,15 +186,24 @@ describe('MCP at /mcp over the running app', () => {
 
       it('list_scenarios', async () => {
         await agrees('list_scenarios', {}, '/v1/scenarios', (b) => ({ scenarios: b.data, count: b.data.length }));
-        const { sc } = await agrees('list_scenarios', { status: 'elevated' }, '/v1/scenarios?status=elevated', (b) => ({ scenarios: b.data, count: b.meta.count }));
+        const { sc } = await agrees('list_scenarios', { status: 'elevated' }, '/v1/scenarios?status=elevated', (b) => ({
+          scenarios: b.data,
+          count: b.meta.count,
+        }));
         expect(sc.as_of).toBeDefined();
       });
 
       it('search_briefings', async () => {
-        const { sc } = await agrees('search_briefings', { q: 'gas storage', limit: 5 }, '/v1/search?q=gas%20storage&type=briefing&limit=5', (b) => ({ results: b.data, count: b.meta.count }));
+        const { sc } = await agrees('search_briefings', { q: 'gas storage', limit: 5 }, '/v1/search?q=gas%20storage&type=briefing&limit=5', (b) => ({
+          results: b.data,
+          count: b.meta.count,
+        }));
         expect(sc.count).toBeGreaterThan(0);
         expect((sc.results as Json[]).every((h) => h.type === 'briefing')).toBe(true);
-        await agrees('search_briefings', { q: 'cobalt', lang: 'fr', limit: 3 }, '/v1/search?q=cobalt&type=briefing&lang=fr&limit=3', (b) => ({ results: b.data, count: b.meta.count }));
+        await agrees('search_briefings', { q: 'cobalt', lang: 'fr', limit: 3 }, '/v1/search?q=cobalt&type=briefing&lang=fr&limit=3', (b) => ({
+          results: b.data,
+          count: b.meta.count,
+        }));
       });
 
       it('get_country_profile', async () => {
@@ -199,7 +230,11 @@ describe('MCP at /mcp over the running app', () => {
 
       it('get_reserve_timeseries (a long series without a frequency is resampled)', async () => {
         const q = 'commodity=gas&country=de&from=2026-01-01&to=2026-06-30&frequency=weekly';
-        const { sc, body } = await agrees('get_reserve_timeseries', { commodity: 'gas', country: 'de', from: '2026-01-01', to: '2026-06-30', frequency: 'weekly' }, `/v1/reserves/timeseries?${q}`);
+        const { sc, body } = await agrees(
+          'get_reserve_timeseries',
+          { commodity: 'gas', country: 'de', from: '2026-01-01', to: '2026-06-30', frequency: 'weekly' },
+          `/v1/reserves/timeseries?${q}`,
+        );
         expect(sc.as_of).toBe(body.meta.as_of);
         const long = await call(clients[kind], 'get_reserve_timeseries', { commodity: 'gas', country: 'de', from: '2020-01-01', to: '2026-08-31' });
         const weekly = await rest(api, '/v1/reserves/timeseries?commodity=gas&country=de&from=2020-01-01&to=2026-08-31&frequency=weekly');
@@ -209,7 +244,10 @@ describe('MCP at /mcp over the running app', () => {
 
       it('list_events', async () => {
         await agrees('list_events', { since: '2020-01-01', limit: 5 }, '/v1/events?since=2020-01-01&limit=5', (b) => ({ events: b.data, count: b.meta.count }));
-        await agrees('list_events', { category: 'policy', since: '2020-01-01' }, '/v1/events?category=policy&since=2020-01-01', (b) => ({ events: b.data, count: b.meta.count }));
+        await agrees('list_events', { category: 'policy', since: '2020-01-01' }, '/v1/events?category=policy&since=2020-01-01', (b) => ({
+          events: b.data,
+          count: b.meta.count,
+        }));
       });
     });
 
@@ -239,9 +277,15 @@ describe('MCP at /mcp over the running app', () => {
     it('offers resource templates for commodity sheets, country profiles and reserve series', async () => {
       const { client } = clients[kind];
       const { resourceTemplates } = await client.listResourceTemplates();
-      expect(resourceTemplates.map((t) => t.uriTemplate).sort()).toEqual(['chokepoint://commodity/{slug}', 'chokepoint://country/{iso}', 'chokepoint://reserve/{commodity}/{country}']);
+      expect(resourceTemplates.map((t) => t.uriTemplate).sort()).toEqual([
+        'chokepoint://commodity/{slug}',
+        'chokepoint://country/{iso}',
+        'chokepoint://reserve/{commodity}/{country}',
+      ]);
       const { resources } = await client.listResources();
-      expect(resources.map((r) => r.uri)).toEqual(expect.arrayContaining(['chokepoint://commodity/energy.gas', 'chokepoint://country/DEU', 'chokepoint://reserve/gas/de', 'chokepoint://reserve/oil/us']));
+      expect(resources.map((r) => r.uri)).toEqual(
+        expect.arrayContaining(['chokepoint://commodity/energy.gas', 'chokepoint://country/DEU', 'chokepoint://reserve/gas/de', 'chokepoint://reserve/oil/us']),
+      );
 
       const read = async (uri: string) => {
         const { contents } = await client.readResource({ uri });
@@ -256,7 +300,10 @@ describe('MCP at /mcp over the running app', () => {
       expect(series).toEqual(await rest(api, `/v1/reserves/timeseries?commodity=gas&country=de&from=${series.data.from}&to=${series.data.to}`));
       expect(series.meta.license).toBe('CC-BY-4.0');
 
-      await expect(client.readResource({ uri: 'chokepoint://country/XXX' })).rejects.toMatchObject({ code: -32002, message: expect.stringMatching(/Valid options: .*DEU/) });
+      await expect(client.readResource({ uri: 'chokepoint://country/XXX' })).rejects.toMatchObject({
+        code: -32002,
+        message: expect.stringMatching(/Valid options: .*DEU/),
+      });
       const done = await client.complete({ ref: { type: 'ref/resource', uri: 'chokepoint://country/{iso}' }, argument: { name: 'iso', value: 'DE' } });
       expect(done.completion.values).toContain('DEU');
     });
@@ -292,7 +339,12 @@ describe('MCP at /mcp over the running app', () => {
       expect(del.status).toBe(200);
       const after = await fetch(`${api.url}/mcp`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sid!, 'mcp-protocol-version': '2025-06-18' },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-session-id': sid!,
+          'mcp-protocol-version': '2025-06-18',
+        },
         body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
       });
       expect(after.status).toBe(404);
@@ -308,12 +360,20 @@ describe('MCP at /mcp over the running app', () => {
       const first = new TextDecoder().decode((await reader.read()).value);
       expect(first).toMatch(/^event: endpoint\ndata: \/mcp\?sessionId=[0-9a-f-]{36}\n\n/);
       const sessionId = /sessionId=([0-9a-f-]+)/.exec(first)![1]!;
-      const ack = await fetch(`${api.url}/mcp?sessionId=${sessionId}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(INIT) });
+      const ack = await fetch(`${api.url}/mcp?sessionId=${sessionId}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(INIT),
+      });
       expect(ack.status).toBe(202);
       const del = await fetch(`${api.url}/mcp?sessionId=${sessionId}`, { method: 'DELETE' });
       expect(del.status).toBe(204);
       ctrl.abort();
-      const gone = await fetch(`${api.url}/mcp?sessionId=${sessionId}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(INIT) });
+      const gone = await fetch(`${api.url}/mcp?sessionId=${sessionId}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(INIT),
+      });
       expect(gone.status).toBe(404);
     });
 
@@ -334,7 +394,10 @@ describe('MCP at /mcp over the running app', () => {
       expect(((await evilOrigin.json()) as Json).type).toBe('/problems/forbidden-origin');
       expect((await postInit(api, { origin: 'null' })).status).toBe(403);
       expect((await postInit(api, { origin: 'http://localhost:6274' })).status).toBe(200);
-      const preflight = await fetch(`${api.url}/mcp`, { method: 'OPTIONS', headers: { origin: 'http://localhost:6274', 'access-control-request-method': 'POST' } });
+      const preflight = await fetch(`${api.url}/mcp`, {
+        method: 'OPTIONS',
+        headers: { origin: 'http://localhost:6274', 'access-control-request-method': 'POST' },
+      });
       expect(preflight.status).toBe(204);
       expect(preflight.headers.get('access-control-allow-headers')).toContain('mcp-session-id');
       expect(preflight.headers.get('access-control-allow-methods')).toContain('DELETE');
@@ -347,7 +410,11 @@ describe('MCP at /mcp over the running app', () => {
       expect(((await tooBig.json()) as Json).status).toBe(413);
       const notJson = await fetch(`${api.url}/mcp`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'hello' });
       expect(notJson.status).toBe(415);
-      const garbage = await fetch(`${api.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{nope' });
+      const garbage = await fetch(`${api.url}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: '{nope',
+      });
       expect(garbage.status).toBe(400);
       expect(((await garbage.json()) as Json).error.code).toBe(-32700);
       const noSession = await fetch(`${api.url}/mcp`, {
@@ -358,7 +425,11 @@ describe('MCP at /mcp over the running app', () => {
       expect(noSession.status).toBe(400);
       const unknown = await fetch(`${api.url}/mcp`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': '00000000-0000-0000-0000-000000000000' },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-session-id': '00000000-0000-0000-0000-000000000000',
+        },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
       });
       expect(unknown.status).toBe(404);
@@ -382,7 +453,10 @@ describe('MCP sessions are capped and expire', () => {
       const third = await postInit(api, a);
       expect(third.status).toBe(429);
       expect(third.headers.get('retry-after')).toBeTruthy();
-      expect((await third.json()) as Json).toMatchObject({ type: 'https://iana.org/assignments/http-problem-types#quota-exceeded', policy: 'mcp-sessions-per-ip' });
+      expect((await third.json()) as Json).toMatchObject({
+        type: 'https://iana.org/assignments/http-problem-types#quota-exceeded',
+        policy: 'mcp-sessions-per-ip',
+      });
       const thirdSse = await fetch(`${api.url}/mcp`, { headers: { accept: 'text/event-stream', ...a } });
       expect(thirdSse.status).toBe(429);
       await expect(connect(api.url, 'streamable', a)).rejects.toThrow();
@@ -412,7 +486,13 @@ describe('MCP sessions are capped and expire', () => {
       sse.client.onclose = () => (sseClosed = true);
       await new Promise((r) => setTimeout(r, 2500));
       await expect(streamable.client.listTools()).rejects.toThrow(/404|not found/i);
-      expect(sseClosed || (await sse.client.listTools({}, { timeout: 2000 }).then(() => false, () => true))).toBe(true);
+      expect(
+        sseClosed ||
+          (await sse.client.listTools({}, { timeout: 2000 }).then(
+            () => false,
+            () => true,
+          )),
+      ).toBe(true);
     } finally {
       await streamable.close();
       await sse.close();
@@ -440,9 +520,18 @@ describe('MCP tool calls count against the data rate limit', () => {
       // Over raw HTTP: the refusal comes with the RateLimit headers and Retry-After.
       const init = await postInit(api);
       const sid = init.headers.get('mcp-session-id')!;
-      const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' };
+      const headers = {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': sid,
+        'mcp-protocol-version': '2025-06-18',
+      };
       await fetch(`${api.url}/mcp`, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
-      const raw = await fetch(`${api.url}/mcp`, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'list_commodities', arguments: {} } }) });
+      const raw = await fetch(`${api.url}/mcp`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'list_commodities', arguments: {} } }),
+      });
       expect(raw.status).toBe(200);
       expect(raw.headers.get('ratelimit-policy')).toBe('"data";q=3;w=60');
       expect(raw.headers.get('ratelimit')).toMatch(/^"data";r=0;t=\d+$/);

@@ -56,7 +56,8 @@ export function registerPrompts(mcp: McpServer, deps: McpServerDeps): void {
     'country_supply_risk_briefing',
     {
       title: 'Country supply-risk briefing',
-      description: "A short briefing on one country's exposure to supply shocks in energy and raw materials, from its Chokepoint profile, reserves, events and scenarios.",
+      description:
+        "A short briefing on one country's exposure to supply shocks in energy and raw materials, from its Chokepoint profile, reserves, events and scenarios.",
       argsSchema: { country: countryArg, lang: langArg },
     },
     async ({ country, lang }): Promise<GetPromptResult> => {

@@ -86,13 +86,21 @@ export function registerResources(mcp: McpServer, deps: McpServerDeps): void {
     new ResourceTemplate(RESOURCE_TEMPLATES.commodity, {
       list: () => {
         const b = currentBuild(deps);
-        return { resources: b.commodities.map((c) => ({ uri: `chokepoint://commodity/${c.slug}`, name: `commodity-${c.slug}`, title: `${c.name} — commodity sheet`, mimeType: JSON_MIME })) };
+        return {
+          resources: b.commodities.map((c) => ({
+            uri: `chokepoint://commodity/${c.slug}`,
+            name: `commodity-${c.slug}`,
+            title: `${c.name} — commodity sheet`,
+            mimeType: JSON_MIME,
+          })),
+        };
       },
       complete: { slug: (v) => (deps.source.current()?.commodities.map((c) => c.slug) ?? []).filter(startsWith(v)) },
     }),
     {
       title: 'Commodity sheet',
-      description: 'Full sheet of one commodity (slug such as energy.gas): producers, consumers, reserves in the ground, concentration, flows, price history, stress with every component. Same JSON as GET /v1/commodities/{slug}.',
+      description:
+        'Full sheet of one commodity (slug such as energy.gas): producers, consumers, reserves in the ground, concentration, flows, price history, stress with every component. Same JSON as GET /v1/commodities/{slug}.',
       mimeType: JSON_MIME,
     },
     (uri, vars) => {
@@ -106,13 +114,21 @@ export function registerResources(mcp: McpServer, deps: McpServerDeps): void {
     new ResourceTemplate(RESOURCE_TEMPLATES.country, {
       list: () => {
         const b = currentBuild(deps);
-        return { resources: [...b.countries.values()].map((c) => ({ uri: `chokepoint://country/${c.iso3}`, name: `country-${c.iso3}`, title: `${c.name} — country profile`, mimeType: JSON_MIME })) };
+        return {
+          resources: [...b.countries.values()].map((c) => ({
+            uri: `chokepoint://country/${c.iso3}`,
+            name: `country-${c.iso3}`,
+            title: `${c.name} — country profile`,
+            mimeType: JSON_MIME,
+          })),
+        };
       },
       complete: { iso: (v) => [...(deps.source.current()?.countries.values() ?? [])].map((c) => c.iso3).filter(startsWith(v)) },
     }),
     {
       title: 'Country profile',
-      description: 'Profile of one country (ISO 3166-1 alpha-3 such as DEU): supply stress, exposures, autonomy, supplier concentration, production shares, reserves. Same JSON as GET /v1/countries/{iso}.',
+      description:
+        'Profile of one country (ISO 3166-1 alpha-3 such as DEU): supply stress, exposures, autonomy, supplier concentration, production shares, reserves. Same JSON as GET /v1/countries/{iso}.',
       mimeType: JSON_MIME,
     },
     (uri, vars) => {
@@ -127,14 +143,22 @@ export function registerResources(mcp: McpServer, deps: McpServerDeps): void {
       list: () => {
         const b = currentBuild(deps);
         return {
-          resources: [...b.reserves.keys()].sort().map((k) => ({ uri: `chokepoint://reserve/${k}`, name: `reserve-${k.replace('/', '-')}`, title: `${k.split('/')[0]} reserve, ${k.split('/')[1]} — last ${RESERVE_RESOURCE_DAYS} days`, mimeType: JSON_MIME })),
+          resources: [...b.reserves.keys()].sort().map((k) => ({
+            uri: `chokepoint://reserve/${k}`,
+            name: `reserve-${k.replace('/', '-')}`,
+            title: `${k.split('/')[0]} reserve, ${k.split('/')[1]} — last ${RESERVE_RESOURCE_DAYS} days`,
+            mimeType: JSON_MIME,
+          })),
         };
       },
       complete: {
         commodity: (v) => [...new Set([...(deps.source.current()?.reserves.keys() ?? [])].map((k) => k.split('/')[0]!))].filter(startsWith(v)),
         country: (v, ctx) => {
           const c = ctx?.arguments?.commodity;
-          return [...(deps.source.current()?.reserves.keys() ?? [])].filter((k) => !c || k.startsWith(`${c}/`)).map((k) => k.split('/')[1]!).filter(startsWith(v));
+          return [...(deps.source.current()?.reserves.keys() ?? [])]
+            .filter((k) => !c || k.startsWith(`${c}/`))
+            .map((k) => k.split('/')[1]!)
+            .filter(startsWith(v));
         },
       },
     }),

@@ -10,7 +10,6 @@ import { registerResources } from './resources.ts';
 import { errorText } from './tools/common.ts';
 import { TOOL_MODULES } from './tools/index.ts';
 
-
 const INSTRUCTIONS = [
   'Chokepoint: open data on supply stress for raw materials and energy (strategic reserves, prices, country exposure, crisis scenarios, geopolitical events, briefings). Read-only.',
   'Start with list_commodities to learn the commodity codes; countries are ISO 3166-1 codes (alpha-3 DEU or alpha-2 de; `eu` for the EU gas aggregate).',
@@ -37,10 +36,7 @@ function identity(deps: McpServerDeps): { name: string; version: string; base: s
 export function createMcpServer(deps: McpServerDeps): McpServer {
   const log = deps.log ?? (() => {});
   const { name, version, base } = identity(deps);
-  const mcp = new McpServer(
-    { name, title: 'Chokepoint', version, websiteUrl: `${base}/` },
-    { instructions: INSTRUCTIONS },
-  );
+  const mcp = new McpServer({ name, title: 'Chokepoint', version, websiteUrl: `${base}/` }, { instructions: INSTRUCTIONS });
 
   for (const spec of TOOLS) {
     const tool = TOOL_MODULES[spec.name] as { run(b: unknown, args: unknown): ReturnType<(typeof TOOL_MODULES)[typeof spec.name]['run']> };
@@ -59,7 +55,13 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
     };
     mcp.registerTool(
       spec.name,
-      { title: spec.title, description: spec.description, inputSchema: spec.inputSchema, outputSchema: spec.outputSchema, annotations: { title: spec.title, ...spec.annotations } },
+      {
+        title: spec.title,
+        description: spec.description,
+        inputSchema: spec.inputSchema,
+        outputSchema: spec.outputSchema,
+        annotations: { title: spec.title, ...spec.annotations },
+      },
       handler as never,
     );
   }

@@ -55,10 +55,7 @@ export class McpSessions {
 
   readonly limits: SessionLimits;
   private readonly log: (msg: string) => void;
-  constructor(
-    limits: SessionLimits,
-    log: (msg: string) => void = () => {},
-  ) {
+  constructor(limits: SessionLimits, log: (msg: string) => void = () => {}) {
     this.limits = limits;
     this.log = log;
   }
@@ -97,7 +94,11 @@ export class McpSessions {
     if (this.sessions.size >= this.limits.max) {
       const victim = this.evictable(client, mine);
       if (!victim) {
-        return { status: 503, detail: `the server holds its maximum of ${this.limits.max} MCP sessions; try again later (idle sessions close after ${Math.ceil(this.limits.idleMs / 1000)} s)`, retryAfter };
+        return {
+          status: 503,
+          detail: `the server holds its maximum of ${this.limits.max} MCP sessions; try again later (idle sessions close after ${Math.ceil(this.limits.idleMs / 1000)} s)`,
+          retryAfter,
+        };
       }
       this.evictions++;
       this.log(`MCP session ${victim.id} of ${victim.client} evicted to make room for ${client} (${this.sessions.size} sessions open)`);
@@ -152,10 +153,16 @@ export class McpSessions {
     if (n === 0) return { ok: true };
     const client = this.inFlightByClient.get(s.client) ?? 0;
     if (s.inFlight + n > this.limits.inFlightPerSession) {
-      return { ok: false, detail: `at most ${this.limits.inFlightPerSession} requests may be in flight per MCP session (${s.inFlight} are, counting responses not yet read); wait for their responses` };
+      return {
+        ok: false,
+        detail: `at most ${this.limits.inFlightPerSession} requests may be in flight per MCP session (${s.inFlight} are, counting responses not yet read); wait for their responses`,
+      };
     }
     if (client + n > this.limits.inFlightPerClient) {
-      return { ok: false, detail: `at most ${this.limits.inFlightPerClient} MCP requests may be in flight per client IP (${client} are, counting responses not yet read); wait for their responses` };
+      return {
+        ok: false,
+        detail: `at most ${this.limits.inFlightPerClient} MCP requests may be in flight per client IP (${client} are, counting responses not yet read); wait for their responses`,
+      };
     }
     s.inFlight += n;
     this.inFlightByClient.set(s.client, client + n);

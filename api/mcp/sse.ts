@@ -49,16 +49,16 @@ export class WebSseServerTransport implements Transport {
    */
   private readonly endpoint: string;
   private readonly keepAliveMs;
-  constructor(
-    endpoint: string,
-    sessionId: string,
-    keepAliveMs = 15_000,
-    flow: Partial<SseFlow> = {},
-  ) {
+  constructor(endpoint: string, sessionId: string, keepAliveMs = 15_000, flow: Partial<SseFlow> = {}) {
     this.endpoint = endpoint;
     this.keepAliveMs = keepAliveMs;
     this.sessionId = sessionId;
-    this.flow = { highWaterBytes: flow.highWaterBytes ?? 256 * 1024, maxQueuedBytes: flow.maxQueuedBytes ?? 2 * 1024 * 1024, onOverflow: flow.onOverflow, onDrop: flow.onDrop };
+    this.flow = {
+      highWaterBytes: flow.highWaterBytes ?? 256 * 1024,
+      maxQueuedBytes: flow.maxQueuedBytes ?? 2 * 1024 * 1024,
+      onOverflow: flow.onOverflow,
+      onDrop: flow.onDrop,
+    };
     this.stream = new ReadableStream<Uint8Array>(
       {
         start: (controller) => {
@@ -100,7 +100,9 @@ export class WebSseServerTransport implements Transport {
     const chunk = encoder.encode(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
     const queued = this.queuedBytes;
     if (queued + chunk.byteLength > this.flow.maxQueuedBytes) {
-      this.abort(new Error(`the client did not read its SSE stream: ${queued + chunk.byteLength} bytes would be queued, the limit is ${this.flow.maxQueuedBytes}`));
+      this.abort(
+        new Error(`the client did not read its SSE stream: ${queued + chunk.byteLength} bytes would be queued, the limit is ${this.flow.maxQueuedBytes}`),
+      );
       this.flow.onOverflow?.(queued + chunk.byteLength);
       throw new Error('SSE stream closed: the client is not reading it');
     }

@@ -30,7 +30,14 @@ export function listEvents(b: LoadedBuild, q: EventsParams): Answer<Event[]> {
   const slug = q.commodity ? resolveCommodity(b, q.commodity) : undefined;
   const iso3 = q.country ? resolveCountry(b, q.country).iso3 : undefined;
   const data = b.events
-    .filter((e) => e.date >= since && (!q.until || e.date <= q.until) && (!q.category || e.category === q.category) && (!slug || e.commodities.includes(slug)) && (!iso3 || e.countries.includes(iso3)))
+    .filter(
+      (e) =>
+        e.date >= since &&
+        (!q.until || e.date <= q.until) &&
+        (!q.category || e.category === q.category) &&
+        (!slug || e.commodities.includes(slug)) &&
+        (!iso3 || e.countries.includes(iso3)),
+    )
     .slice(0, q.limit);
   return computed(data, { ...b.eventsMeta, as_of: data[0]?.date ?? null, count: data.length });
 }

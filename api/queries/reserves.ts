@@ -67,10 +67,20 @@ export function getTimeseries(b: LoadedBuild, q: TimeSeriesParams, today = new D
   const points = resample(slice, frequency);
   const [commodity, country] = key.split('/') as [string, string];
   const data: TimeSeries = {
-    commodity, country, metric: metricName, unit: metric.unit, frequency, from: q.from, to,
-    aggregation: frequency === series.native_frequency ? 'none (native frequency)' : `last observation of each ${frequency === 'weekly' ? 'ISO week' : 'month'}`,
+    commodity,
+    country,
+    metric: metricName,
+    unit: metric.unit,
+    frequency,
+    from: q.from,
+    to,
+    aggregation:
+      frequency === series.native_frequency ? 'none (native frequency)' : `last observation of each ${frequency === 'weekly' ? 'ISO week' : 'month'}`,
     points,
   };
-  const notes = points.length === 0 ? [`no observation between ${q.from} and ${to}; the series covers ${metric.points[0]?.date} to ${metric.points.at(-1)?.date}`] : undefined;
+  const notes =
+    points.length === 0
+      ? [`no observation between ${q.from} and ${to}; the series covers ${metric.points[0]?.date} to ${metric.points.at(-1)?.date}`]
+      : undefined;
   return computed(data, { ...meta, as_of: points.at(-1)?.date ?? null, count: points.length, ...(notes ? { notes: [...(meta.notes ?? []), ...notes] } : {}) });
 }

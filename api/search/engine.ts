@@ -13,7 +13,17 @@
  */
 import { load, search } from '@orama/orama';
 import { perBuild, type LoadedBuild } from '../build.ts';
-import { SEARCH_INDEX, SEARCH_LEXICON, SEARCH_PROPERTIES, SEARCH_VECTORS, createSearchDb, type Embedder, type IndexFile, type IndexedDoc, type SearchDb } from '../../lib/search/format.ts';
+import {
+  SEARCH_INDEX,
+  SEARCH_LEXICON,
+  SEARCH_PROPERTIES,
+  SEARCH_VECTORS,
+  createSearchDb,
+  type Embedder,
+  type IndexFile,
+  type IndexedDoc,
+  type SearchDb,
+} from '../../lib/search/format.ts';
 import { expandQuery, makeLexicon, type Expansion, type Lang, type Lexicon } from '../../lib/search/lexicon.ts';
 import { embedRemote, type EmbeddingsConfig } from '../../lib/search/remote.ts';
 import { prepareText, snippet, stem, terms, type PreparedText } from '../../lib/search/text.ts';
@@ -65,7 +75,16 @@ export const searchState = perBuild(restore);
 
 function restore(b: LoadedBuild): SearchState {
   const indexFile = b.files.get(SEARCH_INDEX);
-  if (!indexFile) return { db: createSearchDb(1), embedder: null, vectors: null, lexicon: makeLexicon({ version: 1, entries: {} }), documents: 0, remoteCache: new Map(), prepared: new Map() };
+  if (!indexFile)
+    return {
+      db: createSearchDb(1),
+      embedder: null,
+      vectors: null,
+      lexicon: makeLexicon({ version: 1, entries: {} }),
+      documents: 0,
+      remoteCache: new Map(),
+      prepared: new Map(),
+    };
   const file = JSON.parse(decoder.decode(indexFile.body)) as IndexFile;
   const db = createSearchDb(file.embedder.dims);
   load(db, file.orama as Parameters<typeof load>[1]);
@@ -83,7 +102,13 @@ function restore(b: LoadedBuild): SearchState {
 }
 
 /** The query vector: local (distilled vectors + expansion), or from the embeddings endpoint for a remotely embedded build (null on failure: BM25 only). */
-export async function queryVector(s: SearchState, q: string, x: Expansion, cfg: EmbeddingsConfig | null, fetchFn: typeof fetch = fetch): Promise<Float32Array | null> {
+export async function queryVector(
+  s: SearchState,
+  q: string,
+  x: Expansion,
+  cfg: EmbeddingsConfig | null,
+  fetchFn: typeof fetch = fetch,
+): Promise<Float32Array | null> {
   if (!s.embedder) return null;
   if (s.embedder.kind === 'local') return s.vectors ? textVector(s.vectors, x.items) : null;
   if (!cfg) return null;
@@ -115,12 +140,16 @@ export function rank(s: SearchState, req: SearchRequest, x: Expansion, qv: Float
   const k = Math.max(s.documents, 1);
   const scores = new Map<string, { doc: IndexedDoc; text: number; vector: number }>();
   if (mode !== 'vector') {
-    const r = sync(search(s.db, { term: req.q, properties: [...SEARCH_PROPERTIES], boost: BOOST, where, limit: k, threshold: 1 } as never)) as unknown as { hits: OramaHit[] };
+    const r = sync(search(s.db, { term: req.q, properties: [...SEARCH_PROPERTIES], boost: BOOST, where, limit: k, threshold: 1 } as never)) as unknown as {
+      hits: OramaHit[];
+    };
     const max = Math.max(0, ...r.hits.map((h) => h.score));
     for (const h of r.hits) if (max > 0) scores.set(h.id, { doc: h.document, text: h.score / max, vector: 0 });
   }
   if (qv && mode !== 'bm25') {
-    const r = sync(search(s.db, { mode: 'vector', vector: { value: qv, property: 'embedding' }, similarity: FLOOR, where, limit: k } as never)) as unknown as { hits: OramaHit[] };
+    const r = sync(search(s.db, { mode: 'vector', vector: { value: qv, property: 'embedding' }, similarity: FLOOR, where, limit: k } as never)) as unknown as {
+      hits: OramaHit[];
+    };
     const max = Math.max(FLOOR, ...r.hits.map((h) => h.score));
     for (const h of r.hits) {
       const v = max > FLOOR ? (h.score - FLOOR) / (max - FLOOR) : 0;

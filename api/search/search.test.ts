@@ -50,7 +50,7 @@ describe('GET /v1/search', () => {
     const storage = hits.slice(0, 3).find((h) => h.id === '2026-08-20-eu-gas-storage-winter-2026-fr');
     expect(storage?.url).toBe('/v1/briefings?lang=fr&limit=50#2026-08-20-eu-gas-storage-winter-2026-fr');
     for (const hit of hits) {
-      const list = await (await fetch(`${api.url}${hit.url.split('#')[0]}`)).json() as { data: { id: string }[] };
+      const list = (await (await fetch(`${api.url}${hit.url.split('#')[0]}`)).json()) as { data: { id: string }[] };
       expect(list.data.map((b) => b.id)).toContain(hit.id);
     }
   });

@@ -9,7 +9,20 @@ it('the question set covers the four languages and every topic the issue names',
   expect(QUESTIONS.length).toBeGreaterThanOrEqual(40);
   for (const lang of ['en', 'fr', 'de', 'es']) expect(QUESTIONS.filter((q) => q.lang === lang).length).toBeGreaterThanOrEqual(8);
   const topics = new Set(QUESTIONS.map((q) => q.topic));
-  for (const t of ['gas storage', 'gas storage on a date', 'oil price', 'US SPR', 'top producer share', 'self-sufficiency', 'import dependence', 'stress index', 'scenarios', 'events', 'unanswerable']) expect(topics).toContain(t);
+  for (const t of [
+    'gas storage',
+    'gas storage on a date',
+    'oil price',
+    'US SPR',
+    'top producer share',
+    'self-sufficiency',
+    'import dependence',
+    'stress index',
+    'scenarios',
+    'events',
+    'unanswerable',
+  ])
+    expect(topics).toContain(t);
   expect(new Set(QUESTIONS.map((q) => q.id)).size).toBe(QUESTIONS.length);
 });
 

@@ -16,7 +16,12 @@ export const CANNOT: Record<Lang, RegExp> = {
 /** Numbers as the language writes them: 1,234.5 (en), 1 234,5 (fr), 1.234,5 (de, es). */
 export function numbersIn(text: string, lang: Lang): { value: number; decimals: number }[] {
   const out: { value: number; decimals: number }[] = [];
-  const re = lang === 'en' ? /\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?/g : lang === 'fr' ? /\d{1,3}(?:[\s\u00a0\u202f]\d{3})+(?:,\d+)?|\d+(?:,\d+)?/g : /\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d+(?:,\d+)?/g;
+  const re =
+    lang === 'en'
+      ? /\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?/g
+      : lang === 'fr'
+        ? /\d{1,3}(?:[\s\u00a0\u202f]\d{3})+(?:,\d+)?|\d+(?:,\d+)?/g
+        : /\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d+(?:,\d+)?/g;
   for (const m of text.matchAll(re)) {
     const s = lang === 'en' ? m[0].replace(/,/g, '') : m[0].replace(/[\s\u00a0\u202f.]/g, '').replace(',', '.');
     out.push({ value: Number(s), decimals: s.split('.')[1]?.length ?? 0 });
@@ -25,7 +30,8 @@ export function numbersIn(text: string, lang: Lang): { value: number; decimals: 
 }
 
 /** Whether the answer shows `expected`, rounded to however many decimals it writes. */
-export const showsFigure = (answer: string, lang: Lang, expected: number) => numbersIn(answer, lang).some((n) => Math.abs(n.value - expected) <= 0.5 * 10 ** -n.decimals + 1e-9);
+export const showsFigure = (answer: string, lang: Lang, expected: number) =>
+  numbersIn(answer, lang).some((n) => Math.abs(n.value - expected) <= 0.5 * 10 ** -n.decimals + 1e-9);
 
 export interface EvalResult {
   id: string;
@@ -54,7 +60,8 @@ export function judge(b: LoadedBuild, item: EvalQuestion, a: AnswerData): string
     if (!showsFigure(a.answer, item.lang, f.shown)) return `the figure ${f.shown} is not in the answer`;
     const holder = e.figureCite ? a.citations.filter((c) => c.type === e.figureCite!.type && c.id === e.figureCite!.id) : cites;
     const holderId = e.figureCite?.id ?? id;
-    if (!holder.some((c) => new RegExp(`(?<![\\d.])${String(f.raw).replace('.', '\\.')}(?![\\d])`).test(c.quote))) return `no citation of ${holderId} quotes ${f.raw}`;
+    if (!holder.some((c) => new RegExp(`(?<![\\d.])${String(f.raw).replace('.', '\\.')}(?![\\d])`).test(c.quote)))
+      return `no citation of ${holderId} quotes ${f.raw}`;
   }
   return '';
 }
@@ -91,7 +98,11 @@ export async function runEval(b: LoadedBuild, now: Date = b.generatedAt, questio
 
 export function formatReport(r: EvalReport): string {
   const lines = [`ask evaluation: ${r.correct}/${r.total} answered with the right figure and a valid citation (${(r.share * 100).toFixed(1)} %)`];
-  lines.push(`  by language: ${Object.entries(r.byLang).map(([l, x]) => `${l} ${x.correct}/${x.total}`).join(', ')}`);
+  lines.push(
+    `  by language: ${Object.entries(r.byLang)
+      .map(([l, x]) => `${l} ${x.correct}/${x.total}`)
+      .join(', ')}`,
+  );
   for (const x of r.results.filter((y) => !y.ok)) lines.push(`  FAIL ${x.id} (${x.lang}) "${x.q}": ${x.why}\n       → ${x.answer}`);
   return lines.join('\n');
 }

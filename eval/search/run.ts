@@ -75,7 +75,14 @@ export async function evaluate(b: LoadedBuild, set: DevSet, mode: SearchMode): P
     const grades = hits.map((h) => judged.get(groupOf.get(h.id)!) ?? 0);
     const ideal = dcg([...judged.values()].sort((a, b2) => b2 - a).slice(0, K));
     const found = new Set(hits.map((h) => groupOf.get(h.id)).filter((g) => g !== undefined && judged.has(g)));
-    queries.push({ q: item.q, lang: item.lang, paraphrase: item.paraphrase ?? false, ndcg: ideal > 0 ? dcg(grades) / ideal : 0, recall: found.size / judged.size, top: hits.slice(0, 3).map((h) => h.id) });
+    queries.push({
+      q: item.q,
+      lang: item.lang,
+      paraphrase: item.paraphrase ?? false,
+      ndcg: ideal > 0 ? dcg(grades) / ideal : 0,
+      recall: found.size / judged.size,
+      top: hits.slice(0, 3).map((h) => h.id),
+    });
   }
   const mean = (xs: number[]) => xs.reduce((a, x) => a + x, 0) / Math.max(1, xs.length);
   return { mode, ndcg: mean(queries.map((q) => q.ndcg)), recall: mean(queries.map((q) => q.recall)), queries };

@@ -14,9 +14,7 @@ export const SEARCH_INDEX = BUILD_PATHS.searchIndex;
 export const SEARCH_VECTORS = BUILD_PATHS.searchVectors;
 export const SEARCH_LEXICON = BUILD_PATHS.searchLexicon;
 
-export type Embedder =
-  | { kind: 'local'; source: string; dims: number }
-  | { kind: 'remote'; model: string; dims: number };
+export type Embedder = { kind: 'local'; source: string; dims: number } | { kind: 'remote'; model: string; dims: number };
 
 export interface IndexFile {
   version: 1;

@@ -64,7 +64,7 @@ export function expandQuery(lex: Lexicon, q: string, isEnglishWord: (w: string) 
   const marks: string[] = [];
   const votes: Record<Lang, number> = { en: 0, fr: 0, de: 0, es: 0 };
   for (const w of ws) for (const l of LANGS) if (STOP_WORDS[l].has(w)) votes[l] += 1;
-  for (let i = 0; i < ws.length; ) {
+  for (let i = 0; i < ws.length;) {
     let matched = 0;
     for (let n = Math.min(lex.longest, ws.length - i); n >= 1 && !matched; n--) {
       const phrase = ws.slice(i, i + n).join(' ');

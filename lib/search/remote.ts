@@ -46,19 +46,29 @@ async function client(cfg: EmbeddingsConfig, fetchFn: typeof fetch): Promise<Ope
 }
 
 /** Embed `inputs` (one request); throws on a network error, a timeout, a non-2xx or a malformed answer. */
-export async function embedRemote(cfg: EmbeddingsConfig, inputs: readonly string[], fetchFn: typeof fetch = fetch, timeoutMs = cfg.timeoutMs): Promise<Float32Array[]> {
+export async function embedRemote(
+  cfg: EmbeddingsConfig,
+  inputs: readonly string[],
+  fetchFn: typeof fetch = fetch,
+  timeoutMs = cfg.timeoutMs,
+): Promise<Float32Array[]> {
   const openai = await client(cfg, fetchFn);
   // 'float': the JSON arrays every OpenAI-compatible server writes (the client would otherwise ask for base64).
-  const body = await openai.embeddings.create({ model: cfg.model, input: [...inputs], encoding_format: 'float' }, { timeout: timeoutMs }).catch((e: unknown) => {
-    // the client's APIError carries the HTTP status; a connection error or a timeout has none
-    const status = (e as { status?: unknown }).status;
-    throw new Error(typeof status === 'number' ? `embeddings endpoint answered ${status}` : `embeddings endpoint: ${e instanceof Error ? e.message : String(e)}`);
-  });
+  const body = await openai.embeddings
+    .create({ model: cfg.model, input: [...inputs], encoding_format: 'float' }, { timeout: timeoutMs })
+    .catch((e: unknown) => {
+      // the client's APIError carries the HTTP status; a connection error or a timeout has none
+      const status = (e as { status?: unknown }).status;
+      throw new Error(
+        typeof status === 'number' ? `embeddings endpoint answered ${status}` : `embeddings endpoint: ${e instanceof Error ? e.message : String(e)}`,
+      );
+    });
   const data: { index?: unknown; embedding?: unknown }[] = Array.isArray(body?.data) ? body.data : [];
   const out: Float32Array[] = new Array<Float32Array>(inputs.length);
   for (const [i, d] of data.entries()) {
     const at = typeof d.index === 'number' ? d.index : i;
-    if (!Array.isArray(d.embedding) || !d.embedding.every((x) => typeof x === 'number')) throw new Error('embeddings endpoint: an embedding is not an array of numbers');
+    if (!Array.isArray(d.embedding) || !d.embedding.every((x) => typeof x === 'number'))
+      throw new Error('embeddings endpoint: an embedding is not an array of numbers');
     if (at >= 0 && at < inputs.length) out[at] = Float32Array.from(d.embedding as number[]);
   }
   for (let i = 0; i < inputs.length; i++) if (!out[i]) throw new Error(`embeddings endpoint: no embedding for input ${i}`);

@@ -21,21 +21,29 @@ const list = (s: string) => s.trim().split(/\s+/);
 /** Function words of the four languages (normalised). Never indexed, never searched for. */
 type StopLists = Readonly<Record<Lang, ReadonlySet<string>>>;
 export const STOP_WORDS: StopLists = {
-  en: new Set(list(`a an the and or but if of to in on at by for from with without into onto over under about as is are was were be been being
+  en: new Set(
+    list(`a an the and or but if of to in on at by for from with without into onto over under about as is are was were be been being
     it its this that these those there here than then so such not no nor do does did done have has had having will would can could should
     may might must shall we our you your they their them he his she her i me my what which who whom whose when where why how all any
-    each both more most other some same only own very also just up down out off again further once s t`)),
-  fr: new Set(list(`le la les l un une des du de d et ou mais donc or ni car a au aux en dans par pour sur sous avec sans chez entre vers
+    each both more most other some same only own very also just up down out off again further once s t`),
+  ),
+  fr: new Set(
+    list(`le la les l un une des du de d et ou mais donc or ni car a au aux en dans par pour sur sous avec sans chez entre vers
     ce cet cette ces c ceci cela ca qui que qu quoi dont ou est sont etait etaient etre ete avoir a ont avait avaient sera seront
     il ils elle elles on nous vous je j me m te t se s lui leur leurs son sa ses mon ma mes ton ta tes notre nos votre vos
-    ne n pas plus moins tres aussi comme si y tout tous toute toutes quel quelle quels quelles`)),
-  de: new Set(list(`der die das den dem des ein eine einer eines einem einen und oder aber doch denn in im ins an am auf aus bei mit nach
+    ne n pas plus moins tres aussi comme si y tout tous toute toutes quel quelle quels quelles`),
+  ),
+  de: new Set(
+    list(`der die das den dem des ein eine einer eines einem einen und oder aber doch denn in im ins an am auf aus bei mit nach
     von vom zu zum zur fur uber unter vor hinter neben zwischen durch gegen ohne um ist sind war waren sein wird werden wurde wurden hat
     haben hatte hatten es er sie wir ihr ich du man sich nicht kein keine keinen noch schon auch nur sehr wie als wenn dass ob so
-    was wer wo warum welche welcher welches dieser diese dieses diesem diesen jener`)),
-  es: new Set(list(`el la los las lo un una unos unas y e o u pero sino ni de del a al en con sin por para sobre bajo entre hacia hasta
+    was wer wo warum welche welcher welches dieser diese dieses diesem diesen jener`),
+  ),
+  es: new Set(
+    list(`el la los las lo un una unos unas y e o u pero sino ni de del a al en con sin por para sobre bajo entre hacia hasta
     desde segun que quien quienes cual cuales cuando donde como es son era eran ser sido estar esta estan fue fueron ha han habia
-    se su sus le les me te nos os mi mis tu tus nuestro nuestra no mas muy tambien ya este esta estos estas ese esa esos esas`)),
+    se su sus le les me te nos os mi mis tu tus nuestro nuestra no mas muy tambien ya este esta estos estas ese esa esos esas`),
+  ),
 };
 const ALL_STOP = new Set([...STOP_WORDS.en, ...STOP_WORDS.fr, ...STOP_WORDS.de, ...STOP_WORDS.es]);
 /** True for a function word of any of the four languages. */
@@ -99,7 +107,11 @@ export interface PreparedText {
 }
 
 export function prepareText(text: string): PreparedText {
-  const parts = text.match(/[^.!?]+(?:[.!?]+(?=\s|$)|$)/g)?.map((x) => x.trim()).filter(Boolean) ?? [];
+  const parts =
+    text
+      .match(/[^.!?]+(?:[.!?]+(?=\s|$)|$)/g)
+      ?.map((x) => x.trim())
+      .filter(Boolean) ?? [];
   return {
     sentences: (parts.length ? parts : [text]).map((sentence) => {
       const tokens = sentence.split(/\s+/).filter(Boolean);

@@ -20,7 +20,10 @@ describe('bulk package and vintages', () => {
   let mirror: string;
   const builds: BuildResult[] = [];
   const build = async (minutes: number) => {
-    const r = await runBuild({ sourcesDir: mirror, dataDir: DATA_DIR, outDir: out, baseUrl: 'https://chokepoint.test', site: NO_SITE }, testEffects(new Date(Date.parse('2026-11-22T00:00:00Z') + minutes * 60_000)));
+    const r = await runBuild(
+      { sourcesDir: mirror, dataDir: DATA_DIR, outDir: out, baseUrl: 'https://chokepoint.test', site: NO_SITE },
+      testEffects(new Date(Date.parse('2026-11-22T00:00:00Z') + minutes * 60_000)),
+    );
     builds.push(r);
     return r;
   };
@@ -51,23 +54,44 @@ describe('bulk package and vintages', () => {
       for (const r of pkg.resources) {
         const file = join(out, 'current/bulk', r.path);
         expect(existsSync(file), r.path).toBe(true);
-        const read = r.format === 'parquet' ? `read_parquet(${sqlString(file)})` : `read_csv(${sqlString(file)}, header = true, columns = {${r.schema.fields.map((f) => `${sqlString(f.name)}: ${sqlString(DUCK[f.type])}`).join(', ')}})`;
+        const read =
+          r.format === 'parquet'
+            ? `read_parquet(${sqlString(file)})`
+            : `read_csv(${sqlString(file)}, header = true, columns = {${r.schema.fields.map((f) => `${sqlString(f.name)}: ${sqlString(DUCK[f.type])}`).join(', ')}})`;
         const cols = await db.all<{ column_name: string; column_type: string }>(`DESCRIBE SELECT * FROM ${read}`);
-        expect(cols.map((c) => [c.column_name, c.column_type]), r.path).toEqual(r.schema.fields.map((f) => [f.name, DUCK[f.type]]));
+        expect(
+          cols.map((c) => [c.column_name, c.column_type]),
+          r.path,
+        ).toEqual(r.schema.fields.map((f) => [f.name, DUCK[f.type]]));
         expect((await db.one<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM ${read}`))?.n, r.path).toBe(r.rows);
         const key = r.schema.primaryKey.map((k) => `"${k}"`).join(', ');
-        expect((await db.one<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM (SELECT ${key} FROM ${read} GROUP BY ALL HAVING count(*) > 1)`))?.n, `${r.path}: duplicate keys`).toBe(0);
+        expect(
+          (await db.one<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM (SELECT ${key} FROM ${read} GROUP BY ALL HAVING count(*) > 1)`))?.n,
+          `${r.path}: duplicate keys`,
+        ).toBe(0);
         expect(r.bytes).toBe(readFileSync(file).length);
       }
       // Figures equal the API's: Germany's index and Brent's newest price.
       const deu = readJson(join(out, 'current/v1/countries/DEU.json')).data;
-      expect(await db.one(`SELECT stress_index FROM read_parquet(${sqlString(join(out, 'current/bulk/countries.parquet'))}) WHERE iso3 = 'DEU'`)).toEqual({ stress_index: deu.stress_index });
+      expect(await db.one(`SELECT stress_index FROM read_parquet(${sqlString(join(out, 'current/bulk/countries.parquet'))}) WHERE iso3 = 'DEU'`)).toEqual({
+        stress_index: deu.stress_index,
+      });
       const oil = readJson(join(out, 'current/v1/commodities/energy.oil.json')).data;
-      const last = await db.one<{ date: string; value: number }>(`SELECT strftime(date, '%Y-%m-%d') AS date, value FROM read_parquet(${sqlString(join(out, 'current/bulk/prices.parquet'))}) WHERE slug = 'energy.oil' ORDER BY date DESC LIMIT 1`);
+      const last = await db.one<{ date: string; value: number }>(
+        `SELECT strftime(date, '%Y-%m-%d') AS date, value FROM read_parquet(${sqlString(join(out, 'current/bulk/prices.parquet'))}) WHERE slug = 'energy.oil' ORDER BY date DESC LIMIT 1`,
+      );
       expect(last).toEqual({ date: oil.price.as_of, value: oil.price.value });
       // Derived-only publishers' full tables stay out: no IMF price series, no EI volumes.
-      expect(await db.one(`SELECT count(*)::INTEGER AS n FROM read_parquet(${sqlString(join(out, 'current/bulk/prices.parquet'))}) WHERE source IN ('imf-commodity-prices', 'ei-statistical-review-2024')`)).toEqual({ n: 0 });
-      expect(await db.one(`SELECT count(*)::INTEGER AS n FROM read_parquet(${sqlString(join(out, 'current/bulk/producers.parquet'))}) WHERE source = 'ei-statistical-review-2024' AND value IS NOT NULL`)).toEqual({ n: 0 });
+      expect(
+        await db.one(
+          `SELECT count(*)::INTEGER AS n FROM read_parquet(${sqlString(join(out, 'current/bulk/prices.parquet'))}) WHERE source IN ('imf-commodity-prices', 'ei-statistical-review-2024')`,
+        ),
+      ).toEqual({ n: 0 });
+      expect(
+        await db.one(
+          `SELECT count(*)::INTEGER AS n FROM read_parquet(${sqlString(join(out, 'current/bulk/producers.parquet'))}) WHERE source = 'ei-statistical-review-2024' AND value IS NOT NULL`,
+        ),
+      ).toEqual({ n: 0 });
     } finally {
       db.close();
     }
@@ -93,8 +117,12 @@ describe('bulk package and vintages', () => {
     expect(vintages[0]!.sources.find((s) => s.id === 'eia-oil-prices')!.sha256).not.toBe(vintages[1]!.sources.find((s) => s.id === 'eia-oil-prices')!.sha256);
     const db = await Db.open();
     try {
-      const rows = await db.all(`SELECT series, strftime(date, '%Y-%m-%d') AS date, old_value, new_value, previous_vintage, vintage FROM read_parquet(${sqlString(join(out, 'current/bulk/revisions.parquet'))}) WHERE series = 'prices/energy.oil'`);
-      expect(rows).toEqual([{ series: 'prices/energy.oil', date: '1987-05-21', old_value: 18.45, new_value: 18.55, previous_vintage: first, vintage: third.build }]);
+      const rows = await db.all(
+        `SELECT series, strftime(date, '%Y-%m-%d') AS date, old_value, new_value, previous_vintage, vintage FROM read_parquet(${sqlString(join(out, 'current/bulk/revisions.parquet'))}) WHERE series = 'prices/energy.oil'`,
+      );
+      expect(rows).toEqual([
+        { series: 'prices/energy.oil', date: '1987-05-21', old_value: 18.45, new_value: 18.55, previous_vintage: first, vintage: third.build },
+      ]);
     } finally {
       db.close();
     }
@@ -103,11 +131,24 @@ describe('bulk package and vintages', () => {
   }, 120_000);
 
   it('thins vintages by the published rule: all of the last 7 days, then one a day, then one a week', () => {
-    const v = (id: string, at: string) => ({ id, date: at.slice(0, 10), generated_at: at, methodology_version: '2.1.0', fingerprint: id, sources: [], revisions: 0, url: '' });
+    const v = (id: string, at: string) => ({
+      id,
+      date: at.slice(0, 10),
+      generated_at: at,
+      methodology_version: '2.1.0',
+      fingerprint: id,
+      sources: [],
+      revisions: 0,
+      url: '',
+    });
     const list = [
-      v('a', '2026-11-22T10:00:00Z'), v('b', '2026-11-22T09:00:00Z'), // both recent: kept
-      v('c', '2026-11-01T12:00:00Z'), v('d', '2026-11-01T08:00:00Z'), // same day, older than 7 days: newest kept
-      v('e', '2026-06-03T00:00:00Z'), v('f', '2026-06-02T00:00:00Z'), v('g', '2026-05-26T00:00:00Z'), // past 90 days: one per ISO week
+      v('a', '2026-11-22T10:00:00Z'),
+      v('b', '2026-11-22T09:00:00Z'), // both recent: kept
+      v('c', '2026-11-01T12:00:00Z'),
+      v('d', '2026-11-01T08:00:00Z'), // same day, older than 7 days: newest kept
+      v('e', '2026-06-03T00:00:00Z'),
+      v('f', '2026-06-02T00:00:00Z'),
+      v('g', '2026-05-26T00:00:00Z'), // past 90 days: one per ISO week
     ];
     expect([...retained(list, new Date('2026-11-23T00:00:00Z'))]).toEqual(['a', 'b', 'c', 'e', 'g']);
   });

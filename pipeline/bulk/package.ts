@@ -57,7 +57,10 @@ export async function writeBulkPackage(
     let bytes = 0;
     // The profile wants at least one source when the key is there: revisions are Chokepoint's own.
     const sourcesOf = (r: BulkResource) => {
-      const list = r.sources.map((id) => x.sources.find((s) => s.id === id)).filter((s): s is SourceInfo => !!s).map((s) => ({ title: s.title, path: s.url }));
+      const list = r.sources
+        .map((id) => x.sources.find((s) => s.id === id))
+        .filter((s): s is SourceInfo => !!s)
+        .map((s) => ({ title: s.title, path: s.url }));
       return list.length ? { sources: list } : {};
     };
     for (const r of BULK_RESOURCES) {
@@ -67,7 +70,7 @@ export async function writeBulkPackage(
       for (const format of ['parquet', 'csv'] as const) {
         const file = join(tmp, `${r.name}.${format}`);
         // The CSV in lib/csv.ts's dialect (RFC 4180, CRLF), written by DuckDB from the same typed table as the Parquet.
-        const options = format === 'parquet' ? "FORMAT parquet, COMPRESSION zstd" : "FORMAT csv, HEADER true, DATEFORMAT '%Y-%m-%d', NEW_LINE '\\r\\n'";
+        const options = format === 'parquet' ? 'FORMAT parquet, COMPRESSION zstd' : "FORMAT csv, HEADER true, DATEFORMAT '%Y-%m-%d', NEW_LINE '\\r\\n'";
         await db.run(`COPY (SELECT * FROM ${table(r)} ORDER BY ${order}) TO ${sqlString(file)} (${options})`);
         const body = await readFile(file);
         const path = `${BULK_DIR}/${r.name}.${format}`;
@@ -75,9 +78,17 @@ export async function writeBulkPackage(
         if (format === 'csv' && r.name !== 'revisions') figures.update(`${r.name}\n`).update(body);
         bytes += body.length;
         resources.push({
-          profile: 'tabular-data-resource', name: `${r.name}-${format}`, title: `${r.title} (${format === 'parquet' ? 'Parquet' : 'CSV'})`, description: r.description,
-          path: `${r.name}.${format}`, format, mediatype: format === 'parquet' ? 'application/vnd.apache.parquet' : 'text/csv', ...(format === 'csv' ? { encoding: 'utf-8' } : {}),
-          bytes: body.length, hash: `sha256:${createHash('sha256').update(body).digest('hex')}`, rows: n,
+          profile: 'tabular-data-resource',
+          name: `${r.name}-${format}`,
+          title: `${r.title} (${format === 'parquet' ? 'Parquet' : 'CSV'})`,
+          description: r.description,
+          path: `${r.name}.${format}`,
+          format,
+          mediatype: format === 'parquet' ? 'application/vnd.apache.parquet' : 'text/csv',
+          ...(format === 'csv' ? { encoding: 'utf-8' } : {}),
+          bytes: body.length,
+          hash: `sha256:${createHash('sha256').update(body).digest('hex')}`,
+          rows: n,
           schema: { fields: r.fields.map((f) => ({ ...f })), primaryKey: [...r.primaryKey] },
           ...sourcesOf(r),
         });

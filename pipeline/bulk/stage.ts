@@ -25,7 +25,14 @@ export async function bulkStage(
   writer: BuildWriter,
   outDir: string,
   inputs: BulkInputs,
-  x: { build: string; generatedAt: string; baseUrl: string; methodologyVersion: string; version: string; sources: readonly (SourceInfo & { sha256: string | null; data_as_of: string | null })[] },
+  x: {
+    build: string;
+    generatedAt: string;
+    baseUrl: string;
+    methodologyVersion: string;
+    version: string;
+    sources: readonly (SourceInfo & { sha256: string | null; data_as_of: string | null })[];
+  },
 ): Promise<BulkStageResult> {
   const rows = await bulkRows(inputs);
   const tmp = await mkdtemp(join(tmpdir(), 'chokepoint-bulk-rows-'));
@@ -37,9 +44,18 @@ export async function bulkStage(
   const previous = (await readVintageIndex(outDir)).vintages[0] ?? null;
   const revisions = await computeRevisions(db, outDir, previous, x.build);
   const pkg = await writeBulkPackage(db, writer, x);
-  const vintage: Vintage | null = previous?.fingerprint === pkg.fingerprint ? null : {
-    id: x.build, date: x.generatedAt.slice(0, 10), generated_at: x.generatedAt, methodology_version: x.methodologyVersion, fingerprint: pkg.fingerprint,
-    sources: x.sources.map((s) => ({ id: s.id, sha256: s.sha256, data_as_of: s.data_as_of })), revisions, url: `/${VINTAGES_DIR}/${x.build}/datapackage.json`,
-  };
+  const vintage: Vintage | null =
+    previous?.fingerprint === pkg.fingerprint
+      ? null
+      : {
+          id: x.build,
+          date: x.generatedAt.slice(0, 10),
+          generated_at: x.generatedAt,
+          methodology_version: x.methodologyVersion,
+          fingerprint: pkg.fingerprint,
+          sources: x.sources.map((s) => ({ id: s.id, sha256: s.sha256, data_as_of: s.data_as_of })),
+          revisions,
+          url: `/${VINTAGES_DIR}/${x.build}/datapackage.json`,
+        };
   return { ...pkg, revisions, vintage };
 }

@@ -1,14 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  formatChange,
-  formatMillionBarrels,
-  formatPercent,
-  formatPrice,
-  formatShare,
-  formatTwh,
-  resolveFigures,
-  type FigureContext,
-} from './figures.ts';
+import { formatChange, formatMillionBarrels, formatPercent, formatPrice, formatShare, formatTwh, resolveFigures, type FigureContext } from './figures.ts';
 import { TEST_COUNTRIES, TEST_SLUGS, fixtureFigures } from './fixtures.ts';
 
 const NBSP = '\u00a0';
@@ -125,8 +116,7 @@ describe('resolveFigures', () => {
       },
       {
         line: 6,
-        message:
-          "{{storage deu 2026-08-20}}: 'deu' is not a storage area (expected an ISO 3166-1 alpha-2 code such as 'de', or 'eu')",
+        message: "{{storage deu 2026-08-20}}: 'deu' is not a storage area (expected an ISO 3166-1 alpha-2 code such as 'de', or 'eu')",
       },
       {
         line: 7,
@@ -168,10 +158,7 @@ describe('resolveFigures', () => {
   });
 
   it('rejects a change between two dates that resolve to the same observation, or reversed dates', () => {
-    const r = resolveFigures(
-      '{{price_change metals.copper 2026-05-02 2026-05-30}}\n{{price_change energy.oil 2026-08-18 2026-02-27}}',
-      ctx('en'),
-    );
+    const r = resolveFigures('{{price_change metals.copper 2026-05-02 2026-05-30}}\n{{price_change energy.oil 2026-08-18 2026-02-27}}', ctx('en'));
     expect(r.problems.map((p) => p.message)).toEqual([
       '{{price_change metals.copper 2026-05-02 2026-05-30}}: both dates resolve to the same observation of metals.copper (2026-05-01); pick dates further apart',
       '{{price_change energy.oil 2026-08-18 2026-02-27}}: the first date (2026-08-18) must be before the second (2026-02-27)',
@@ -180,8 +167,6 @@ describe('resolveFigures', () => {
 
   it('refuses data dated after the publication day', () => {
     const r = resolveFigures('{{price energy.oil 2026-08-18}}', ctx('en', '2026-08-01'));
-    expect(r.problems).toEqual([
-      { line: 1, message: "{{price energy.oil 2026-08-18}}: date 2026-08-18 is after the briefing's published_at 2026-08-01" },
-    ]);
+    expect(r.problems).toEqual([{ line: 1, message: "{{price energy.oil 2026-08-18}}: date 2026-08-18 is after the briefing's published_at 2026-08-01" }]);
   });
 });

@@ -10,19 +10,52 @@ import type { FigureLookup, PriceObservation, StorageObservation } from './figur
 
 /** The commodity slugs decided by the catalogue (the loader receives them; this is a test copy). */
 export const TEST_SLUGS: readonly string[] = [
-  'energy.oil', 'energy.wti', 'energy.gas', 'energy.lng', 'energy.usgas', 'energy.coal', 'energy.uranium',
-  'metals.copper', 'metals.nickel', 'metals.cobalt', 'metals.lithium', 'metals.aluminium', 'metals.zinc',
-  'metals.tin', 'metals.lead', 'metals.ironore', 'metals.graphite', 'metals.rareearths', 'metals.gallium',
-  'metals.germanium', 'metals.antimony', 'metals.tungsten', 'metals.manganese', 'metals.platinum',
-  'metals.palladium', 'metals.silver', 'metals.gold', 'metals.vanadium', 'metals.chromium',
-  'agri.wheat', 'agri.maize', 'agri.rice', 'agri.soybeans', 'agri.urea', 'agri.potash', 'agri.phosphate',
+  'energy.oil',
+  'energy.wti',
+  'energy.gas',
+  'energy.lng',
+  'energy.usgas',
+  'energy.coal',
+  'energy.uranium',
+  'metals.copper',
+  'metals.nickel',
+  'metals.cobalt',
+  'metals.lithium',
+  'metals.aluminium',
+  'metals.zinc',
+  'metals.tin',
+  'metals.lead',
+  'metals.ironore',
+  'metals.graphite',
+  'metals.rareearths',
+  'metals.gallium',
+  'metals.germanium',
+  'metals.antimony',
+  'metals.tungsten',
+  'metals.manganese',
+  'metals.platinum',
+  'metals.palladium',
+  'metals.silver',
+  'metals.gold',
+  'metals.vanadium',
+  'metals.chromium',
+  'agri.wheat',
+  'agri.maize',
+  'agri.rice',
+  'agri.soybeans',
+  'agri.urea',
+  'agri.potash',
+  'agri.phosphate',
 ];
 
 /** A few ISO3 codes, enough for the fixtures. */
 export const TEST_COUNTRIES: readonly string[] = ['CHN', 'COD', 'DEU', 'IDN', 'IRN', 'QAT', 'RUS', 'SAU', 'UKR', 'USA'];
 
 function newest<T extends { date: string }>(series: readonly T[], date: string): T | undefined {
-  return series.filter((o) => o.date <= date).sort((a, b) => a.date.localeCompare(b.date)).pop();
+  return series
+    .filter((o) => o.date <= date)
+    .sort((a, b) => a.date.localeCompare(b.date))
+    .pop();
 }
 
 const PRICES: Record<string, PriceObservation[]> = {

@@ -125,9 +125,7 @@ describe('loadContent — friendly errors', () => {
       await problems({
         'events/2023.yaml': [event('2023-01-01-a', '2023-01-01'), event('2023-10-09-b', '2023-10-09', { category: 'war' })].join('\n'),
       }),
-    ).toEqual([
-      "data/events/2023.yaml:14 category: 'war' is not one of conflict, sanction, catastrophe, policy, infrastructure",
-    ]);
+    ).toEqual(["data/events/2023.yaml:14 category: 'war' is not one of conflict, sanction, catastrophe, policy, infrastructure"]);
   });
 
   it('suggests the nearest slug for an unknown commodity', async () => {
@@ -143,9 +141,7 @@ describe('loadContent — friendly errors', () => {
   });
 
   it('rejects unknown countries and pseudo-codes', async () => {
-    expect(
-      await problems({ 'events/2024.yaml': event('2024-01-01-a', '2024-01-01', { countries: '[XYZ, EU, cdo]' }) }),
-    ).toEqual([
+    expect(await problems({ 'events/2024.yaml': event('2024-01-01-a', '2024-01-01', { countries: '[XYZ, EU, cdo]' }) })).toEqual([
       "data/events/2024.yaml:7 countries[0]: unknown country 'XYZ' (expected an ISO 3166-1 alpha-3 code)",
       "data/events/2024.yaml:7 countries[1]: unknown country 'EU' (expected an ISO 3166-1 alpha-3 code; for an EU-wide matter list the member states most concerned)",
       "data/events/2024.yaml:7 countries[2]: unknown country 'cdo' (expected an ISO 3166-1 alpha-3 code) (did you mean COD?)",
@@ -169,34 +165,23 @@ describe('loadContent — friendly errors', () => {
   });
 
   it('lists the allowed next statuses of a non-terminal status', async () => {
-    const text = scenario('x', 'resolved', [
-      '{status: monitoring, date: 2024-01-15, note: opened}',
-      '{status: resolved, date: 2024-02-01, note: over}',
-    ]);
+    const text = scenario('x', 'resolved', ['{status: monitoring, date: 2024-01-15, note: opened}', '{status: resolved, date: 2024-02-01, note: over}']);
     expect(await problems({ 'scenarios/x.yaml': text })).toEqual([
       "data/scenarios/x.yaml:11 status_history[1]: 'monitoring' → 'resolved' is not allowed (from monitoring: elevated, active, dismissed)",
     ]);
   });
 
   it('requires the history to end in the current status', async () => {
-    const text = scenario('y', 'active', [
-      '{status: monitoring, date: 2024-01-15, note: opened}',
-      '{status: elevated, date: 2025-06-13, note: war}',
-    ]);
+    const text = scenario('y', 'active', ['{status: monitoring, date: 2024-01-15, note: opened}', '{status: elevated, date: 2025-06-13, note: war}']);
     expect(await problems({ 'scenarios/y.yaml': text })).toEqual([
       "data/scenarios/y.yaml:8 status: 'active' does not match the last status_history entry ('elevated', status_history[1]); add the change to the history",
     ]);
   });
 
   it('rejects a history out of date order, a terminal start and an unknown status', async () => {
-    const text = scenario('z', 'resolved', [
-      '{status: resolved, date: 2024-01-15, note: odd}',
-    ]);
+    const text = scenario('z', 'resolved', ['{status: resolved, date: 2024-01-15, note: odd}']);
     const unknown = scenario('w', 'monitoring', ['{status: watching, date: 2024-01-15, note: opened}']);
-    const order = scenario('v', 'elevated', [
-      '{status: monitoring, date: 2024-01-15, note: opened}',
-      '{status: elevated, date: 2023-06-13, note: war}',
-    ]);
+    const order = scenario('v', 'elevated', ['{status: monitoring, date: 2024-01-15, note: opened}', '{status: elevated, date: 2023-06-13, note: war}']);
     expect(await problems({ 'scenarios/z.yaml': text, 'scenarios/w.yaml': unknown, 'scenarios/v.yaml': order })).toEqual([
       "data/scenarios/v.yaml:11 status_history[1].date: 2023-06-13 is before the previous entry's date 2024-01-15; keep the history in date order",
       "data/scenarios/w.yaml:10 status_history[0].status: 'watching' is not one of monitoring, elevated, active, resolved, dismissed",
@@ -220,9 +205,7 @@ describe('loadContent — friendly errors', () => {
   });
 
   it('names the allowed values of effect and kind', async () => {
-    expect(
-      await problems({ 'events/2021.yaml': event('2021-03-23-a', '2021-03-23', { effect: 'tighter', kind: 'permanent' }) }),
-    ).toEqual([
+    expect(await problems({ 'events/2021.yaml': event('2021-03-23-a', '2021-03-23', { effect: 'tighter', kind: 'permanent' }) })).toEqual([
       "data/events/2021.yaml:10 effect: 'tighter' is not one of tightening, easing",
       "data/events/2021.yaml:11 kind: 'permanent' is not one of one-off, lasting",
     ]);

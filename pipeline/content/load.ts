@@ -196,7 +196,10 @@ function issueMessages(issue: z.core.$ZodIssue): Array<{ path: Path; message: st
     case 'unrecognized_keys':
       return issue.keys.map((k) => ({
         path: [...p, k],
-        message: `unknown field${didYouMean(k, KNOWN_FIELDS.filter((f) => f !== k))}`,
+        message: `unknown field${didYouMean(
+          k,
+          KNOWN_FIELDS.filter((f) => f !== k),
+        )}`,
       }));
     default:
       return [{ path: p, message: issue.message }];
@@ -344,7 +347,12 @@ async function loadEvents(ctx: Ctx, dataDir: string, rel: (f: string) => string)
       const e = parsed.data;
       checkUnique(ctx.c, seen, src, [i], e.id, 'event');
       if (!e.id.startsWith(`${e.date}-`)) {
-        ctx.c.at(src, [i, 'id'], ['id'], `'${e.id}' must start with the event's date, e.g. '${e.date}-${e.id.replace(/^\d{4}-\d{2}-\d{2}-?/, '') || 'what-happened'}'`);
+        ctx.c.at(
+          src,
+          [i, 'id'],
+          ['id'],
+          `'${e.id}' must start with the event's date, e.g. '${e.date}-${e.id.replace(/^\d{4}-\d{2}-\d{2}-?/, '') || 'what-happened'}'`,
+        );
       }
       if (year && !e.date.startsWith(year)) {
         ctx.c.at(src, [i, 'date'], ['date'], `${e.date} is not in ${year}; move the event to ${e.date.slice(0, 4)}.yaml`);
@@ -408,7 +416,10 @@ async function loadScenarios(ctx: Ctx, dataDir: string, rel: (f: string) => stri
 
 /** Split '---\n<yaml>\n---\n<body>'; lines are 1-based. */
 function splitFrontMatter(text: string): { yaml: string; yamlStartLine: number; body: string; bodyStartLine: number } | undefined {
-  const lines = text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n').split('\n');
+  const lines = text
+    .replace(/^\uFEFF/, '')
+    .replace(/\r\n?/g, '\n')
+    .split('\n');
   if (lines[0]?.trim() !== '---') return undefined;
   const end = lines.findIndex((l, i) => i > 0 && l.trim() === '---');
   if (end < 0) return undefined;
@@ -434,7 +445,10 @@ async function loadBriefings(
   const root = path.join(dataDir, 'briefings');
   let dirs: string[] = [];
   try {
-    dirs = (await readdir(root, { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+    dirs = (await readdir(root, { withFileTypes: true }))
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name)
+      .sort();
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
   }
@@ -542,11 +556,6 @@ export async function loadContent(opts: LoadContentOptions): Promise<Content> {
 
   events.sort((a, b) => b.date.localeCompare(a.date) || a.id.localeCompare(b.id));
   scenarios.sort((a, b) => a.id.localeCompare(b.id));
-  briefings.sort(
-    (a, b) =>
-      b.published_at.localeCompare(a.published_at) ||
-      (LANG_ORDER[a.lang] ?? 0) - (LANG_ORDER[b.lang] ?? 0) ||
-      a.id.localeCompare(b.id),
-  );
+  briefings.sort((a, b) => b.published_at.localeCompare(a.published_at) || (LANG_ORDER[a.lang] ?? 0) - (LANG_ORDER[b.lang] ?? 0) || a.id.localeCompare(b.id));
   return { events, scenarios, briefings, skipped };
 }

@@ -34,7 +34,12 @@ describe('checkStatusHistory', () => {
         { status: 'resolved', date: '2023-04-01' },
       ]),
     ).toEqual([]);
-    expect(checkStatusHistory('dismissed', [{ status: 'elevated', date: '2022-07-27' }, { status: 'dismissed', date: '2023-03-31' }])).toEqual([]);
+    expect(
+      checkStatusHistory('dismissed', [
+        { status: 'elevated', date: '2022-07-27' },
+        { status: 'dismissed', date: '2023-03-31' },
+      ]),
+    ).toEqual([]);
   });
 
   it('flags every kind of problem with its path', () => {

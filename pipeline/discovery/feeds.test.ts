@@ -15,7 +15,8 @@ function parseXml(src: string): XmlNode {
   const fail = (msg: string): never => {
     throw new Error(`${msg} at ${i}: ${JSON.stringify(src.slice(i, i + 30))}`);
   };
-  const isNameChar = (c: string | undefined) => c !== undefined && (c === '_' || c === ':' || c === '-' || c === '.' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'));
+  const isNameChar = (c: string | undefined) =>
+    c !== undefined && (c === '_' || c === ':' || c === '-' || c === '.' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'));
   const isSpace = (c: string | undefined) => c === ' ' || c === '\n' || c === '\t' || c === '\r';
   const skipSpace = () => {
     while (isSpace(src[i])) i++;

@@ -7,19 +7,12 @@ import { LANG_LABEL } from '../../contract/languages.ts';
 
 export const ATOM_TYPE = 'application/atom+xml; charset=utf-8';
 
-
 /** Characters XML 1.0 does not allow at all (controls, lone surrogates, U+FFFE/U+FFFF): dropped. */
 const NOT_XML = /[^\t\n\r\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 
 /** Text or attribute value, escaped for XML (all five predefined entities). */
 export function xmlEscape(s: string): string {
-  return s
-    .replace(NOT_XML, '')
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&apos;');
+  return s.replace(NOT_XML, '').replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&apos;');
 }
 
 const URL_NAMESPACE = '6ba7b8119dad11d180b400c04fd430c8';
@@ -34,7 +27,12 @@ export function entryUrn(name: string): string {
 }
 
 /** RFC 3339 timestamp of a YYYY-MM-DD date (midnight UTC) or of a Date. */
-const stamp = (d: string | Date) => (typeof d === 'string' ? (/^\d{4}-\d{2}-\d{2}$/.test(d) ? `${d}T00:00:00Z` : new Date(d).toISOString().replace(/\.\d{3}Z$/, 'Z')) : d.toISOString().replace(/\.\d{3}Z$/, 'Z'));
+const stamp = (d: string | Date) =>
+  typeof d === 'string'
+    ? /^\d{4}-\d{2}-\d{2}$/.test(d)
+      ? `${d}T00:00:00Z`
+      : new Date(d).toISOString().replace(/\.\d{3}Z$/, 'Z')
+    : d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 interface Element {
   name: string;
@@ -58,7 +56,16 @@ function render(e: Element, indent: string): string {
 const el = (name: string, text?: string, attrs?: Element['attrs']): Element => ({ name, ...(text !== undefined ? { text } : {}), ...(attrs ? { attrs } : {}) });
 const link = (rel: string, href: string, type?: string, title?: string): Element => el('link', undefined, { rel, href, type, title });
 
-function feed(x: { baseUrl: string; selfPath: string; lang?: string; title: string; subtitle: string; updated: string; alternate: string; entries: Element[] }): string {
+function feed(x: {
+  baseUrl: string;
+  selfPath: string;
+  lang?: string;
+  title: string;
+  subtitle: string;
+  updated: string;
+  alternate: string;
+  entries: Element[];
+}): string {
   const root: Element = {
     name: 'feed',
     attrs: { xmlns: 'http://www.w3.org/2005/Atom', 'xml:lang': x.lang },
@@ -105,9 +112,7 @@ export interface BriefingsFeedOptions {
 /** `/feeds/briefings-<lang>.atom`: the briefings in one language, newest first. */
 export function briefingsFeed({ baseUrl, lang, briefings, updated }: BriefingsFeedOptions): string {
   const listUrl = `${baseUrl}/v1/briefings?lang=${lang}`;
-  const items = briefings
-    .filter((b) => b.lang === lang)
-    .sort((a, b) => b.published_at.localeCompare(a.published_at) || a.id.localeCompare(b.id));
+  const items = briefings.filter((b) => b.lang === lang).sort((a, b) => b.published_at.localeCompare(a.published_at) || a.id.localeCompare(b.id));
   const entries: Element[] = items.map((b) => ({
     name: 'entry',
     children: [
@@ -127,7 +132,10 @@ export function briefingsFeed({ baseUrl, lang, briefings, updated }: BriefingsFe
     lang,
     title: `Chokepoint — briefings (${LANG_LABEL[lang]})`,
     subtitle: 'Editorial briefings on supply stress for raw materials and energy, newest first.',
-    updated: newest(items.map((b) => b.published_at), updated),
+    updated: newest(
+      items.map((b) => b.published_at),
+      updated,
+    ),
     alternate: listUrl,
     entries,
   });
@@ -164,7 +172,10 @@ export function eventsFeed({ baseUrl, events, updated }: EventsFeedOptions): str
     lang: 'en',
     title: 'Chokepoint — geopolitical events',
     subtitle: 'Tagged events that bear on the supply of raw materials and energy (conflict, sanction, catastrophe, policy, infrastructure), newest first.',
-    updated: newest(items.map((e) => e.date), updated),
+    updated: newest(
+      items.map((e) => e.date),
+      updated,
+    ),
     alternate: `${baseUrl}/v1/events`,
     entries,
   });

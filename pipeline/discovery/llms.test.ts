@@ -13,7 +13,8 @@ describe('/llms.txt', () => {
     expect(lines[0]).toBe('# Chokepoint');
     expect(lines.find((l) => l.trim() !== '' && !l.startsWith('# '))!.startsWith('> ')).toBe(true);
     expect(lines.filter((l) => l.startsWith('# '))).toHaveLength(1);
-    for (const h of ['## API routes', '## MCP server', '## Licence and attribution', '## Rate limits and caching', '## Errors', '## Optional']) expect(lines).toContain(h);
+    for (const h of ['## API routes', '## MCP server', '## Licence and attribution', '## Rate limits and caching', '## Errors', '## Optional'])
+      expect(lines).toContain(h);
   });
 
   it('lists every route with method, path, summary, every parameter and an example URL', () => {
@@ -22,7 +23,8 @@ describe('/llms.txt', () => {
       expect(entry, r.path).toBeTruthy();
       expect(entry).toContain(r.summary);
       expect(txt).toContain(`${BASE}${r.example}`);
-      for (const name of [...Object.keys(shapeOf(r.query)), ...Object.keys(shapeOf(r.params)), ...Object.keys(shapeOf(r.body))]) expect(txt).toContain(`\`${name}\` (`);
+      for (const name of [...Object.keys(shapeOf(r.query)), ...Object.keys(shapeOf(r.params)), ...Object.keys(shapeOf(r.body))])
+        expect(txt).toContain(`\`${name}\` (`);
     }
   });
 
@@ -32,6 +34,16 @@ describe('/llms.txt', () => {
   });
 
   it('states the licence, the attribution rule, the rate limits and the error format', () => {
-    for (const w of ['CC-BY-4.0', 'link back', '60 requests per minute', '10 per minute', 'RateLimit-Policy', 'Retry-After', 'RFC 9457', 'application/problem+json']) expect(txt).toContain(w);
+    for (const w of [
+      'CC-BY-4.0',
+      'link back',
+      '60 requests per minute',
+      '10 per minute',
+      'RateLimit-Policy',
+      'Retry-After',
+      'RFC 9457',
+      'application/problem+json',
+    ])
+      expect(txt).toContain(w);
   });
 });

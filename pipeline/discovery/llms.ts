@@ -22,7 +22,8 @@ function routeParams(r: RouteSpec): string[] {
   add('path', shapeOf(r.params));
   add('query', shapeOf(r.query));
   if (r.body) {
-    for (const [name, field] of Object.entries(shapeOf(r.body))) lines.push(`  - \`${name}\` (JSON body, required): ${oneLine(docOf(field).description ?? '')}`);
+    for (const [name, field] of Object.entries(shapeOf(r.body)))
+      lines.push(`  - \`${name}\` (JSON body, required): ${oneLine(docOf(field).description ?? '')}`);
   }
   return lines;
 }

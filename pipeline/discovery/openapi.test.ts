@@ -41,7 +41,15 @@ function branchWith(s: unknown, key: 'properties' | 'items' | 'additionalPropert
   return undefined;
 }
 
-type Def = { type: string; innerType?: z.ZodType; out?: z.ZodType; element?: z.ZodType; valueType?: z.ZodType; shape?: Record<string, z.ZodType>; getter?: () => z.ZodType };
+type Def = {
+  type: string;
+  innerType?: z.ZodType;
+  out?: z.ZodType;
+  element?: z.ZodType;
+  valueType?: z.ZodType;
+  shape?: Record<string, z.ZodType>;
+  getter?: () => z.ZodType;
+};
 const defOf = (s: z.ZodType) => (s as unknown as { _zod: { def: Def } })._zod.def;
 
 function unwrapZod(s: z.ZodType): z.ZodType {
@@ -137,7 +145,10 @@ describe('OpenAPI document', () => {
       const o = op(r.path, r.method);
       if (!o) continue;
       const params = paramsOf(o);
-      for (const [where, shape] of [['query', shapeOf(r.query)], ['path', shapeOf(r.params)]] as const) {
+      for (const [where, shape] of [
+        ['query', shapeOf(r.query)],
+        ['path', shapeOf(r.params)],
+      ] as const) {
         for (const [name, field] of Object.entries(shape)) {
           const p = params.find((x) => x.name === name && x.in === where);
           if (!p) {
@@ -185,7 +196,21 @@ describe('OpenAPI document', () => {
 
   it('puts shared schemas in components and references them', () => {
     const schemas = doc.components.schemas!;
-    for (const name of ['Meta', 'Problem', 'Reserve', 'TimeSeries', 'CountryProfile', 'CommoditySheet', 'CommodityListEntry', 'Event', 'Scenario', 'Briefing', 'SearchHit', 'Answer', 'AskRequest']) {
+    for (const name of [
+      'Meta',
+      'Problem',
+      'Reserve',
+      'TimeSeries',
+      'CountryProfile',
+      'CommoditySheet',
+      'CommodityListEntry',
+      'Event',
+      'Scenario',
+      'Briefing',
+      'SearchHit',
+      'Answer',
+      'AskRequest',
+    ]) {
       expect(schemas[name], name).toBeTypeOf('object');
     }
     const json = JSON.stringify(doc);
@@ -202,7 +227,9 @@ describe('OpenAPI document', () => {
       const codes = Object.keys(responses);
       for (const c of ['200', '400', '405', '429', '503']) expect(codes, `${r.path} ${c}`).toContain(c);
       if (r.method === 'get') expect(codes).toEqual(expect.arrayContaining(['304', '406']));
-      const identifiers = [...Object.keys(shapeOf(r.query)), ...Object.keys(shapeOf(r.params))].some((n) => ['commodity', 'country', 'iso', 'slug'].includes(n));
+      const identifiers = [...Object.keys(shapeOf(r.query)), ...Object.keys(shapeOf(r.params))].some((n) =>
+        ['commodity', 'country', 'iso', 'slug'].includes(n),
+      );
       expect(codes.includes('404'), `${r.path} 404`).toBe(identifiers);
       expect(codes.includes('413') && codes.includes('415'), `${r.path} 413/415`).toBe(Boolean(r.body));
       const ok = deref(responses['200']);
@@ -220,7 +247,17 @@ describe('OpenAPI document', () => {
   });
 
   it('documents the non-REST endpoints: health, the contract, discovery files, llms.txt, feeds and MCP', () => {
-    for (const p of ['/healthz', '/openapi.json', '/.well-known/api-catalog', '/.well-known/mcp/server-card', '/.well-known/mcp.json', '/.well-known/security.txt', '/llms.txt', '/feeds/briefings-{lang}.atom', '/feeds/events.atom']) {
+    for (const p of [
+      '/healthz',
+      '/openapi.json',
+      '/.well-known/api-catalog',
+      '/.well-known/mcp/server-card',
+      '/.well-known/mcp.json',
+      '/.well-known/security.txt',
+      '/llms.txt',
+      '/feeds/briefings-{lang}.atom',
+      '/feeds/events.atom',
+    ]) {
       expect(op(p, 'get'), p).toBeTruthy();
     }
     expect(op('/.well-known/api-catalog', 'head')).toBeTruthy();

@@ -86,7 +86,9 @@ function componentSchemas(): Record<string, JsonSchema> {
   const registry = z.registry<{ id: string }>();
   for (const [id, schema] of COMPONENTS) registry.add(schema, { id });
   for (const r of ROUTES) registry.add(r.response, { id: responseComponentName(r) });
-  const { schemas } = z.toJSONSchema(registry, { target: 'draft-2020-12', uri: (id) => `#/components/schemas/${id}` }) as { schemas: Record<string, JsonSchema> };
+  const { schemas } = z.toJSONSchema(registry, { target: 'draft-2020-12', uri: (id) => `#/components/schemas/${id}` }) as {
+    schemas: Record<string, JsonSchema>;
+  };
   const out: Record<string, JsonSchema> = {};
   for (const [id, s] of Object.entries(schemas)) {
     const { $schema: _s, $id: _i, ...rest } = s;
@@ -97,7 +99,6 @@ function componentSchemas(): Record<string, JsonSchema> {
   out.HealthUnavailable = jsonSchemaOf(HealthUnavailable);
   return out;
 }
-
 
 /** Example values for parameters the route examples do not show. */
 const FALLBACK_EXAMPLES: Record<string, string> = {
@@ -153,12 +154,27 @@ function operation(r: RouteSpec, baseUrl: string, limits: RateLimitQuotas): Json
   const rateHeaders = quota > 0 ? { RateLimit: ref('headers', 'RateLimit'), 'RateLimit-Policy': ref('headers', 'RateLimit-Policy') } : {};
   const okHeaders =
     r.method === 'get'
-      ? { ETag: ref('headers', 'ETag'), 'Last-Modified': ref('headers', 'Last-Modified'), 'Cache-Control': ref('headers', 'Cache-Control'), Link: ref('headers', 'Link'), ...rateHeaders, 'X-Request-Id': ref('headers', 'X-Request-Id') }
-      : { 'Cache-Control': ref('headers', 'Cache-Control-No-Store'), Link: ref('headers', 'Link'), ...rateHeaders, 'X-Request-Id': ref('headers', 'X-Request-Id') };
+      ? {
+          ETag: ref('headers', 'ETag'),
+          'Last-Modified': ref('headers', 'Last-Modified'),
+          'Cache-Control': ref('headers', 'Cache-Control'),
+          Link: ref('headers', 'Link'),
+          ...rateHeaders,
+          'X-Request-Id': ref('headers', 'X-Request-Id'),
+        }
+      : {
+          'Cache-Control': ref('headers', 'Cache-Control-No-Store'),
+          Link: ref('headers', 'Link'),
+          ...rateHeaders,
+          'X-Request-Id': ref('headers', 'X-Request-Id'),
+        };
   const content: JsonSchema = { 'application/json': { schema: ref('schemas', responseComponentName(r)) } };
   if (r.csv) {
     content['text/csv'] = {
-      schema: { type: 'string', description: 'The items of `data` as CSV (RFC 4180, UTF-8, header row); nested fields as dotted columns, arrays joined with "; "' },
+      schema: {
+        type: 'string',
+        description: 'The items of `data` as CSV (RFC 4180, UTF-8, header row); nested fields as dotted columns, arrays joined with "; "',
+      },
     };
   }
   const responses: JsonSchema = {
@@ -213,7 +229,13 @@ function operation(r: RouteSpec, baseUrl: string, limits: RateLimitQuotas): Json
   return op;
 }
 
-function problemResponse(status: keyof typeof PROBLEM_TYPES, description: string, detail: string, extra: JsonSchema = {}, headers: JsonSchema = {}): JsonSchema {
+function problemResponse(
+  status: keyof typeof PROBLEM_TYPES,
+  description: string,
+  detail: string,
+  extra: JsonSchema = {},
+  headers: JsonSchema = {},
+): JsonSchema {
   const type = PROBLEM_TYPES[status];
   return {
     description,
@@ -270,7 +292,8 @@ function components(limits: RateLimitQuotas): JsonSchema {
       'Retry-After': { description: 'Seconds to wait before retrying (429, 503).', schema: { type: 'integer' }, example: 30 },
       Allow: { description: 'The methods the path accepts (405).', schema: str, example: 'GET, HEAD, OPTIONS' },
       'X-Request-Id': {
-        description: 'Names the request (also `request_id` in a problem body): the one the client sent when it is at most 64 characters of A-Z a-z 0-9 . _ -, else a fresh UUID.',
+        description:
+          'Names the request (also `request_id` in a problem body): the one the client sent when it is at most 64 characters of A-Z a-z 0-9 . _ -, else a fresh UUID.',
         schema: str,
         example: '0b6f3c52-6a1e-4f7e-9d3b-2c8a51f0e4a7',
       },
@@ -280,22 +303,36 @@ function components(limits: RateLimitQuotas): JsonSchema {
         description: 'Not modified: the ETag in If-None-Match is current. No body.',
         headers: { ETag: ref('headers', 'ETag'), 'Last-Modified': ref('headers', 'Last-Modified'), 'Cache-Control': ref('headers', 'Cache-Control') },
       },
-      BadRequest: problemResponse(400, 'Invalid request', "metric: expected one of fill_pct, volume, days_of_cover", {
+      BadRequest: problemResponse(400, 'Invalid request', 'metric: expected one of fill_pct, volume, days_of_cover', {
         errors: [{ param: 'metric', message: 'expected one of fill_pct, volume, days_of_cover' }],
       }),
       NotFound: problemResponse(404, 'Not found', "unknown commodity 'gass'; did you mean gas?", { suggestions: ['gas'] }),
-      MethodNotAllowed: problemResponse(405, 'Method not allowed', 'DELETE is not allowed on /v1/reserves; use GET', { allowed: ['GET', 'HEAD', 'OPTIONS'] }, { Allow: ref('headers', 'Allow') }),
+      MethodNotAllowed: problemResponse(
+        405,
+        'Method not allowed',
+        'DELETE is not allowed on /v1/reserves; use GET',
+        { allowed: ['GET', 'HEAD', 'OPTIONS'] },
+        { Allow: ref('headers', 'Allow') },
+      ),
       NotAcceptable: problemResponse(406, 'Not acceptable', 'this route answers application/json (and text/csv for lists and series)'),
       PayloadTooLarge: problemResponse(413, 'Request body too large', `the body may be at most ${ASK_MAX_BODY_BYTES} bytes`),
       UnsupportedMediaType: problemResponse(415, 'Unsupported media type', 'send the question as JSON with content-type: application/json (got text/plain)'),
       TooManyRequests: problemResponse(
         429,
         'Too many requests',
-        first ? `the "${first}" quota of ${limits[first]} requests per ${RATE_LIMIT_WINDOW_SECONDS} s is used up; retry after 42 s` : 'too many connections open from this client address',
+        first
+          ? `the "${first}" quota of ${limits[first]} requests per ${RATE_LIMIT_WINDOW_SECONDS} s is used up; retry after 42 s`
+          : 'too many connections open from this client address',
         first ? { policy: first } : {},
         { 'Retry-After': ref('headers', 'Retry-After'), RateLimit: ref('headers', 'RateLimit'), 'RateLimit-Policy': ref('headers', 'RateLimit-Policy') },
       ),
-      ServiceUnavailable: problemResponse(503, 'Service unavailable', 'no build has been published yet; try again shortly', {}, { 'Retry-After': ref('headers', 'Retry-After') }),
+      ServiceUnavailable: problemResponse(
+        503,
+        'Service unavailable',
+        'no build has been published yet; try again shortly',
+        {},
+        { 'Retry-After': ref('headers', 'Retry-After') },
+      ),
     },
   };
 }
@@ -368,7 +405,11 @@ function extraPaths(baseUrl: string, limits: RateLimitQuotas): Record<string, Js
     `${policyText('data', limits, (q) => `Tool calls, resource reads, prompts, completions and pings count against the \`data\` rate limit (${q}/minute per client IP).`, 'Tool calls, resource reads, prompts, completions and pings are not rate limited on this server (the `data` policy is off).')} Responses are \`no-store\`. Sessions are capped, expire when idle and after one hour; a batch holds at most 10 messages. The endpoint checks \`Host\` and \`Origin\`.`,
   ].join('\n');
   const sse = { 'text/event-stream': { schema: { type: 'string' } } };
-  const jsonRpc = { type: 'object', description: 'A JSON-RPC 2.0 message (or batch) of the Model Context Protocol', properties: { jsonrpc: { const: '2.0' }, id: {}, method: { type: 'string' }, params: { type: 'object' } } };
+  const jsonRpc = {
+    type: 'object',
+    description: 'A JSON-RPC 2.0 message (or batch) of the Model Context Protocol',
+    properties: { jsonrpc: { const: '2.0' }, id: {}, method: { type: 'string' }, params: { type: 'object' } },
+  };
   return {
     '/healthz': {
       get: {
@@ -398,37 +439,96 @@ function extraPaths(baseUrl: string, limits: RateLimitQuotas): Record<string, Js
         },
       },
     },
-    '/openapi.json': staticFile('This OpenAPI 3.1 document', 'Generated at build time from the same zod schemas the API validates with.', 'application/json', { type: 'object' }),
+    '/openapi.json': staticFile('This OpenAPI 3.1 document', 'Generated at build time from the same zod schemas the API validates with.', 'application/json', {
+      type: 'object',
+    }),
     '/.well-known/api-catalog': {
-      ...staticFile('API catalog (RFC 9727)', 'RFC 9264 linkset: service-desc (this document), service-doc (docs, /llms.txt), service-meta (licence), status (/healthz).', 'application/linkset+json', { type: 'object' }),
+      ...staticFile(
+        'API catalog (RFC 9727)',
+        'RFC 9264 linkset: service-desc (this document), service-doc (docs, /llms.txt), service-meta (licence), status (/healthz).',
+        'application/linkset+json',
+        { type: 'object' },
+      ),
       head: {
         tags: ['Discovery'],
         summary: 'API catalog link',
         description: 'Answers with `Link: </.well-known/api-catalog>; rel="api-catalog"`.',
-        responses: { 200: { description: 'The catalog exists', headers: { Link: { description: '`</.well-known/api-catalog>; rel="api-catalog"`', schema: { type: 'string' } } } } },
+        responses: {
+          200: {
+            description: 'The catalog exists',
+            headers: { Link: { description: '`</.well-known/api-catalog>; rel="api-catalog"`', schema: { type: 'string' } } },
+          },
+        },
       },
     },
-    '/.well-known/mcp/server-card': staticFile('MCP server card', 'Name, version, remote endpoint and transports, capabilities, the tools with their JSON Schemas, licence.', 'application/json', { type: 'object' }),
+    '/.well-known/mcp/server-card': staticFile(
+      'MCP server card',
+      'Name, version, remote endpoint and transports, capabilities, the tools with their JSON Schemas, licence.',
+      'application/json',
+      { type: 'object' },
+    ),
     '/.well-known/mcp.json': staticFile('MCP server card (alias)', 'The same bytes as /.well-known/mcp/server-card.', 'application/json', { type: 'object' }),
     '/.well-known/security.txt': staticFile('security.txt (RFC 9116)', 'How to report a vulnerability.', 'text/plain'),
     '/llms.txt': staticFile('Guide for language models', 'Markdown guide to the API, the MCP tools, limits and licence (llms.txt proposal).', 'text/markdown'),
     '/feeds/briefings-{lang}.atom': {
       ...staticFile('Briefings feed', 'Atom 1.0 feed of the briefings in one language, newest first.', 'application/atom+xml'),
-      parameters: [{ name: 'lang', in: 'path', required: true, description: 'Language: en, fr, de or es', schema: { type: 'string', enum: [...LANGS_ALL] }, example: 'en' }],
+      parameters: [
+        {
+          name: 'lang',
+          in: 'path',
+          required: true,
+          description: 'Language: en, fr, de or es',
+          schema: { type: 'string', enum: [...LANGS_ALL] },
+          example: 'en',
+        },
+      ],
     },
     '/bulk/{file}': {
-      ...staticFile('Bulk package file', `The current build's tables as Parquet and CSV and their Frictionless descriptor (docs/bulk.md). One request per file against the data limit.`, 'application/octet-stream'),
-      parameters: [{ name: 'file', in: 'path', required: true, description: 'datapackage.json, or <table>.parquet / <table>.csv', schema: { type: 'string', enum: ['datapackage.json', ...BULK_RESOURCES.flatMap((r) => [`${r.name}.parquet`, `${r.name}.csv`])] }, example: 'prices.parquet' }],
-    },
-    '/vintages/index.json': staticFile('Vintage index', 'Every kept vintage (a past bulk package whose figures differed from the one before), newest first, with its methodology version and source hashes.', 'application/json', { type: 'object' }),
-    '/vintages/{vintage}/{file}': {
-      ...staticFile('Vintage file', 'A file of a past bulk package, unchanged (cached for a year). A date (YYYY-MM-DD) instead of a build id redirects (307) to the newest vintage of that day.', 'application/octet-stream'),
+      ...staticFile(
+        'Bulk package file',
+        `The current build's tables as Parquet and CSV and their Frictionless descriptor (docs/bulk.md). One request per file against the data limit.`,
+        'application/octet-stream',
+      ),
       parameters: [
-        { name: 'vintage', in: 'path', required: true, description: 'A build id from /vintages/index.json, or a date', schema: { type: 'string' }, example: '20261123T202240Z-361b0678' },
+        {
+          name: 'file',
+          in: 'path',
+          required: true,
+          description: 'datapackage.json, or <table>.parquet / <table>.csv',
+          schema: { type: 'string', enum: ['datapackage.json', ...BULK_RESOURCES.flatMap((r) => [`${r.name}.parquet`, `${r.name}.csv`])] },
+          example: 'prices.parquet',
+        },
+      ],
+    },
+    '/vintages/index.json': staticFile(
+      'Vintage index',
+      'Every kept vintage (a past bulk package whose figures differed from the one before), newest first, with its methodology version and source hashes.',
+      'application/json',
+      { type: 'object' },
+    ),
+    '/vintages/{vintage}/{file}': {
+      ...staticFile(
+        'Vintage file',
+        'A file of a past bulk package, unchanged (cached for a year). A date (YYYY-MM-DD) instead of a build id redirects (307) to the newest vintage of that day.',
+        'application/octet-stream',
+      ),
+      parameters: [
+        {
+          name: 'vintage',
+          in: 'path',
+          required: true,
+          description: 'A build id from /vintages/index.json, or a date',
+          schema: { type: 'string' },
+          example: '20261123T202240Z-361b0678',
+        },
         { name: 'file', in: 'path', required: true, description: 'As in /bulk/{file}', schema: { type: 'string' }, example: 'revisions.csv' },
       ],
     },
-    '/feeds/events.atom': staticFile('Events feed', 'Atom 1.0 feed of the tagged events, newest first, each linking to its public source.', 'application/atom+xml'),
+    '/feeds/events.atom': staticFile(
+      'Events feed',
+      'Atom 1.0 feed of the tagged events, newest first, each linking to its public source.',
+      'application/atom+xml',
+    ),
     '/mcp': {
       get: {
         tags: ['MCP'],

@@ -7,9 +7,20 @@ import { serverCard } from './well-known.ts';
 
 /** The discovery files state the rate limits the server is configured with (RATE_LIMIT_DATA, RATE_LIMIT_ASK), 0 as "off". */
 const BASE = 'https://chokepoint.example';
-type Doc = { info: { description: string }; paths: Record<string, Record<string, { description: string; responses: Record<string, { headers?: Record<string, unknown> }>; 'x-rate-limit-policy'?: string }>>; components: { headers: Record<string, { description: string; example?: string }>; responses: { TooManyRequests: { content: Record<string, { example: { detail: string } }> } } } };
+type Doc = {
+  info: { description: string };
+  paths: Record<
+    string,
+    Record<string, { description: string; responses: Record<string, { headers?: Record<string, unknown> }>; 'x-rate-limit-policy'?: string }>
+  >;
+  components: {
+    headers: Record<string, { description: string; example?: string }>;
+    responses: { TooManyRequests: { content: Record<string, { example: { detail: string } }> } };
+  };
+};
 const openapi = (rateLimits: { data: number; ask: number }) => buildOpenApi({ baseUrl: BASE, version: '0.1.0', rateLimits }) as unknown as Doc;
-const card = (rateLimits: { data: number; ask: number }) => serverCard({ baseUrl: BASE, version: '0.1.0', rateLimits }) as { description: string; _meta: { rateLimit: unknown } };
+const card = (rateLimits: { data: number; ask: number }) =>
+  serverCard({ baseUrl: BASE, version: '0.1.0', rateLimits }) as { description: string; _meta: { rateLimit: unknown } };
 const dataRoute = ROUTES.find((r) => r.policy === 'data')!;
 const askRoute = ROUTES.find((r) => r.policy === 'ask')!;
 

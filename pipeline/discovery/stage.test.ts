@@ -7,11 +7,43 @@ import { BuildWriter } from '../publish.ts';
 import { DISCOVERY_FILES, publishDiscovery } from './stage.ts';
 
 const briefings: Briefing[] = [
-  { id: 'b-en', lang: 'en', translation_key: 'b', title: 'Gas & storage', summary: 'S', body: 'B', published_at: '2026-01-05', commodities: ['energy.gas'], countries: ['DEU'] },
-  { id: 'b-fr', lang: 'fr', translation_key: 'b', title: 'Gaz & stockage', summary: 'S', body: 'B', published_at: '2026-01-06', commodities: ['energy.gas'], countries: ['DEU'] },
+  {
+    id: 'b-en',
+    lang: 'en',
+    translation_key: 'b',
+    title: 'Gas & storage',
+    summary: 'S',
+    body: 'B',
+    published_at: '2026-01-05',
+    commodities: ['energy.gas'],
+    countries: ['DEU'],
+  },
+  {
+    id: 'b-fr',
+    lang: 'fr',
+    translation_key: 'b',
+    title: 'Gaz & stockage',
+    summary: 'S',
+    body: 'B',
+    published_at: '2026-01-06',
+    commodities: ['energy.gas'],
+    countries: ['DEU'],
+  },
 ];
 const events: Event[] = [
-  { id: '2026-01-02-x', date: '2026-01-02', category: 'policy', title: 'T', summary: 'S', commodities: ['energy.gas'], countries: ['DEU'], source_url: 'https://example.org/x', source_name: 'Example' , effect: 'tightening', kind: 'one-off'},
+  {
+    id: '2026-01-02-x',
+    date: '2026-01-02',
+    category: 'policy',
+    title: 'T',
+    summary: 'S',
+    commodities: ['energy.gas'],
+    countries: ['DEU'],
+    source_url: 'https://example.org/x',
+    source_name: 'Example',
+    effect: 'tightening',
+    kind: 'one-off',
+  },
 ];
 
 describe('publishDiscovery', () => {
@@ -25,7 +57,14 @@ describe('publishDiscovery', () => {
     dirs.push(dir);
     const writer = new BuildWriter(dir);
     const now = new Date('2026-01-10T12:00:00Z');
-    await publishDiscovery(writer, { baseUrl: 'https://chokepoint.example/', version: '0.1.0', now, briefings, events, securityContact: 'mailto:sec@example.org' });
+    await publishDiscovery(writer, {
+      baseUrl: 'https://chokepoint.example/',
+      version: '0.1.0',
+      now,
+      briefings,
+      events,
+      securityContact: 'mailto:sec@example.org',
+    });
 
     expect(Object.keys(writer.files).sort()).toEqual(Object.keys(DISCOVERY_FILES).sort());
     for (const [path, type] of Object.entries(DISCOVERY_FILES)) expect(writer.files[path]!.content_type, path).toBe(type);

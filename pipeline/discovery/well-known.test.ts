@@ -62,7 +62,14 @@ describe('MCP server card', () => {
     description: string;
     remotes: { type: string; url: string }[];
     capabilities: Record<string, unknown>;
-    tools: { name: string; title: string; description: string; inputSchema: Record<string, unknown>; outputSchema: Record<string, unknown>; annotations: Record<string, unknown> }[];
+    tools: {
+      name: string;
+      title: string;
+      description: string;
+      inputSchema: Record<string, unknown>;
+      outputSchema: Record<string, unknown>;
+      annotations: Record<string, unknown>;
+    }[];
     _meta: { license: string; documentation: { href: string }[] };
   };
 
@@ -129,7 +136,9 @@ describe('security.txt (RFC 9116)', () => {
     const contact = readConfig({ SECURITY_CONTACT: 'sec@example.org, https://github.com/example/chokepoint/security/advisories/new' }).SECURITY_CONTACT;
     const f = fields(securityTxt({ baseUrl: BASE, now, contact }));
     expect(f.contact).toEqual(['mailto:sec@example.org', 'https://github.com/example/chokepoint/security/advisories/new']);
-    expect(fields(securityTxt({ baseUrl: BASE, now, contact: readConfig({ SECURITY_CONTACT: '' }).SECURITY_CONTACT })).contact).toEqual(['mailto:security@chokepoint.example']);
+    expect(fields(securityTxt({ baseUrl: BASE, now, contact: readConfig({ SECURITY_CONTACT: '' }).SECURITY_CONTACT })).contact).toEqual([
+      'mailto:security@chokepoint.example',
+    ]);
     expect(fields(securityTxt({ baseUrl: BASE, now, contact: [] })).contact).toEqual(['mailto:security@chokepoint.example']);
   });
 });

@@ -41,7 +41,13 @@ export function apiCatalog(baseUrl: string): Linkset {
       },
       {
         anchor: `${baseUrl}/bulk/`,
-        describedby: [{ href: `${baseUrl}/bulk/datapackage.json`, type: 'application/json', title: 'Bulk package: every table as Parquet and CSV (Frictionless Data Package)' }],
+        describedby: [
+          {
+            href: `${baseUrl}/bulk/datapackage.json`,
+            type: 'application/json',
+            title: 'Bulk package: every table as Parquet and CSV (Frictionless Data Package)',
+          },
+        ],
         'service-doc': [{ href: `${baseUrl}/docs/bulk`, type: 'text/html', title: 'Bulk data and vintages' }],
         'predecessor-version': [{ href: `${baseUrl}/vintages/index.json`, type: 'application/json', title: 'Past packages (vintages), newest first' }],
         license: [{ href: LICENSE_URL, type: 'text/html', title: LICENSE }],
@@ -76,10 +82,21 @@ export const SERVER_CARD_SCHEMA = 'https://static.modelcontextprotocol.io/schema
  * `$schema`, `name`, `version`, `description`, `title`, `websiteUrl`, `remotes` (transport type
  * and URL), `capabilities`, `tools`; licence and documentation links go in `_meta`.
  */
-export function serverCard({ baseUrl, version, protocolVersions = MCP_PROTOCOL_VERSIONS, capabilities, rateLimits = DEFAULT_RATE_LIMITS }: ServerCardOptions): Record<string, unknown> {
+export function serverCard({
+  baseUrl,
+  version,
+  protocolVersions = MCP_PROTOCOL_VERSIONS,
+  capabilities,
+  rateLimits = DEFAULT_RATE_LIMITS,
+}: ServerCardOptions): Record<string, unknown> {
   const quota = rateLimits.data;
   const endpoint = `${baseUrl}/mcp`;
-  const remote = (type: string) => ({ type, url: endpoint, supportedProtocolVersions: [...protocolVersions], authentication: { required: false, schemes: [] as string[] } });
+  const remote = (type: string) => ({
+    type,
+    url: endpoint,
+    supportedProtocolVersions: [...protocolVersions],
+    authentication: { required: false, schemes: [] as string[] },
+  });
   return {
     $schema: SERVER_CARD_SCHEMA,
     name: serverName(baseUrl),
@@ -122,7 +139,10 @@ const asContactUri = (c: string) => (/^[a-z][a-z0-9+.-]*:/i.test(c) ? c : c.incl
 /** `/.well-known/security.txt` (RFC 9116), regenerated at each build so Expires stays in the future. */
 export function securityTxt({ baseUrl, now, contact }: SecurityTxtOptions): string {
   const given = contact ?? [DEFAULT_SECURITY_CONTACT];
-  const contacts = (typeof given === 'string' ? [given] : [...given]).map((c) => c.trim()).filter(Boolean).map(asContactUri);
+  const contacts = (typeof given === 'string' ? [given] : [...given])
+    .map((c) => c.trim())
+    .filter(Boolean)
+    .map(asContactUri);
   if (contacts.length === 0) contacts.push(DEFAULT_SECURITY_CONTACT);
   const expires = new Date(now.getTime() + SECURITY_TXT_DAYS * 86_400_000);
   const lines = [

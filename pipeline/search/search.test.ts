@@ -20,7 +20,9 @@ describe('distillation of the wink word vectors', () => {
     // Values from the file: "shortage":[-0.10117,1.1339,0.21254,…,-0.26431,<l2 norm 5.50319871>,<rank 5641>]
     const s = byWord.get('shortage')!;
     expect(s.rank).toBe(5641);
-    expect([s.vector[0]! * 5.50319871, s.vector[1]! * 5.50319871, s.vector[2]! * 5.50319871, s.vector[99]! * 5.50319871].map((x) => +x.toFixed(4))).toEqual([-0.1012, 1.1339, 0.2125, -0.2643]);
+    expect([s.vector[0]! * 5.50319871, s.vector[1]! * 5.50319871, s.vector[2]! * 5.50319871, s.vector[99]! * 5.50319871].map((x) => +x.toFixed(4))).toEqual([
+      -0.1012, 1.1339, 0.2125, -0.2643,
+    ]);
     const c = byWord.get('copper')!;
     expect(c.rank).toBe(4840);
     expect(+(c.vector[1]! * 6.37412054).toFixed(4)).toBe(1.5054);
@@ -30,10 +32,17 @@ describe('distillation of the wink word vectors', () => {
     const dir = mkdtempSync(join(tmpdir(), 'wink-'));
     const file = join(dir, 'w.json');
     const vec = (x: number, rank: number) => `[${[x, 0, 0].join(',')},${Math.abs(x)},${rank}]`;
-    writeFileSync(file, `{"precision":8,"dimensions":3,"words":["the","\\"","café","zeta"],"vectors":{"the":${vec(1, 0)},"\\"":${vec(2, 1)},"café":${vec(-3, 2)},"zeta":${vec(4, 3)}},"unkVector":[0,0,0]}`);
+    writeFileSync(
+      file,
+      `{"precision":8,"dimensions":3,"words":["the","\\"","café","zeta"],"vectors":{"the":${vec(1, 0)},"\\"":${vec(2, 1)},"café":${vec(-3, 2)},"zeta":${vec(4, 3)}},"unkVector":[0,0,0]}`,
+    );
     for (const chunkBytes of [7, 13, 64, 4096]) {
       const d = distil({ file, chunkBytes, wanted: new Set(['cafe', 'zeta', '"']) });
-      expect(d.words.map((w) => [w.word, w.rank, w.vector[0]])).toEqual([['"', 1, 1], ['cafe', 2, -1], ['zeta', 3, 1]]);
+      expect(d.words.map((w) => [w.word, w.rank, w.vector[0]])).toEqual([
+        ['"', 1, 1],
+        ['cafe', 2, -1],
+        ['zeta', 3, 1],
+      ]);
     }
     expect(distil({ file, wanted: new Set(), top: 1 }).words.map((w) => w.word)).toEqual(['the']);
   });
@@ -57,10 +66,13 @@ describe('distillation of the wink word vectors', () => {
 });
 
 describe('query expansion', async () => {
-  const lexicon = makeLexicon(buildLexicon(await readLexiconYaml(DATA_DIR), await loadCatalogue(DATA_DIR), {
-    iso3s: new Set(['DEU', 'CHL']),
-    namesOf3: (iso3) => (iso3 === 'DEU' ? { en: 'Germany', fr: 'Allemagne', de: 'Deutschland', es: 'Alemania' } : { en: 'Chile', fr: 'Chili', de: 'Chile', es: 'Chile' }),
-  }));
+  const lexicon = makeLexicon(
+    buildLexicon(await readLexiconYaml(DATA_DIR), await loadCatalogue(DATA_DIR), {
+      iso3s: new Set(['DEU', 'CHL']),
+      namesOf3: (iso3) =>
+        iso3 === 'DEU' ? { en: 'Germany', fr: 'Allemagne', de: 'Deutschland', es: 'Alemania' } : { en: 'Chile', fr: 'Chili', de: 'Chile', es: 'Chile' },
+    }),
+  );
   const words = (q: string) => expandQuery(lexicon, q).items.map((i) => i.word);
 
   it('brings French, German and Spanish words into English, inflected forms included', () => {
@@ -97,7 +109,9 @@ describe('text', () => {
 
   it('marks matched words and escapes everything else', () => {
     const s = snippet('Nothing here. Cobalt <b>exports</b> & "quotas" from DR Congo\'s mines.', new Set(terms('cobalt quota')));
-    expect(s).toBe('Cobalt &lt;b&gt;exports&lt;/b&gt; &amp; &quot;<mark>quotas</mark>&quot; from DR Congo&#39;s mines.'.replace('Cobalt', '<mark>Cobalt</mark>'));
+    expect(s).toBe(
+      'Cobalt &lt;b&gt;exports&lt;/b&gt; &amp; &quot;<mark>quotas</mark>&quot; from DR Congo&#39;s mines.'.replace('Cobalt', '<mark>Cobalt</mark>'),
+    );
     expect(snippet('<img src=x onerror=alert(1)>', new Set())).not.toMatch(/<img/);
   });
 

@@ -1,6 +1,15 @@
 import { insertMultiple, save } from '@orama/orama';
 import type { Briefing, Scenario } from '../../contract/content.ts';
-import { SEARCH_INDEX, SEARCH_LEXICON, SEARCH_VECTORS, createSearchDb, hitUrl, type Embedder, type IndexFile, type IndexedDoc } from '../../lib/search/format.ts';
+import {
+  SEARCH_INDEX,
+  SEARCH_LEXICON,
+  SEARCH_VECTORS,
+  createSearchDb,
+  hitUrl,
+  type Embedder,
+  type IndexFile,
+  type IndexedDoc,
+} from '../../lib/search/format.ts';
 import type { Lang, LexiconFile } from '../../lib/search/lexicon.ts';
 import { embedRemote, type EmbeddingsConfig } from '../../lib/search/remote.ts';
 import { isStopWord, plainText, words } from '../../lib/search/text.ts';
@@ -39,7 +48,8 @@ export const TOP_WORDS = 30_000;
 const PART_WEIGHTS = { title: 3, summary: 2, tags: 1, body: 1 } as const;
 const DOC_EMBED_CHARS = 6000;
 
-const LANG_NAMES = (lang: Lang, date: string) => new Intl.DateTimeFormat(lang, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`));
+const LANG_NAMES = (lang: Lang, date: string) =>
+  new Intl.DateTimeFormat(lang, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`));
 
 /** The documents of the index: every briefing, every scenario in English and in each translation. */
 export function searchDocs(input: Pick<SearchIndexInput, 'briefings' | 'scenarios' | 'catalogue' | 'names'>): Omit<IndexedDoc, 'embedding'>[] {
@@ -58,16 +68,37 @@ export function searchDocs(input: Pick<SearchIndexInput, 'briefings' | 'scenario
   const out: Omit<IndexedDoc, 'embedding'>[] = [];
   for (const b of input.briefings) {
     out.push({
-      id: `briefing:${b.id}`, doc_id: b.id, group: b.translation_key, type: 'briefing', lang: b.lang, title: b.title, summary: plainText(b.summary), body: plainText(b.body),
-      tags: tags(b.lang, b.commodities, b.countries, [b.published_at]), date: b.published_at, url: hitUrl('briefing', b.id, b.lang),
+      id: `briefing:${b.id}`,
+      doc_id: b.id,
+      group: b.translation_key,
+      type: 'briefing',
+      lang: b.lang,
+      title: b.title,
+      summary: plainText(b.summary),
+      body: plainText(b.body),
+      tags: tags(b.lang, b.commodities, b.countries, [b.published_at]),
+      date: b.published_at,
+      url: hitUrl('briefing', b.id, b.lang),
     });
   }
   for (const s of input.scenarios) {
-    const versions: [Lang, { title: string; summary: string }][] = [['en', s], ...(Object.entries(s.translations) as [Lang, { title: string; summary: string }][])];
+    const versions: [Lang, { title: string; summary: string }][] = [
+      ['en', s],
+      ...(Object.entries(s.translations) as [Lang, { title: string; summary: string }][]),
+    ];
     for (const [lang, t] of versions) {
       out.push({
-        id: `scenario:${s.id}:${lang}`, doc_id: s.id, group: `scenario:${s.id}`, type: 'scenario', lang, title: t.title, summary: t.summary, body: '',
-        tags: `${tags(lang, s.commodities, s.countries, [s.updated_at])} · ${s.status}`, date: s.updated_at, url: hitUrl('scenario', s.id, lang),
+        id: `scenario:${s.id}:${lang}`,
+        doc_id: s.id,
+        group: `scenario:${s.id}`,
+        type: 'scenario',
+        lang,
+        title: t.title,
+        summary: t.summary,
+        body: '',
+        tags: `${tags(lang, s.commodities, s.countries, [s.updated_at])} · ${s.status}`,
+        date: s.updated_at,
+        url: hitUrl('scenario', s.id, lang),
       });
     }
   }

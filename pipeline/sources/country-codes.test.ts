@@ -16,7 +16,8 @@ import { usgsMcsSource } from './usgs-mcs.ts';
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const mirror = (id: string) => join(process.env.SOURCES_DIR ?? resolve(repoRoot, '../shared/sources'), id);
 
-const HEADER = 'ISO3166-1-Alpha-2,ISO3166-1-Alpha-3,M49,CLDR display name,official_name_en,official_name_fr,UNTERM Spanish Short,UNTERM English Short,Region Name,Sub-region Name,is_independent';
+const HEADER =
+  'ISO3166-1-Alpha-2,ISO3166-1-Alpha-3,M49,CLDR display name,official_name_en,official_name_fr,UNTERM Spanish Short,UNTERM English Short,Region Name,Sub-region Name,is_independent';
 const FIXTURE = [
   HEADER,
   'NA,NAM,516,Namibia,Namibia,Namibie,Namibia,Namibia,Africa,Sub-Saharan Africa,Yes',
@@ -42,8 +43,16 @@ describe('country-codes adapter', () => {
     const rows = await db.all(`SELECT * FROM country_codes ORDER BY iso3`);
     expect(rows.map((r) => r.iso3)).toEqual(['AFG', 'BHS', 'HKG', 'NAM']);
     expect(rows[3]).toEqual({
-      iso2: 'NA', iso3: 'NAM', m49: '516', name_en: 'Namibia', official_name_en: 'Namibia', official_name_fr: 'Namibie',
-      name_es: 'Namibia', region: 'Africa', subregion: 'Sub-Saharan Africa', is_independent: true,
+      iso2: 'NA',
+      iso3: 'NAM',
+      m49: '516',
+      name_en: 'Namibia',
+      official_name_en: 'Namibia',
+      official_name_fr: 'Namibie',
+      name_es: 'Namibia',
+      region: 'Africa',
+      subregion: 'Sub-Saharan Africa',
+      is_independent: true,
     });
     expect(rows[0]!.m49).toBe('004');
     expect(rows[2]!.is_independent).toBe(false);
@@ -72,7 +81,12 @@ describe('country-codes adapter', () => {
     // Every alias points at a real ISO code (Kosovo's user-assigned XKX is the one exception).
     const iso3s = new Set((await db.all<{ iso3: string }>(`SELECT iso3 FROM country_codes`)).map((r) => r.iso3));
     expect(Object.entries(COUNTRY_ALIASES).filter(([, iso]) => !iso3s.has(iso))).toEqual([['kosovo', 'XKX']]);
-    for (const [name, iso3] of [['russian federation', 'RUS'], ['us', 'USA'], ['türkiye', 'TUR'], ['viet nam', 'VNM']] as const) {
+    for (const [name, iso3] of [
+      ['russian federation', 'RUS'],
+      ['us', 'USA'],
+      ['türkiye', 'TUR'],
+      ['viet nam', 'VNM'],
+    ] as const) {
       expect(await db.one(`SELECT iso3 FROM country_names WHERE name = ?`, [name])).toEqual({ iso3 });
     }
   });

@@ -31,8 +31,18 @@ const NAME_COLUMNS = [
   'UNTERM Arabic Formal',
 ] as const;
 
-const REQUIRED = ['ISO3166-1-Alpha-2', 'ISO3166-1-Alpha-3', 'M49', 'CLDR display name', 'official_name_en',
-  'official_name_fr', 'UNTERM Spanish Short', 'Region Name', 'Sub-region Name', 'is_independent'];
+const REQUIRED = [
+  'ISO3166-1-Alpha-2',
+  'ISO3166-1-Alpha-3',
+  'M49',
+  'CLDR display name',
+  'official_name_en',
+  'official_name_fr',
+  'UNTERM Spanish Short',
+  'Region Name',
+  'Sub-region Name',
+  'is_independent',
+];
 
 const q = (column: string) => `"${column.replaceAll('"', '""')}"`;
 
@@ -69,9 +79,9 @@ export const countryCodesSource: SourceAdapter = {
 
     // The columns other than REQUIRED are optional: a column the file lacks is skipped.
     const present = new Set(
-      (await db.all<{ column_name: string }>(
-        `SELECT column_name FROM information_schema.columns WHERE table_name = 'country_codes_raw'`,
-      )).map((r) => r.column_name),
+      (await db.all<{ column_name: string }>(`SELECT column_name FROM information_schema.columns WHERE table_name = 'country_codes_raw'`)).map(
+        (r) => r.column_name,
+      ),
     );
     const names = NAME_COLUMNS.filter((c) => present.has(c)).map(
       (c, i) => `SELECT ${q(c)} AS raw, ${i + 1} AS prio, trim("ISO3166-1-Alpha-3") AS iso3 FROM country_codes_raw`,

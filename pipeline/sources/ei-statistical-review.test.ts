@@ -39,11 +39,7 @@ const FILES: Record<string, string> = {
     'Natural Graphite P-R,Thousand tonnes,At end of 2023,India2,8600,',
     'Natural Graphite P-R,Thousand tonnes,At end of 2023,Total World,364395.4,',
   ].join('\n'),
-  'ei_mineral_prices.csv': [
-    'Year,Cobalt1,Lithium carbonate2,Lithium Iron Phosphate Cells7',
-    '2022,67.05,70.1,',
-    '2023,35.43,41.9,95.5',
-  ].join('\n'),
+  'ei_mineral_prices.csv': ['Year,Cobalt1,Lithium carbonate2,Lithium Iron Phosphate Cells7', '2022,67.05,70.1,', '2023,35.43,41.9,95.5'].join('\n'),
   'ei_trade_movements_2023.csv': [
     'sheet,unit,flow,exporter,importer,value,flag',
     'Gas trade - pipeline,Billion cubic metres,natural gas (pipeline),Russian Federation,Europe,49.8,',
@@ -120,15 +116,17 @@ describe('ei-statistical-review-2024 adapter', () => {
     expect(await db.one(`SELECT count(*)::INTEGER AS n FROM ei_energy`)).toEqual({ n: 101326 - 279 });
     const minerals = await db.all<{ mineral: string }>(`SELECT DISTINCT mineral FROM ei_mine_production ORDER BY mineral`);
     expect(minerals.map((m) => m.mineral)).toEqual(['cobalt', 'copper', 'graphite', 'lithium', 'manganese', 'nickel', 'pgm', 'rare_earths']);
-    expect(await db.one(`SELECT country, value FROM ei_mine_production WHERE mineral = 'cobalt' AND year = 2023 AND NOT is_aggregate ORDER BY value DESC LIMIT 1`))
-      .toEqual({ country: 'DR Congo', value: 139.838 });
+    expect(
+      await db.one(`SELECT country, value FROM ei_mine_production WHERE mineral = 'cobalt' AND year = 2023 AND NOT is_aggregate ORDER BY value DESC LIMIT 1`),
+    ).toEqual({ country: 'DR Congo', value: 139.838 });
     expect(await db.one(`SELECT unit FROM ei_mine_production WHERE mineral = 'rare_earths' LIMIT 1`)).toEqual({ unit: 'Thousand tonnes' });
     expect(await db.one(`SELECT value FROM ei_mineral_reserves WHERE mineral = 'lithium' AND country = 'Chile'`)).toEqual({ value: 9299.999999999998 });
     expect(await db.one(`SELECT value FROM ei_mineral_prices WHERE series = 'Cobalt' AND year = 2023`)).toEqual({ value: 35.43697002083333 });
     expect(await db.one(`SELECT count(DISTINCT series)::INTEGER AS n FROM ei_mineral_prices`)).toEqual({ n: 8 });
     expect(await db.one(`SELECT count(*)::INTEGER AS n FROM ei_trade WHERE lower(exporter) LIKE 'total%' OR lower(importer) LIKE 'total%'`)).toEqual({ n: 0 });
-    expect(await db.one(`SELECT value FROM ei_trade WHERE sheet = 'Gas trade - pipeline' AND exporter = 'US' AND importer = 'Canada'`))
-      .toEqual({ value: 27.966241028158123 });
+    expect(await db.one(`SELECT value FROM ei_trade WHERE sheet = 'Gas trade - pipeline' AND exporter = 'US' AND importer = 'Canada'`)).toEqual({
+      value: 27.966241028158123,
+    });
   });
 
   it('downloads the xlsx and converts its sheets to the mirror layout', async () => {

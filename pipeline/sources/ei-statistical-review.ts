@@ -140,8 +140,7 @@ const isYear = (c: Cell | undefined) => typeof c === 'number' && Number.isIntege
 const isNote = (label: string) => /^(source|note|\*|\^|#|†|excludes|includes|less than|w\b)/i.test(label);
 
 /** Value and flag as the mirror writes them: numbers as-is, any other text ('n/a') as flag. */
-const valueFlag = (c: Cell | undefined): [Cell, string] | null =>
-  typeof c === 'number' ? [c, ''] : text(c) ? ['', text(c)] : null;
+const valueFlag = (c: Cell | undefined): [Cell, string] | null => (typeof c === 'number' ? [c, ''] : text(c) ? ['', text(c)] : null);
 
 interface YearTable {
   unit: string;
@@ -205,8 +204,17 @@ async function convertWorkbook(wb: ExcelJS.Workbook, dir: string): Promise<void>
       const h = rows.findIndex((r) => /^to\b/i.test(text(r[0])));
       if (h < 0) continue;
       const above = rows[h - 1] ?? [];
-      const exporters = rows[h]!.map((c, i) => `${text(above[i])} ${text(c)}`.replace(/^from\s+/i, '').replace(/\s+/g, ' ').trim());
-      const unit = rows.slice(0, h).map((r) => text(r[0])).find((t) => /metres|bcm/i.test(t)) ?? 'Billion cubic metres';
+      const exporters = rows[h]!.map((c, i) =>
+        `${text(above[i])} ${text(c)}`
+          .replace(/^from\s+/i, '')
+          .replace(/\s+/g, ' ')
+          .trim(),
+      );
+      const unit =
+        rows
+          .slice(0, h)
+          .map((r) => text(r[0]))
+          .find((t) => /metres|bcm/i.test(t)) ?? 'Billion cubic metres';
       for (const r of rows.slice(h + 1)) {
         const importer = text(r[0]);
         if (!importer) continue;
@@ -225,7 +233,10 @@ async function convertWorkbook(wb: ExcelJS.Workbook, dir: string): Promise<void>
         const width = header.findLastIndex((x) => x !== '') + 1;
         prices = {
           header: header.slice(0, width),
-          rows: rows.slice(h + 1).filter((r) => isYear(r[0])).map((r) => header.slice(0, width).map((_, i) => r[i] ?? '')),
+          rows: rows
+            .slice(h + 1)
+            .filter((r) => isYear(r[0]))
+            .map((r) => header.slice(0, width).map((_, i) => r[i] ?? '')),
         };
         continue;
       }
@@ -255,11 +266,29 @@ async function convertWorkbook(wb: ExcelJS.Workbook, dir: string): Promise<void>
 
 /** The per-country year sheets the mirror keeps (SOURCES.md §1). */
 const ENERGY_SHEETS = new Set([
-  'Primary energy cons - EJ', 'Oil Production - barrels', 'Oil Production - tonnes', 'Oil Consumption - barrels',
-  'Oil Consumption - Tonnes', 'Oil Consumption - EJ', 'Crude+cond production - barrels', 'NGLs production - barrels',
-  'Gas Production - Bcm', 'Gas Production - EJ', 'Gas Consumption - Bcm', 'Gas Consumption - EJ',
-  'Coal Production - mt', 'Coal Production - EJ', 'Coal Consumption - EJ', 'Nuclear Consumption - EJ',
-  'Hydro Consumption - EJ', 'Renewables Consumption -EJ', 'Oil - Proved reserves history',
-  'Gas - Proved reserves history', 'Gas - LNG imports bcm', 'Gas - LNG exports bcm', 'Oil refinery - capacity',
-  'Oil refinery - throughput', 'Coal - Trade movements',
+  'Primary energy cons - EJ',
+  'Oil Production - barrels',
+  'Oil Production - tonnes',
+  'Oil Consumption - barrels',
+  'Oil Consumption - Tonnes',
+  'Oil Consumption - EJ',
+  'Crude+cond production - barrels',
+  'NGLs production - barrels',
+  'Gas Production - Bcm',
+  'Gas Production - EJ',
+  'Gas Consumption - Bcm',
+  'Gas Consumption - EJ',
+  'Coal Production - mt',
+  'Coal Production - EJ',
+  'Coal Consumption - EJ',
+  'Nuclear Consumption - EJ',
+  'Hydro Consumption - EJ',
+  'Renewables Consumption -EJ',
+  'Oil - Proved reserves history',
+  'Gas - Proved reserves history',
+  'Gas - LNG imports bcm',
+  'Gas - LNG exports bcm',
+  'Oil refinery - capacity',
+  'Oil refinery - throughput',
+  'Coal - Trade movements',
 ]);

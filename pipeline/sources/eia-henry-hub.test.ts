@@ -48,9 +48,7 @@ describe('eia-henry-hub', () => {
       { frequency: 'monthly', date: '2026-06-01', value: 3.15 },
       { frequency: 'monthly', date: '2026-07-01', value: 2.89 },
     ]);
-    expect(
-      await db.all(`SELECT column_name, data_type FROM information_schema.columns WHERE table_name = 'eia_henry_hub' ORDER BY ordinal_position`),
-    ).toEqual([
+    expect(await db.all(`SELECT column_name, data_type FROM information_schema.columns WHERE table_name = 'eia_henry_hub' ORDER BY ordinal_position`)).toEqual([
       { column_name: 'frequency', data_type: 'VARCHAR' },
       { column_name: 'date', data_type: 'DATE' },
       { column_name: 'value', data_type: 'DOUBLE' },
@@ -77,8 +75,14 @@ describe('eia-henry-hub', () => {
     });
     expect(last[0]).toBe('2026-08-18');
     expect(await db.one(`SELECT count(*)::INTEGER AS n FROM eia_henry_hub WHERE date = '2018-01-05'`)).toEqual({ n: 0 });
-    expect(await db.one(`SELECT max(date) AS d, arg_max(value, date) AS v FROM eia_henry_hub WHERE frequency = 'monthly'`)).toEqual({ d: '2026-07-01', v: 2.89 });
-    expect(await db.one(`SELECT min(date) AS d, arg_min(value, date) AS v FROM eia_henry_hub WHERE frequency = 'monthly'`)).toEqual({ d: '1997-01-01', v: 3.45 });
+    expect(await db.one(`SELECT max(date) AS d, arg_max(value, date) AS v FROM eia_henry_hub WHERE frequency = 'monthly'`)).toEqual({
+      d: '2026-07-01',
+      v: 2.89,
+    });
+    expect(await db.one(`SELECT min(date) AS d, arg_min(value, date) AS v FROM eia_henry_hub WHERE frequency = 'monthly'`)).toEqual({
+      d: '1997-01-01',
+      v: 3.45,
+    });
     expect(await db.all(`SELECT frequency, count(*)::INTEGER AS n FROM eia_henry_hub GROUP BY ALL ORDER BY frequency`)).toEqual([
       // 7,437 lines, but 2018-01-05 has no price in the file.
       { frequency: 'daily', n: 7436 },

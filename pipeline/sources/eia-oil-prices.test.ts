@@ -96,11 +96,12 @@ describe('eia-oil-prices', () => {
       v: Number(brentPrice),
     });
     expect(await db.one(`SELECT value FROM eia_oil_prices WHERE series = 'wti' AND frequency = 'daily' AND date = '2020-04-20'`)).toEqual({ value: -36.98 });
-    expect(await db.one(`SELECT max(date) AS d, arg_max(value, date) AS v FROM eia_oil_prices WHERE series = 'brent' AND frequency = 'monthly'`)).toEqual({ d: '2026-07-01', v: 83.76 });
+    expect(await db.one(`SELECT max(date) AS d, arg_max(value, date) AS v FROM eia_oil_prices WHERE series = 'brent' AND frequency = 'monthly'`)).toEqual({
+      d: '2026-07-01',
+      v: 83.76,
+    });
     expect(await db.one(`SELECT max(date) AS d FROM eia_oil_prices WHERE series = 'wti' AND frequency = 'weekly'`)).toEqual({ d: '2026-08-14' });
-    expect(
-      await db.all(`SELECT series, frequency, count(*)::INTEGER AS n FROM eia_oil_prices GROUP BY ALL ORDER BY series, frequency`),
-    ).toEqual([
+    expect(await db.all(`SELECT series, frequency, count(*)::INTEGER AS n FROM eia_oil_prices GROUP BY ALL ORDER BY series, frequency`)).toEqual([
       { series: 'brent', frequency: 'daily', n: 9958 },
       { series: 'brent', frequency: 'monthly', n: 471 },
       { series: 'brent', frequency: 'weekly', n: 2049 },

@@ -101,7 +101,11 @@ export const eiaOilPricesSource: SourceAdapter = {
       const rows = await fetchEiaSeries(ID, fetchImpl, key, 'petroleum/pri/spt', SERIES[f.series], f.frequency);
       // API monthly periods are 'YYYY-MM'; the mirror (EIA's xls) stamps the 15th.
       const date = (p: string): string => (f.frequency === 'monthly' ? `${p}-15` : p);
-      await writeCsv(join(dir, f.path), ['Date', 'Price'], rows.map(([p, v]) => [date(p), v]));
+      await writeCsv(
+        join(dir, f.path),
+        ['Date', 'Price'],
+        rows.map(([p, v]) => [date(p), v]),
+      );
     }
   },
 };

@@ -58,8 +58,7 @@ describe('eia-weekly-petroleum load', () => {
 
   it('unions the long WPSR file and the wide stocks file, preferring WPSR', async () => {
     await adapter.load(db, await fixture());
-    const w = (series_id: string, name: string, unit: string, date: string, value: number, file: string) =>
-      ({ series_id, name, unit, date, value, file });
+    const w = (series_id: string, name: string, unit: string, date: string, value: number, file: string) => ({ series_id, name, unit, date, value, file });
     expect(await db.all(`SELECT * FROM eia_petroleum_weekly ORDER BY series_id, date`)).toEqual([
       w('WCESTUS1', 'Weekly U.S. Ending Stocks excluding SPR of Crude Oil', 'kb', '1982-08-20', 338764, STOCKS),
       w('WCESTUS1', 'Weekly U.S. Ending Stocks excluding SPR of Crude Oil', 'kb', '2014-12-26', 2, STOCKS),
@@ -81,14 +80,14 @@ describe('eia-weekly-petroleum load', () => {
       delete files[name];
       await expect(adapter.load(db, await fixture(files))).rejects.toThrow(new RegExp(`missing file ${name}`));
     }
-    await expect(adapter.load(db, await fixture({ ...FIXTURE, [WPSR]: FIXTURE[WPSR]!.replace('period', 'week') })))
-      .rejects.toThrow(/header lacks period/);
-    await expect(adapter.load(db, await fixture({ ...FIXTURE, [STOCKS]: FIXTURE[STOCKS]!.replace('WCSSTUS1', 'SPR') })))
-      .rejects.toThrow(/header lacks WCSSTUS1/);
-    await expect(adapter.load(db, await fixture({ ...FIXTURE, [WPSR]: FIXTURE[WPSR]!.replace('(pct)', '(percent)') })))
-      .rejects.toThrow(/unknown unit 'percent'/);
-    await expect(adapter.load(db, await fixture({ ...FIXTURE, [WPSR]: FIXTURE[WPSR]!.replace('690963', '690,963') })))
-      .rejects.toThrow(SourceError);
+    await expect(adapter.load(db, await fixture({ ...FIXTURE, [WPSR]: FIXTURE[WPSR]!.replace('period', 'week') }))).rejects.toThrow(/header lacks period/);
+    await expect(adapter.load(db, await fixture({ ...FIXTURE, [STOCKS]: FIXTURE[STOCKS]!.replace('WCSSTUS1', 'SPR') }))).rejects.toThrow(
+      /header lacks WCSSTUS1/,
+    );
+    await expect(adapter.load(db, await fixture({ ...FIXTURE, [WPSR]: FIXTURE[WPSR]!.replace('(pct)', '(percent)') }))).rejects.toThrow(
+      /unknown unit 'percent'/,
+    );
+    await expect(adapter.load(db, await fixture({ ...FIXTURE, [WPSR]: FIXTURE[WPSR]!.replace('690963', '690,963') }))).rejects.toThrow(SourceError);
     const headersOnly = Object.fromEntries(Object.entries(FIXTURE).map(([k, v]) => [k, v.split('\n')[0]!]));
     await expect(adapter.load(db, await fixture(headersOnly))).rejects.toThrow(/has no rows/);
   });
@@ -99,18 +98,31 @@ describe.skipIf(!existsSync(mirror))('eia-weekly-petroleum on the real mirror', 
     const db = await Db.open();
     try {
       await adapter.load(db, mirror);
-      expect(await db.one(`SELECT count(*)::INTEGER AS n, count(DISTINCT series_id)::INTEGER AS series FROM eia_petroleum_weekly`))
-        .toEqual({ n: 66242, series: 71 });
-      expect(await db.one(`SELECT count(*)::INTEGER AS n FROM (SELECT DISTINCT series_id, date FROM eia_petroleum_weekly)`))
-        .toEqual({ n: 66242 });
-      expect(await db.one(`SELECT date, value, name, unit, file FROM eia_petroleum_weekly WHERE series_id = 'WCSSTUS1' ORDER BY date DESC LIMIT 1`))
-        .toEqual({ date: '2026-02-27', value: 415441, name: 'SPR Stocks', unit: 'kb', file: WPSR });
-      expect(await db.one(`SELECT value, file FROM eia_petroleum_weekly WHERE series_id = 'WCSSTUS1' AND date = '2014-12-26'`))
-        .toEqual({ value: 690963, file: WPSR });
-      expect(await db.one(`SELECT min(date) AS first, count(*)::INTEGER AS n FROM eia_petroleum_weekly WHERE series_id = 'WCSSTUS1'`))
-        .toEqual({ first: '1982-08-20', n: 2266 }); // 2,058 wide + 584 WPSR - 376 shared weeks
-      expect(await db.all(`SELECT unit, count(DISTINCT series_id)::INTEGER AS n FROM eia_petroleum_weekly GROUP BY unit ORDER BY unit`))
-        .toEqual([{ unit: 'kb', n: 39 }, { unit: 'kbd', n: 31 }, { unit: 'pct', n: 1 }]);
+      expect(await db.one(`SELECT count(*)::INTEGER AS n, count(DISTINCT series_id)::INTEGER AS series FROM eia_petroleum_weekly`)).toEqual({
+        n: 66242,
+        series: 71,
+      });
+      expect(await db.one(`SELECT count(*)::INTEGER AS n FROM (SELECT DISTINCT series_id, date FROM eia_petroleum_weekly)`)).toEqual({ n: 66242 });
+      expect(await db.one(`SELECT date, value, name, unit, file FROM eia_petroleum_weekly WHERE series_id = 'WCSSTUS1' ORDER BY date DESC LIMIT 1`)).toEqual({
+        date: '2026-02-27',
+        value: 415441,
+        name: 'SPR Stocks',
+        unit: 'kb',
+        file: WPSR,
+      });
+      expect(await db.one(`SELECT value, file FROM eia_petroleum_weekly WHERE series_id = 'WCSSTUS1' AND date = '2014-12-26'`)).toEqual({
+        value: 690963,
+        file: WPSR,
+      });
+      expect(await db.one(`SELECT min(date) AS first, count(*)::INTEGER AS n FROM eia_petroleum_weekly WHERE series_id = 'WCSSTUS1'`)).toEqual({
+        first: '1982-08-20',
+        n: 2266,
+      }); // 2,058 wide + 584 WPSR - 376 shared weeks
+      expect(await db.all(`SELECT unit, count(DISTINCT series_id)::INTEGER AS n FROM eia_petroleum_weekly GROUP BY unit ORDER BY unit`)).toEqual([
+        { unit: 'kb', n: 39 },
+        { unit: 'kbd', n: 31 },
+        { unit: 'pct', n: 1 },
+      ]);
       expect(await db.one(`SELECT count(*)::INTEGER AS n FROM eia_petroleum_weekly WHERE dayofweek(date) <> 5`)).toEqual({ n: 0 });
     } finally {
       db.close();
@@ -131,8 +143,17 @@ describe('eia-weekly-petroleum download', () => {
   it('pages through EIA API v2 and writes files that load() reads', async () => {
     // EIA API v2 answers (values as strings since v2.1.6). The stocks route serves 2 rows per page to force paging.
     const point = (period: string, series: string, desc: string, value: string | null, units = 'MBBL') => ({
-      period, duoarea: 'NUS', 'area-name': 'U.S.', product: 'EPC0', 'product-name': 'Crude Oil', process: 'SAS',
-      'process-name': 'Ending Stocks', series, 'series-description': desc, value, units,
+      period,
+      duoarea: 'NUS',
+      'area-name': 'U.S.',
+      product: 'EPC0',
+      'product-name': 'Crude Oil',
+      process: 'SAS',
+      'process-name': 'Ending Stocks',
+      series,
+      'series-description': desc,
+      value,
+      units,
     });
     const stocks = [
       point('2022-03-04', 'WCESTUS1', 'U.S. Ending Stocks excluding SPR of Crude Oil (Thousand Barrels)', '411562'),
@@ -169,11 +190,13 @@ describe('eia-weekly-petroleum download', () => {
         data = all.slice(offset);
       }
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({
-        response: { total: String(all.length), dateFormat: 'YYYY-MM-DD', frequency: 'weekly', data, description: '' },
-        request: { command: url.pathname, params: {} },
-        apiVersion: '2.1.12',
-      }));
+      res.end(
+        JSON.stringify({
+          response: { total: String(all.length), dateFormat: 'YYYY-MM-DD', frequency: 'weekly', data, description: '' },
+          request: { command: url.pathname, params: {} },
+          apiVersion: '2.1.12',
+        }),
+      );
     });
     await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
     const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -185,8 +208,11 @@ describe('eia-weekly-petroleum download', () => {
       await adapter.download(dir, fetchImpl, { eia: 'test-key' });
       const stockPages = seen.filter((u) => u.pathname.includes('/stoc/wstk/'));
       expect(stockPages.map((u) => u.searchParams.get('offset'))).toEqual(['0', '2', '4']);
-      expect([stockPages[0]?.searchParams.get('frequency'), stockPages[0]?.searchParams.get('data[0]'), stockPages[0]?.searchParams.get('facets[duoarea][]')])
-        .toEqual(['weekly', 'value', 'NUS']);
+      expect([
+        stockPages[0]?.searchParams.get('frequency'),
+        stockPages[0]?.searchParams.get('data[0]'),
+        stockPages[0]?.searchParams.get('facets[duoarea][]'),
+      ]).toEqual(['weekly', 'value', 'NUS']);
       expect(seen.filter((u) => u.pathname.startsWith('/v2/seriesid/'))).toHaveLength(42);
       expect(seen.find((u) => u.pathname === '/v2/seriesid/PET.WCSSTUS1.W')?.searchParams.get('start')).toBe('2014-12-26');
 

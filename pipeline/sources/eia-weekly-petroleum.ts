@@ -13,24 +13,48 @@ const WPSR_START = '2014-12-26';
 
 /** The 42 national WPSR series the mirror keeps, with the mirror's labels (unit in parentheses). */
 const WPSR_SERIES: readonly (readonly [string, string])[] = [
-  ['WCEIMUS2', 'US Imports (kbd)'], ['WCESTUS1', 'US Commercial Stocks (kb)'], ['WCREXUS2', 'US Crude Exports (kbd)'],
-  ['WCRFPUS2', 'US Production (kbd)'], ['WCRRIUS2', 'US Refinery Runs (kbd)'], ['WCRSTUS1', 'Total Stocks (kb)'],
-  ['WCSSTUS1', 'SPR Stocks (kb)'], ['WDIEXUS2', 'US Distillate Exports (kbd)'], ['WDIIMUS2', 'US Distillate Imports (kbd)'],
-  ['WDIRPUS2', 'US Distillate Production (kbd)'], ['WDISTUS1', 'US Distillate Stocks (kb)'],
-  ['WDIUPUS2', 'Distillate Supplied (kbd)'], ['WGFRPUS2', 'US Gasoline Production (kbd)'],
-  ['WGFUPUS2', 'Gasoline Supplied (kbd)'], ['WGIRIUS2', 'US Gross Runs (kbd)'], ['WGTIMUS2', 'US Gasoline Imports (kbd)'],
-  ['WGTSTUS1', 'US Gasoline Stocks (kb)'], ['WKJEXUS2', 'US Jet Exports (kbd)'], ['WKJIMUS2', 'US Jet Imports (kbd)'],
-  ['WKJRPUS2', 'US Jet Production (kbd)'], ['WKJSTUS1', 'US Jet Stocks (kb)'], ['WKJUPUS2', 'Jet Supplied (kbd)'],
-  ['WOCLEUS2', 'US CDU Capacity (kbd)'], ['WPRIM_NUS-Z00_2', 'US C3/C3= Imports (kbd)'],
-  ['WPRSTUS1', 'US C3/C3= Stocks (kb)'], ['WPRTP_NUS_2', 'US C3/C3= Production (kbd)'],
-  ['WPRUP_NUS_2', 'C3/C3= Supplied (kbd)'], ['WPULEUS3', 'US Refinery Utilization (pct)'],
-  ['WREEXUS2', 'US Fuel Oil Exports (kbd)'], ['WREIMUS2', 'US Fuel Oil Imports (kbd)'],
-  ['WRERPUS2', 'US Fuel Oil Production (kbd)'], ['WRESTUS1', 'US Fuel Oil Stocks (kb)'],
-  ['WREUPUS2', 'Fuel Oil Supplied (kbd)'], ['WRPUPUS2', 'Products Supplied (kbd)'],
-  ['WWOUP_NUS_2', 'Other Oils Supplied (kbd)'], ['W_EPC0_FPF_R48_MBBLD', 'L48 Production (kbd)'],
-  ['W_EPC0_FPF_SAK_MBBLD', 'AK Production (kbd)'], ['W_EPC0_SAX_YCUOK_MBBL', 'Cushing Stocks (kb)'],
-  ['W_EPC0_SKA_NUS_MBBL', 'Alaska Stocks (kb)'], ['W_EPLLPZ_EEX_NUS-Z00_MBBLD', 'US C3/C3= Exports (kbd)'],
-  ['W_EPM0F_EEX_NUS-Z00_MBBLD', 'US Gasoline Exports (kbd)'], ['W_EPOOXE_YOP_NUS_MBBLD', 'US Ethanol Production (kbd)'],
+  ['WCEIMUS2', 'US Imports (kbd)'],
+  ['WCESTUS1', 'US Commercial Stocks (kb)'],
+  ['WCREXUS2', 'US Crude Exports (kbd)'],
+  ['WCRFPUS2', 'US Production (kbd)'],
+  ['WCRRIUS2', 'US Refinery Runs (kbd)'],
+  ['WCRSTUS1', 'Total Stocks (kb)'],
+  ['WCSSTUS1', 'SPR Stocks (kb)'],
+  ['WDIEXUS2', 'US Distillate Exports (kbd)'],
+  ['WDIIMUS2', 'US Distillate Imports (kbd)'],
+  ['WDIRPUS2', 'US Distillate Production (kbd)'],
+  ['WDISTUS1', 'US Distillate Stocks (kb)'],
+  ['WDIUPUS2', 'Distillate Supplied (kbd)'],
+  ['WGFRPUS2', 'US Gasoline Production (kbd)'],
+  ['WGFUPUS2', 'Gasoline Supplied (kbd)'],
+  ['WGIRIUS2', 'US Gross Runs (kbd)'],
+  ['WGTIMUS2', 'US Gasoline Imports (kbd)'],
+  ['WGTSTUS1', 'US Gasoline Stocks (kb)'],
+  ['WKJEXUS2', 'US Jet Exports (kbd)'],
+  ['WKJIMUS2', 'US Jet Imports (kbd)'],
+  ['WKJRPUS2', 'US Jet Production (kbd)'],
+  ['WKJSTUS1', 'US Jet Stocks (kb)'],
+  ['WKJUPUS2', 'Jet Supplied (kbd)'],
+  ['WOCLEUS2', 'US CDU Capacity (kbd)'],
+  ['WPRIM_NUS-Z00_2', 'US C3/C3= Imports (kbd)'],
+  ['WPRSTUS1', 'US C3/C3= Stocks (kb)'],
+  ['WPRTP_NUS_2', 'US C3/C3= Production (kbd)'],
+  ['WPRUP_NUS_2', 'C3/C3= Supplied (kbd)'],
+  ['WPULEUS3', 'US Refinery Utilization (pct)'],
+  ['WREEXUS2', 'US Fuel Oil Exports (kbd)'],
+  ['WREIMUS2', 'US Fuel Oil Imports (kbd)'],
+  ['WRERPUS2', 'US Fuel Oil Production (kbd)'],
+  ['WRESTUS1', 'US Fuel Oil Stocks (kb)'],
+  ['WREUPUS2', 'Fuel Oil Supplied (kbd)'],
+  ['WRPUPUS2', 'Products Supplied (kbd)'],
+  ['WWOUP_NUS_2', 'Other Oils Supplied (kbd)'],
+  ['W_EPC0_FPF_R48_MBBLD', 'L48 Production (kbd)'],
+  ['W_EPC0_FPF_SAK_MBBLD', 'AK Production (kbd)'],
+  ['W_EPC0_SAX_YCUOK_MBBL', 'Cushing Stocks (kb)'],
+  ['W_EPC0_SKA_NUS_MBBL', 'Alaska Stocks (kb)'],
+  ['W_EPLLPZ_EEX_NUS-Z00_MBBLD', 'US C3/C3= Exports (kbd)'],
+  ['W_EPM0F_EEX_NUS-Z00_MBBLD', 'US Gasoline Exports (kbd)'],
+  ['W_EPOOXE_YOP_NUS_MBBLD', 'US Ethanol Production (kbd)'],
 ];
 
 export const eiaWeeklyPetroleumSource: SourceAdapter = {
@@ -142,7 +166,11 @@ export const eiaWeeklyPetroleumSource: SourceAdapter = {
       ['date', ...ids],
       [...byDate.keys()].sort().map((d) => [d, ...ids.map((id) => byDate.get(d)?.get(id) ?? '')]),
     );
-    await writeCsv(join(dir, SERIES), ['sourcekey', 'description'], [...descriptions].map(([id, desc]) => [id, desc]));
+    await writeCsv(
+      join(dir, SERIES),
+      ['sourcekey', 'description'],
+      [...descriptions].map(([id, desc]) => [id, desc]),
+    );
   },
 };
 
@@ -156,14 +184,9 @@ interface EiaPoint {
 }
 
 /** Every page of one EIA API v2 query (offset/length paging against response.total). */
-async function fetchEia(
-  fetchImpl: typeof fetch,
-  key: string,
-  route: string,
-  params: Record<string, string>,
-): Promise<EiaPoint[]> {
+async function fetchEia(fetchImpl: typeof fetch, key: string, route: string, params: Record<string, string>): Promise<EiaPoint[]> {
   const out: EiaPoint[] = [];
-  for (let offset = 0; ; ) {
+  for (let offset = 0; ;) {
     const query = new URLSearchParams({ ...params, offset: String(offset), length: String(PAGE) });
     const shown = `${API}${route}?${query}`; // without the key: error messages end up in logs
     query.set('api_key', key);

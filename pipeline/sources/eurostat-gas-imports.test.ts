@@ -49,17 +49,27 @@ describe('eurostat-gas-imports-by-partner adapter', () => {
   it('throws SourceError for a missing file, a bad header or only ":" cells', async () => {
     await expect(eurostatGasImportsSource.load(db, await mkdtemp(join(tmpdir(), 'estat-')))).rejects.toBeInstanceOf(SourceError);
     await expect(eurostatGasImportsSource.load(db, await fixtureDir('geo,time,value\nDE,2020,1'))).rejects.toBeInstanceOf(SourceError);
-    await expect(eurostatGasImportsSource.load(db, await fixtureDir(FIXTURE.split('\n').filter((l, i) => i === 0 || l.endsWith(':')).join('\n'))))
-      .rejects.toBeInstanceOf(SourceError);
+    await expect(
+      eurostatGasImportsSource.load(
+        db,
+        await fixtureDir(
+          FIXTURE.split('\n')
+            .filter((l, i) => i === 0 || l.endsWith(':'))
+            .join('\n'),
+        ),
+      ),
+    ).rejects.toBeInstanceOf(SourceError);
   });
 
   it('loads the real extract (2011–2020, 58 ":" cells dropped)', async () => {
     await eurostatGasImportsSource.load(db, mirror);
     expect(await db.one(`SELECT count(*)::INTEGER AS n, min(year) AS a, max(year) AS b FROM eurostat_gas_imports`)).toEqual({ n: 1702, a: 2011, b: 2020 });
-    expect(await db.one(`SELECT value FROM eurostat_gas_imports WHERE geo = 'Germany' AND siec = 'Natural gas' AND partner = 'Russia' AND year = 2020`))
-      .toEqual({ value: 2045449.486 });
-    expect(await db.one(`SELECT value FROM eurostat_gas_imports WHERE geo = 'Germany' AND siec = 'Natural gas' AND partner = 'Total' AND year = 2020`))
-      .toEqual({ value: 3092272.826 });
+    expect(
+      await db.one(`SELECT value FROM eurostat_gas_imports WHERE geo = 'Germany' AND siec = 'Natural gas' AND partner = 'Russia' AND year = 2020`),
+    ).toEqual({ value: 2045449.486 });
+    expect(await db.one(`SELECT value FROM eurostat_gas_imports WHERE geo = 'Germany' AND siec = 'Natural gas' AND partner = 'Total' AND year = 2020`)).toEqual(
+      { value: 3092272.826 },
+    );
     const aggregates = await db.all<{ geo: string }>(`SELECT DISTINCT geo FROM eurostat_gas_imports WHERE is_aggregate ORDER BY geo`);
     expect(aggregates.map((r) => r.geo)).toEqual(['Euro area - 19 countries', 'European Union - 27 countries', 'European Union - 28 countries']);
   });

@@ -78,10 +78,29 @@ describe('gie-agsi-gas-storage load', () => {
   it('merges the daily files by precedence and cleans the Excel export', async () => {
     await adapter.load(db, await fixture());
     const rows = await db.all(`SELECT * FROM agsi_storage ORDER BY country, date`);
-    const row = (country: string, date: string, fill: number, gis: number | null, wgv: number | null,
-      inj: number | null, wd: number | null, net: number | null, status: string | null, file: string) =>
-      ({ country, date, fill_pct: fill, gas_in_storage_twh: gis, working_gas_volume_twh: wgv, injection_gwh_d: inj,
-        withdrawal_gwh_d: wd, net_withdrawal_gwh_d: net, status, file });
+    const row = (
+      country: string,
+      date: string,
+      fill: number,
+      gis: number | null,
+      wgv: number | null,
+      inj: number | null,
+      wd: number | null,
+      net: number | null,
+      status: string | null,
+      file: string,
+    ) => ({
+      country,
+      date,
+      fill_pct: fill,
+      gas_in_storage_twh: gis,
+      working_gas_volume_twh: wgv,
+      injection_gwh_d: inj,
+      withdrawal_gwh_d: wd,
+      net_withdrawal_gwh_d: net,
+      status,
+      file,
+    });
     const deEu = 'agsi_de_eu_daily_2020_2026.csv';
     const fill = 'agsi_country_fill_daily_2023_2026.csv';
     const excel = 'agsi_eu_daily_2011_2025_excel_export.csv';
@@ -116,8 +135,11 @@ describe('gie-agsi-gas-storage load', () => {
   it('takes the EU consumption from the Excel export when it is the newest', async () => {
     const files = { ...FIXTURE, 'agsi_de_eu_daily_2020_2026.csv': FIXTURE['agsi_de_eu_daily_2020_2026.csv']!.split('\n').slice(0, 3).join('\n') };
     await adapter.load(db, await fixture(files));
-    expect(await db.one(`SELECT annual_consumption_twh, working_gas_volume_twh, as_of FROM agsi_reference WHERE country = 'eu'`))
-      .toEqual({ annual_consumption_twh: 3495.22, working_gas_volume_twh: 1140, as_of: '2024-01-10' });
+    expect(await db.one(`SELECT annual_consumption_twh, working_gas_volume_twh, as_of FROM agsi_reference WHERE country = 'eu'`)).toEqual({
+      annual_consumption_twh: 3495.22,
+      working_gas_volume_twh: 1140,
+      as_of: '2024-01-10',
+    });
   });
 
   it('fails loudly on a missing file, a bad header, an unparseable value or no rows', async () => {
@@ -128,7 +150,10 @@ describe('gie-agsi-gas-storage load', () => {
     }
     const badHeader = { ...FIXTURE, 'agsi_country_fill_daily_2023_2026.csv': 'code,name,date,fill,gasInStorageTWh\nDE,Germany,2024-01-15,1,2' };
     await expect(adapter.load(db, await fixture(badHeader))).rejects.toThrow(/header lacks fullPct/);
-    const badDate = { ...FIXTURE, 'agsi_eu_daily_2011_2025_excel_export.csv': FIXTURE['agsi_eu_daily_2011_2025_excel_export.csv']!.replace('01-Jan-11', '2011/01/01') };
+    const badDate = {
+      ...FIXTURE,
+      'agsi_eu_daily_2011_2025_excel_export.csv': FIXTURE['agsi_eu_daily_2011_2025_excel_export.csv']!.replace('01-Jan-11', '2011/01/01'),
+    };
     await expect(adapter.load(db, await fixture(badDate))).rejects.toThrow(SourceError);
     const headersOnly = Object.fromEntries(Object.entries(FIXTURE).map(([k, v]) => [k, v.split('\n')[0]!]));
     await expect(adapter.load(db, await fixture(headersOnly))).rejects.toThrow(/agsi_storage has no rows/);
@@ -143,21 +168,31 @@ describe.skipIf(!existsSync(mirror))('gie-agsi-gas-storage on the real mirror', 
       expect(await db.one(`SELECT count(*)::INTEGER AS n FROM agsi_storage`)).toEqual({ n: 25655 });
       expect(await db.one(`SELECT count(*)::INTEGER AS n FROM (SELECT DISTINCT country, date FROM agsi_storage)`)).toEqual({ n: 25655 });
       // Germany's newest gas day, from agsi_de_eu_daily_2020_2026.csv.
-      expect(await db.one(`SELECT date, fill_pct, file FROM agsi_storage WHERE country = 'de' ORDER BY date DESC LIMIT 1`))
-        .toEqual({ date: '2026-08-20', fill_pct: 50.25, file: 'agsi_de_eu_daily_2020_2026.csv' });
+      expect(await db.one(`SELECT date, fill_pct, file FROM agsi_storage WHERE country = 'de' ORDER BY date DESC LIMIT 1`)).toEqual({
+        date: '2026-08-20',
+        fill_pct: 50.25,
+        file: 'agsi_de_eu_daily_2020_2026.csv',
+      });
       const de = await db.one<{ fill_pct: number; gas_in_storage_twh: number }>(
-        `SELECT fill_pct, gas_in_storage_twh FROM agsi_storage WHERE country = 'de' AND date = '2024-01-15'`);
+        `SELECT fill_pct, gas_in_storage_twh FROM agsi_storage WHERE country = 'de' AND date = '2024-01-15'`,
+      );
       expect(de?.fill_pct).toBe(82.5);
       expect(de?.gas_in_storage_twh).toBeCloseTo(210.23, 2);
       // EU: every day from 2011-01-01, no gaps (Excel export, then the de_eu file).
-      expect(await db.one(`SELECT min(date) AS first, max(date) AS last, count(*)::INTEGER AS n,
-          (max(date) - min(date) + 1)::INTEGER AS span FROM agsi_storage WHERE country = 'eu'`))
-        .toEqual({ first: '2011-01-01', last: '2026-08-20', n: 5711, span: 5711 });
+      expect(
+        await db.one(`SELECT min(date) AS first, max(date) AS last, count(*)::INTEGER AS n,
+          (max(date) - min(date) + 1)::INTEGER AS span FROM agsi_storage WHERE country = 'eu'`),
+      ).toEqual({ first: '2011-01-01', last: '2026-08-20', n: 5711, span: 5711 });
       expect(await db.one(`SELECT count(DISTINCT country)::INTEGER AS n FROM agsi_storage`)).toEqual({ n: 18 });
-      expect(await db.one(`SELECT fill_pct, gas_in_storage_twh, withdrawal_gwh_d FROM agsi_storage WHERE country = 'eu' AND date = '2011-01-01'`))
-        .toEqual({ fill_pct: 71.32, gas_in_storage_twh: 440.39, withdrawal_gwh_d: 1536 });
-      expect(await db.all(`SELECT country, working_gas_volume_twh, annual_consumption_twh, as_of FROM agsi_reference
-          WHERE country IN ('de', 'eu', 'it') ORDER BY country`)).toEqual([
+      expect(await db.one(`SELECT fill_pct, gas_in_storage_twh, withdrawal_gwh_d FROM agsi_storage WHERE country = 'eu' AND date = '2011-01-01'`)).toEqual({
+        fill_pct: 71.32,
+        gas_in_storage_twh: 440.39,
+        withdrawal_gwh_d: 1536,
+      });
+      expect(
+        await db.all(`SELECT country, working_gas_volume_twh, annual_consumption_twh, as_of FROM agsi_reference
+          WHERE country IN ('de', 'eu', 'it') ORDER BY country`),
+      ).toEqual([
         { country: 'de', working_gas_volume_twh: 246.489, annual_consumption_twh: 903.9, as_of: '2026-08-20' },
         { country: 'eu', working_gas_volume_twh: 1130.2094, annual_consumption_twh: 3519, as_of: '2026-08-20' },
         { country: 'it', working_gas_volume_twh: 203.84, annual_consumption_twh: null, as_of: '2026-05-06' },
@@ -186,9 +221,25 @@ describe('gie-agsi-gas-storage download', () => {
 
     // AGSI answers: numbers as strings, '-' for not reported; EU comes in two pages.
     const day = (code: string, name: string, date: string, full: string, extra: Record<string, string> = {}) => ({
-      name, code, url: code, updatedAt: `${date} 18:00:00`, gasDayStart: date, gasInStorage: '123.8547', consumption: '903.9',
-      consumptionFull: '13.7', injection: '261.21', withdrawal: '140', netWithdrawal: '-121.2', workingGasVolume: '246.489',
-      injectionCapacity: '4292.58', withdrawalCapacity: '7067.36', contractedCapacity: '-', status: 'C', trend: '0.06', full, info: [],
+      name,
+      code,
+      url: code,
+      updatedAt: `${date} 18:00:00`,
+      gasDayStart: date,
+      gasInStorage: '123.8547',
+      consumption: '903.9',
+      consumptionFull: '13.7',
+      injection: '261.21',
+      withdrawal: '140',
+      netWithdrawal: '-121.2',
+      workingGasVolume: '246.489',
+      injectionCapacity: '4292.58',
+      withdrawalCapacity: '7067.36',
+      contractedCapacity: '-',
+      status: 'C',
+      trend: '0.06',
+      full,
+      info: [],
       ...extra,
     });
     const seen: URL[] = [];
@@ -204,14 +255,16 @@ describe('gie-agsi-gas-storage download', () => {
       let lastPage = 1;
       if (url.searchParams.get('type') === 'eu') {
         lastPage = 2;
-        data = page === 1
-          ? [day('eu', 'EU', '2026-08-19', '61.82', { consumption: '3519', workingGasVolume: '1130.2094', gasInStorage: '698.6393' })]
-          : [day('eu', 'EU', '2026-08-20', '62.04', { consumption: '3519', workingGasVolume: '1130.2094', gasInStorage: '701.1793', status: 'E' })];
+        data =
+          page === 1
+            ? [day('eu', 'EU', '2026-08-19', '61.82', { consumption: '3519', workingGasVolume: '1130.2094', gasInStorage: '698.6393' })]
+            : [day('eu', 'EU', '2026-08-20', '62.04', { consumption: '3519', workingGasVolume: '1130.2094', gasInStorage: '701.1793', status: 'E' })];
       } else {
         const code = url.searchParams.get('country') ?? '';
-        data = code === 'DE'
-          ? [day('DE', 'Germany', '2026-08-20', '50.25'), day('DE', 'Germany', '2026-08-19', '50.19', { netWithdrawal: '-' })]
-          : [day(code, code, '2026-08-20', '70', { gasInStorage: '10', workingGasVolume: '20' })];
+        data =
+          code === 'DE'
+            ? [day('DE', 'Germany', '2026-08-20', '50.25'), day('DE', 'Germany', '2026-08-19', '50.19', { netWithdrawal: '-' })]
+            : [day(code, code, '2026-08-20', '70', { gasInStorage: '10', workingGasVolume: '20' })];
       }
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ last_page: lastPage, total: 2, dataset: 'Storage', gas_day: '2026-08-20', data }));
@@ -227,22 +280,78 @@ describe('gie-agsi-gas-storage download', () => {
       const euPages = seen.filter((u) => u.searchParams.get('type') === 'eu').map((u) => u.searchParams.get('page'));
       expect(euPages).toEqual(['1', '2']);
       const eu = seen.find((u) => u.searchParams.get('type') === 'eu');
-      expect([eu?.pathname, eu?.searchParams.get('from'), eu?.searchParams.get('to'), eu?.searchParams.get('size')])
-        .toEqual(['/api', '2011-01-01', '2026-08-21', '300']);
+      expect([eu?.pathname, eu?.searchParams.get('from'), eu?.searchParams.get('to'), eu?.searchParams.get('size')]).toEqual([
+        '/api',
+        '2011-01-01',
+        '2026-08-21',
+        '300',
+      ]);
       expect(seen.find((u) => u.searchParams.get('country') === 'FR')?.searchParams.get('from')).toBe('2023-08-22');
       expect(seen.filter((u) => u.searchParams.has('country'))).toHaveLength(17);
 
       await adapter.load(db, dir);
       expect(await db.one(`SELECT count(*)::INTEGER AS n FROM agsi_storage`)).toEqual({ n: 20 });
       expect(await db.all(`SELECT * FROM agsi_storage WHERE country IN ('de', 'eu') ORDER BY country, date`)).toEqual([
-        { country: 'de', date: '2026-08-19', fill_pct: 50.19, gas_in_storage_twh: 123.8547, working_gas_volume_twh: 246.489, injection_gwh_d: 261.21, withdrawal_gwh_d: 140, net_withdrawal_gwh_d: null, status: 'C', file: 'agsi_de_eu_daily_2020_2026.csv' },
-        { country: 'de', date: '2026-08-20', fill_pct: 50.25, gas_in_storage_twh: 123.8547, working_gas_volume_twh: 246.489, injection_gwh_d: 261.21, withdrawal_gwh_d: 140, net_withdrawal_gwh_d: -121.2, status: 'C', file: 'agsi_de_eu_daily_2020_2026.csv' },
-        { country: 'eu', date: '2026-08-19', fill_pct: 61.82, gas_in_storage_twh: 698.6393, working_gas_volume_twh: 1130.2094, injection_gwh_d: 261.21, withdrawal_gwh_d: 140, net_withdrawal_gwh_d: -121.2, status: 'C', file: 'agsi_de_eu_daily_2020_2026.csv' },
-        { country: 'eu', date: '2026-08-20', fill_pct: 62.04, gas_in_storage_twh: 701.1793, working_gas_volume_twh: 1130.2094, injection_gwh_d: 261.21, withdrawal_gwh_d: 140, net_withdrawal_gwh_d: -121.2, status: 'E', file: 'agsi_de_eu_daily_2020_2026.csv' },
+        {
+          country: 'de',
+          date: '2026-08-19',
+          fill_pct: 50.19,
+          gas_in_storage_twh: 123.8547,
+          working_gas_volume_twh: 246.489,
+          injection_gwh_d: 261.21,
+          withdrawal_gwh_d: 140,
+          net_withdrawal_gwh_d: null,
+          status: 'C',
+          file: 'agsi_de_eu_daily_2020_2026.csv',
+        },
+        {
+          country: 'de',
+          date: '2026-08-20',
+          fill_pct: 50.25,
+          gas_in_storage_twh: 123.8547,
+          working_gas_volume_twh: 246.489,
+          injection_gwh_d: 261.21,
+          withdrawal_gwh_d: 140,
+          net_withdrawal_gwh_d: -121.2,
+          status: 'C',
+          file: 'agsi_de_eu_daily_2020_2026.csv',
+        },
+        {
+          country: 'eu',
+          date: '2026-08-19',
+          fill_pct: 61.82,
+          gas_in_storage_twh: 698.6393,
+          working_gas_volume_twh: 1130.2094,
+          injection_gwh_d: 261.21,
+          withdrawal_gwh_d: 140,
+          net_withdrawal_gwh_d: -121.2,
+          status: 'C',
+          file: 'agsi_de_eu_daily_2020_2026.csv',
+        },
+        {
+          country: 'eu',
+          date: '2026-08-20',
+          fill_pct: 62.04,
+          gas_in_storage_twh: 701.1793,
+          working_gas_volume_twh: 1130.2094,
+          injection_gwh_d: 261.21,
+          withdrawal_gwh_d: 140,
+          net_withdrawal_gwh_d: -121.2,
+          status: 'E',
+          file: 'agsi_de_eu_daily_2020_2026.csv',
+        },
       ]);
       expect(await db.one(`SELECT * FROM agsi_storage WHERE country = 'fr'`)).toEqual({
-        country: 'fr', date: '2026-08-20', fill_pct: 70, gas_in_storage_twh: 10, working_gas_volume_twh: null,
-        injection_gwh_d: null, withdrawal_gwh_d: null, net_withdrawal_gwh_d: null, status: null, file: 'agsi_country_fill_daily_2023_2026.csv',
+        country: 'fr',
+        date: '2026-08-20',
+        fill_pct: 70,
+        gas_in_storage_twh: 10,
+        working_gas_volume_twh: null,
+        injection_gwh_d: null,
+        withdrawal_gwh_d: null,
+        net_withdrawal_gwh_d: null,
+        status: null,
+        file: 'agsi_country_fill_daily_2023_2026.csv',
       });
       expect(await db.all(`SELECT * FROM agsi_reference WHERE country IN ('de', 'eu', 'fr') ORDER BY country`)).toEqual([
         { country: 'de', working_gas_volume_twh: 246.489, annual_consumption_twh: 903.9, as_of: '2026-08-20', file: 'agsi_de_eu_daily_2020_2026.csv' },

@@ -16,20 +16,54 @@ const SNAPSHOT = 'agsi_country_snapshot_2026-05-06.csv';
 const COUNTRIES = ['DE', 'IT', 'FR', 'NL', 'AT', 'BE', 'CZ', 'DK', 'ES', 'HR', 'HU', 'LV', 'PL', 'PT', 'RO', 'SE', 'SK'];
 
 const DE_EU_COLUMNS = [
-  'scope', 'date', 'name', 'code', 'gas_in_storage_twh', 'working_gas_volume_twh', 'fill_pct',
-  'consumption_gwh_per_day', 'injection_gwh_per_day', 'withdrawal_gwh_per_day', 'net_withdrawal_gwh_per_day',
-  'injection_capacity_gwh_per_day', 'withdrawal_capacity_gwh_per_day', 'trend_pct', 'status', 'full_pct',
-  'norm_5y_fill_pct', 'source',
+  'scope',
+  'date',
+  'name',
+  'code',
+  'gas_in_storage_twh',
+  'working_gas_volume_twh',
+  'fill_pct',
+  'consumption_gwh_per_day',
+  'injection_gwh_per_day',
+  'withdrawal_gwh_per_day',
+  'net_withdrawal_gwh_per_day',
+  'injection_capacity_gwh_per_day',
+  'withdrawal_capacity_gwh_per_day',
+  'trend_pct',
+  'status',
+  'full_pct',
+  'norm_5y_fill_pct',
+  'source',
 ];
 const COUNTRY_FILL_COLUMNS = ['code', 'name', 'date', 'fullPct', 'gasInStorageTWh'];
 const EXCEL_COLUMNS = [
-  'name', 'gasDayStart', 'gasInStorage', 'consumption', 'consumptionFull', 'injection', 'withdrawal',
-  'workingGasVolume', 'injectionCapacity', 'withdrawalCapacity', 'status', 'trend', 'full',
+  'name',
+  'gasDayStart',
+  'gasInStorage',
+  'consumption',
+  'consumptionFull',
+  'injection',
+  'withdrawal',
+  'workingGasVolume',
+  'injectionCapacity',
+  'withdrawalCapacity',
+  'status',
+  'trend',
+  'full',
 ];
 const EU_NORM_COLUMNS = ['date', 'fill_pct', 'norm_5y_fill_pct', 'source', 'source_note'];
 const SNAPSHOT_COLUMNS = [
-  'code', 'name', 'gasDayStart', 'gasInStorageTWh', 'workingGasVolumeTWh', 'fullPct', 'injectionGWhPerDay',
-  'withdrawalGWhPerDay', 'netWithdrawalGWhPerDay', 'status', 'dayOverDayFullPctChange',
+  'code',
+  'name',
+  'gasDayStart',
+  'gasInStorageTWh',
+  'workingGasVolumeTWh',
+  'fullPct',
+  'injectionGWhPerDay',
+  'withdrawalGWhPerDay',
+  'netWithdrawalGWhPerDay',
+  'status',
+  'dayOverDayFullPctChange',
 ];
 
 /** Text → DOUBLE; strips the Excel export's thousands separators. A non-number fails loudly. */
@@ -60,8 +94,16 @@ export const gieAgsiSource: SourceAdapter = {
     const snap = requireFile(this, dir, SNAPSHOT);
     // Only the columns we read are required; the author-computed ones (norm_5y_fill_pct, trend, ...) may go.
     await requireColumns(this, deEu, [
-      'date', 'code', 'gas_in_storage_twh', 'working_gas_volume_twh', 'fill_pct', 'consumption_gwh_per_day',
-      'injection_gwh_per_day', 'withdrawal_gwh_per_day', 'net_withdrawal_gwh_per_day', 'status',
+      'date',
+      'code',
+      'gas_in_storage_twh',
+      'working_gas_volume_twh',
+      'fill_pct',
+      'consumption_gwh_per_day',
+      'injection_gwh_per_day',
+      'withdrawal_gwh_per_day',
+      'net_withdrawal_gwh_per_day',
+      'status',
     ]);
     await requireColumns(this, fill, ['code', 'date', 'fullPct', 'gasInStorageTWh']);
     await requireColumns(this, excel, ['gasDayStart', 'gasInStorage', 'consumption', 'injection', 'withdrawal', 'workingGasVolume', 'status', 'full']);
@@ -152,14 +194,32 @@ export const gieAgsiSource: SourceAdapter = {
     const v = (x: unknown): string => (x === undefined || x === null || x === '-' ? '' : String(x));
 
     const deEuRow = (scope: string, r: AgsiRow): string[] => [
-      scope, r.gasDayStart, v(r.name), scope === 'EU' ? 'eu' : scope, v(r.gasInStorage), v(r.workingGasVolume), v(r.full),
+      scope,
+      r.gasDayStart,
+      v(r.name),
+      scope === 'EU' ? 'eu' : scope,
+      v(r.gasInStorage),
+      v(r.workingGasVolume),
+      v(r.full),
       // Same (mislabelled) column as the mirror: AGSI's "consumption" is annual TWh.
-      v(r.consumption), v(r.injection), v(r.withdrawal), v(r.netWithdrawal), v(r.injectionCapacity),
-      v(r.withdrawalCapacity), v(r.trend), v(r.status), v(r.full), '', 'GIE AGSI+ API',
+      v(r.consumption),
+      v(r.injection),
+      v(r.withdrawal),
+      v(r.netWithdrawal),
+      v(r.injectionCapacity),
+      v(r.withdrawalCapacity),
+      v(r.trend),
+      v(r.status),
+      v(r.full),
+      '',
+      'GIE AGSI+ API',
     ];
     await writeCsv(join(dir, DE_EU), DE_EU_COLUMNS, [
       ...de.sort(byDate).map((r) => deEuRow('DE', r)),
-      ...eu.filter((r) => r.gasDayStart >= '2020-01-01').sort(byDate).map((r) => deEuRow('EU', r)),
+      ...eu
+        .filter((r) => r.gasDayStart >= '2020-01-01')
+        .sort(byDate)
+        .map((r) => deEuRow('EU', r)),
     ]);
 
     const fillRows: string[][] = [];
@@ -176,8 +236,17 @@ export const gieAgsiSource: SourceAdapter = {
       const r = latest(rows);
       if (!r) continue;
       snapRows.push([
-        code, v(r.name), r.gasDayStart, v(r.gasInStorage), v(r.workingGasVolume), v(r.full), v(r.injection),
-        v(r.withdrawal), v(r.netWithdrawal), v(r.status), '',
+        code,
+        v(r.name),
+        r.gasDayStart,
+        v(r.gasInStorage),
+        v(r.workingGasVolume),
+        v(r.full),
+        v(r.injection),
+        v(r.withdrawal),
+        v(r.netWithdrawal),
+        v(r.status),
+        '',
       ]);
     }
     // The snapshot keeps the mirror's file name (the file list is the adapter's contract); its gasDayStart column carries the real date.
@@ -186,16 +255,31 @@ export const gieAgsiSource: SourceAdapter = {
     await writeCsv(
       join(dir, EXCEL),
       EXCEL_COLUMNS,
-      [...eu].sort(byDate).map((r) => [
-        'EU', r.gasDayStart, v(r.gasInStorage), v(r.consumption), v(r.consumptionFull), v(r.injection),
-        v(r.withdrawal), v(r.workingGasVolume), v(r.injectionCapacity), v(r.withdrawalCapacity), v(r.status),
-        v(r.trend), v(r.full),
-      ]),
+      [...eu]
+        .sort(byDate)
+        .map((r) => [
+          'EU',
+          r.gasDayStart,
+          v(r.gasInStorage),
+          v(r.consumption),
+          v(r.consumptionFull),
+          v(r.injection),
+          v(r.withdrawal),
+          v(r.workingGasVolume),
+          v(r.injectionCapacity),
+          v(r.withdrawalCapacity),
+          v(r.status),
+          v(r.trend),
+          v(r.full),
+        ]),
     );
     await writeCsv(
       join(dir, EU_NORM),
       EU_NORM_COLUMNS,
-      [...eu].sort(byDate).filter((r) => r.gasDayStart >= windowStart).map((r) => [r.gasDayStart, v(r.full), '', 'GIE AGSI+ API', API]),
+      [...eu]
+        .sort(byDate)
+        .filter((r) => r.gasDayStart >= windowStart)
+        .map((r) => [r.gasDayStart, v(r.full), '', 'GIE AGSI+ API', API]),
     );
   },
 };
@@ -220,13 +304,7 @@ interface AgsiRow {
 }
 
 /** All pages of one AGSI query; the API pages with page/size (size at most 300) and reports last_page. */
-async function fetchAgsi(
-  fetchImpl: typeof fetch,
-  key: string,
-  selector: Record<string, string>,
-  from: string,
-  to: string,
-): Promise<AgsiRow[]> {
+async function fetchAgsi(fetchImpl: typeof fetch, key: string, selector: Record<string, string>, from: string, to: string): Promise<AgsiRow[]> {
   const rows: AgsiRow[] = [];
   for (let page = 1; ; page++) {
     const url = `${API}?${new URLSearchParams({ ...selector, from, to, page: String(page), size: '300' })}`;

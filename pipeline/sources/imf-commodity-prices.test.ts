@@ -214,7 +214,9 @@ describe('imf-commodity-prices', () => {
         { code: 'PCOBA', date: '2025-09-01', value: 33482.068181818184 },
         { code: 'POILAPSP', date: '2025-09-01', value: 157.5 },
       ]);
-      expect(await db.all(`SELECT code, imf_code, data_type, description, unit FROM imf_series WHERE code IN ('PCOBA', 'PALLFNF', 'POILAPSP_col44') ORDER BY code`)).toEqual([
+      expect(
+        await db.all(`SELECT code, imf_code, data_type, description, unit FROM imf_series WHERE code IN ('PCOBA', 'PALLFNF', 'POILAPSP_col44') ORDER BY code`),
+      ).toEqual([
         { code: 'PALLFNF', imf_code: 'PALLFNF', data_type: 'Index', description: 'All Commodity Price Index, 2016 = 100', unit: '2016=100' },
         { code: 'PCOBA', imf_code: 'PCOBA', data_type: 'USD', description: 'Cobalt, US$ per metric ton', unit: 'US$/t' },
         { code: 'POILAPSP_col44', imf_code: 'POILAPSP', data_type: 'USD', description: 'Crude oil, average', unit: 'US$/bbl' },

@@ -5,9 +5,21 @@
  * runs and simply finds no rows.
  */
 const USGS_COLUMNS = {
-  chapter: 'VARCHAR', commodity: 'VARCHAR', section: 'VARCHAR', country: 'VARCHAR', is_aggregate: 'BOOLEAN',
-  is_world_total: 'BOOLEAN', statistic: 'VARCHAR', detail: 'VARCHAR', unit: 'VARCHAR', year: 'VARCHAR', value: 'DOUBLE',
-  value_code: 'VARCHAR', value_low: 'DOUBLE', value_high: 'DOUBLE', is_critical: 'BOOLEAN',
+  chapter: 'VARCHAR',
+  commodity: 'VARCHAR',
+  section: 'VARCHAR',
+  country: 'VARCHAR',
+  is_aggregate: 'BOOLEAN',
+  is_world_total: 'BOOLEAN',
+  statistic: 'VARCHAR',
+  detail: 'VARCHAR',
+  unit: 'VARCHAR',
+  year: 'VARCHAR',
+  value: 'DOUBLE',
+  value_code: 'VARCHAR',
+  value_low: 'DOUBLE',
+  value_high: 'DOUBLE',
+  is_critical: 'BOOLEAN',
 } as const;
 
 export const TABLE_SCHEMAS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
@@ -19,24 +31,54 @@ export const TABLE_SCHEMAS: Readonly<Record<string, Readonly<Record<string, stri
   imf_prices: { code: 'VARCHAR', date: 'DATE', value: 'DOUBLE' },
   imf_series: { code: 'VARCHAR', imf_code: 'VARCHAR', data_type: 'VARCHAR', description: 'VARCHAR', unit: 'VARCHAR' },
   country_codes: {
-    iso2: 'VARCHAR', iso3: 'VARCHAR', m49: 'VARCHAR', name_en: 'VARCHAR', official_name_en: 'VARCHAR',
-    official_name_fr: 'VARCHAR', name_es: 'VARCHAR', region: 'VARCHAR', subregion: 'VARCHAR', is_independent: 'BOOLEAN',
+    iso2: 'VARCHAR',
+    iso3: 'VARCHAR',
+    m49: 'VARCHAR',
+    name_en: 'VARCHAR',
+    official_name_en: 'VARCHAR',
+    official_name_fr: 'VARCHAR',
+    name_es: 'VARCHAR',
+    region: 'VARCHAR',
+    subregion: 'VARCHAR',
+    is_independent: 'BOOLEAN',
   },
   country_names: { name: 'VARCHAR', iso3: 'VARCHAR' },
   ei_energy: { sheet: 'VARCHAR', unit: 'VARCHAR', section: 'VARCHAR', country: 'VARCHAR', is_aggregate: 'BOOLEAN', year: 'INTEGER', value: 'DOUBLE' },
   ei_mine_production: { mineral: 'VARCHAR', sheet: 'VARCHAR', unit: 'VARCHAR', country: 'VARCHAR', is_aggregate: 'BOOLEAN', year: 'INTEGER', value: 'DOUBLE' },
-  ei_mineral_reserves: { mineral: 'VARCHAR', sheet: 'VARCHAR', unit: 'VARCHAR', as_of: 'VARCHAR', country: 'VARCHAR', is_aggregate: 'BOOLEAN', value: 'DOUBLE' },
+  ei_mineral_reserves: {
+    mineral: 'VARCHAR',
+    sheet: 'VARCHAR',
+    unit: 'VARCHAR',
+    as_of: 'VARCHAR',
+    country: 'VARCHAR',
+    is_aggregate: 'BOOLEAN',
+    value: 'DOUBLE',
+  },
   ei_mineral_prices: { series: 'VARCHAR', unit: 'VARCHAR', year: 'INTEGER', value: 'DOUBLE' },
   ei_trade: {
-    sheet: 'VARCHAR', unit: 'VARCHAR', flow: 'VARCHAR', exporter: 'VARCHAR', exporter_is_aggregate: 'BOOLEAN',
-    importer: 'VARCHAR', importer_is_aggregate: 'BOOLEAN', value: 'DOUBLE',
+    sheet: 'VARCHAR',
+    unit: 'VARCHAR',
+    flow: 'VARCHAR',
+    exporter: 'VARCHAR',
+    exporter_is_aggregate: 'BOOLEAN',
+    importer: 'VARCHAR',
+    importer_is_aggregate: 'BOOLEAN',
+    value: 'DOUBLE',
   },
   usgs_world: USGS_COLUMNS,
   usgs_us: USGS_COLUMNS,
   eurostat_gas_imports: { siec: 'VARCHAR', partner: 'VARCHAR', unit: 'VARCHAR', geo: 'VARCHAR', is_aggregate: 'BOOLEAN', year: 'INTEGER', value: 'DOUBLE' },
   agsi_storage: {
-    country: 'VARCHAR', date: 'DATE', fill_pct: 'DOUBLE', gas_in_storage_twh: 'DOUBLE', working_gas_volume_twh: 'DOUBLE',
-    injection_gwh_d: 'DOUBLE', withdrawal_gwh_d: 'DOUBLE', net_withdrawal_gwh_d: 'DOUBLE', status: 'VARCHAR', file: 'VARCHAR',
+    country: 'VARCHAR',
+    date: 'DATE',
+    fill_pct: 'DOUBLE',
+    gas_in_storage_twh: 'DOUBLE',
+    working_gas_volume_twh: 'DOUBLE',
+    injection_gwh_d: 'DOUBLE',
+    withdrawal_gwh_d: 'DOUBLE',
+    net_withdrawal_gwh_d: 'DOUBLE',
+    status: 'VARCHAR',
+    file: 'VARCHAR',
   },
   agsi_reference: { country: 'VARCHAR', working_gas_volume_twh: 'DOUBLE', annual_consumption_twh: 'DOUBLE', as_of: 'DATE', file: 'VARCHAR' },
   de_gas_consumption: { date: 'DATE', consumption_gwh: 'DOUBLE', slp_gwh: 'DOUBLE', rlm_gwh: 'DOUBLE', status: 'VARCHAR' },
@@ -54,5 +96,7 @@ export function sameTypeFamily(declared: string, actual: string): boolean {
 export function createTableSql(table: string): string {
   const cols = TABLE_SCHEMAS[table];
   if (!cols) throw new Error(`no declared schema for table ${table}`);
-  return `CREATE OR REPLACE TABLE ${table} (${Object.entries(cols).map(([c, t]) => `${c} ${t}`).join(', ')})`;
+  return `CREATE OR REPLACE TABLE ${table} (${Object.entries(cols)
+    .map(([c, t]) => `${c} ${t}`)
+    .join(', ')})`;
 }

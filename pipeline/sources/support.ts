@@ -15,11 +15,7 @@ export function requireFile(adapter: Pick<SourceAdapter, 'id'>, dir: string, pat
 }
 
 /** Throw a SourceError unless the CSV's header contains every expected column. */
-export async function requireColumns(
-  adapter: Pick<SourceAdapter, 'id'>,
-  file: string,
-  expected: readonly string[],
-): Promise<void> {
+export async function requireColumns(adapter: Pick<SourceAdapter, 'id'>, file: string, expected: readonly string[]): Promise<void> {
   let columns: string[] = [];
   let why = '';
   try {
@@ -66,13 +62,7 @@ export function readCsvText(file: string): string {
 }
 
 /** Fetch `url` and write the body to `dir/path`; throws a SourceError on a non-2xx answer. */
-export async function downloadTo(
-  adapter: Pick<SourceAdapter, 'id'>,
-  fetchImpl: typeof fetch,
-  url: string,
-  dir: string,
-  path: string,
-): Promise<Buffer> {
+export async function downloadTo(adapter: Pick<SourceAdapter, 'id'>, fetchImpl: typeof fetch, url: string, dir: string, path: string): Promise<Buffer> {
   const res = await fetchImpl(url, { headers: { 'user-agent': 'chokepoint-pipeline (+https://github.com/chokepoint)' } });
   if (!res.ok) throw new SourceError(adapter.id, `download ${url} answered ${res.status}`);
   const body = Buffer.from(await res.arrayBuffer());

@@ -70,17 +70,26 @@ describe.skipIf(!existsSync(mirror))('the-de-gas-consumption on the real mirror'
     const db = await Db.open();
     try {
       await adapter.load(db, mirror);
-      expect(await db.one(`SELECT count(*)::INTEGER AS n, min(date) AS first, max(date) AS last,
-          count(consumption_gwh)::INTEGER AS with_total, count(rlm_gwh)::INTEGER AS with_rlm FROM de_gas_consumption`))
-        .toEqual({ n: 1848, first: '2021-08-01', last: '2026-08-22', with_total: 1846, with_rlm: 1846 });
-      expect(await db.all(`SELECT status, count(*)::INTEGER AS n FROM de_gas_consumption GROUP BY status ORDER BY status`))
-        .toEqual([{ status: 'corrected', n: 61 }, { status: 'final', n: 1765 }, { status: 'preliminary', n: 22 }]);
+      expect(
+        await db.one(`SELECT count(*)::INTEGER AS n, min(date) AS first, max(date) AS last,
+          count(consumption_gwh)::INTEGER AS with_total, count(rlm_gwh)::INTEGER AS with_rlm FROM de_gas_consumption`),
+      ).toEqual({ n: 1848, first: '2021-08-01', last: '2026-08-22', with_total: 1846, with_rlm: 1846 });
+      expect(await db.all(`SELECT status, count(*)::INTEGER AS n FROM de_gas_consumption GROUP BY status ORDER BY status`)).toEqual([
+        { status: 'corrected', n: 61 },
+        { status: 'final', n: 1765 },
+        { status: 'preliminary', n: 22 },
+      ]);
       expect(await db.all(`SELECT * FROM de_gas_consumption WHERE rlm_gwh IS NULL ORDER BY date`)).toEqual([
         { date: '2026-08-21', consumption_gwh: null, slp_gwh: 222.447, rlm_gwh: null, status: 'preliminary' },
         { date: '2026-08-22', consumption_gwh: null, slp_gwh: 246.002, rlm_gwh: null, status: 'preliminary' },
       ]);
-      expect(await db.one(`SELECT * FROM de_gas_consumption WHERE date = '2026-01-01'`))
-        .toEqual({ date: '2026-01-01', consumption_gwh: 3631.393, slp_gwh: 2111.135, rlm_gwh: 1520.258, status: 'final' });
+      expect(await db.one(`SELECT * FROM de_gas_consumption WHERE date = '2026-01-01'`)).toEqual({
+        date: '2026-01-01',
+        consumption_gwh: 3631.393,
+        slp_gwh: 2111.135,
+        rlm_gwh: 1520.258,
+        status: 'final',
+      });
     } finally {
       db.close();
     }

@@ -78,7 +78,11 @@ export const theGasConsumptionSource: SourceAdapter = {
       for (const row of parseTheXml(await res.text())) byDate.set(row[0] as string, row);
     }
     if (byDate.size === 0) throw new SourceError(ID, 'THE returned no gas days');
-    await writeCsv(join(dir, FILE), COLUMNS, [...byDate.keys()].sort().map((d) => byDate.get(d) as string[]));
+    await writeCsv(
+      join(dir, FILE),
+      COLUMNS,
+      [...byDate.keys()].sort().map((d) => byDate.get(d) as string[]),
+    );
   },
 };
 
@@ -91,8 +95,7 @@ export function parseTheXml(xml: string): string[][] {
   const rows: string[][] = [];
   for (const m of xml.matchAll(/<AggregatedConsumptionData\s+xmlns="[^"]*">([\s\S]*?)<\/AggregatedConsumptionData>/g)) {
     const body = m[1] ?? '';
-    const field = (name: string): string | undefined =>
-      new RegExp(`<${name}>([^<]*)</${name}>`).exec(body)?.[1]?.trim();
+    const field = (name: string): string | undefined => new RegExp(`<${name}>([^<]*)</${name}>`).exec(body)?.[1]?.trim();
     const day = field('Gasday')?.slice(0, 10);
     if (!day) continue;
     const unit = field('Unit');

@@ -47,10 +47,7 @@ export interface SourceAdapter {
 /** A source file that is missing, unreadable or not in the shape its adapter expects. */
 export class SourceError extends Error {
   readonly sourceId: string;
-  constructor(
-    sourceId: string,
-    message: string,
-  ) {
+  constructor(sourceId: string, message: string) {
     super(`${sourceId}: ${message}`);
     this.sourceId = sourceId;
     this.name = 'SourceError';

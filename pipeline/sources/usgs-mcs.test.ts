@@ -52,45 +52,162 @@ describe('usgs-mcs-2026 adapter', () => {
     const rows = await db.all(`SELECT country, section, is_aggregate, is_world_total, value, value_code, value_low, value_high
                                FROM usgs_world ORDER BY country`);
     expect(rows).toEqual([
-      { country: 'Australia', section: 'World Mine Production and Reserves', is_aggregate: false, is_world_total: false, value: null, value_code: '10,000 - 15,000', value_low: 10000, value_high: 15000 },
-      { country: 'Canada', section: 'World Mine Production and Reserves', is_aggregate: false, is_world_total: false, value: null, value_code: 'NA', value_low: null, value_high: null },
-      { country: 'Congo (Kinshasa)', section: 'World Mine Production and Reserves', is_aggregate: false, is_world_total: false, value: 230000, value_code: null, value_low: null, value_high: null },
-      { country: 'Cuba', section: 'World Mine Production and Reserves', is_aggregate: false, is_world_total: false, value: null, value_code: '500–16,000', value_low: 500, value_high: 16000 },
-      { country: 'Finland', section: 'World Mine Production and Reserves', is_aggregate: false, is_world_total: false, value: null, value_code: '>540,000', value_low: 540000, value_high: null },
-      { country: 'Japan', section: 'World Mine Production and Reserves', is_aggregate: false, is_world_total: false, value: null, value_code: '—', value_low: 0, value_high: 0 },
-      { country: 'Morocco', section: 'World Mine Production and Reserves', is_aggregate: false, is_world_total: false, value: null, value_code: '<1', value_low: 0, value_high: 1 },
-      { country: 'Other countries', section: 'World Mine Production and Reserves', is_aggregate: true, is_world_total: false, value: 13800, value_code: null, value_low: null, value_high: null },
-      { country: 'Russia', section: 'World Mine Production and Reserves', is_aggregate: false, is_world_total: false, value: null, value_code: 'Large', value_low: null, value_high: null },
-      { country: 'United States', section: 'World Mine Production and Reserves', is_aggregate: false, is_world_total: false, value: null, value_code: 'W', value_low: null, value_high: null },
-      { country: 'World total', section: 'World Mine Production and Reserves', is_aggregate: true, is_world_total: true, value: 310000, value_code: null, value_low: null, value_high: null },
+      {
+        country: 'Australia',
+        section: 'World Mine Production and Reserves',
+        is_aggregate: false,
+        is_world_total: false,
+        value: null,
+        value_code: '10,000 - 15,000',
+        value_low: 10000,
+        value_high: 15000,
+      },
+      {
+        country: 'Canada',
+        section: 'World Mine Production and Reserves',
+        is_aggregate: false,
+        is_world_total: false,
+        value: null,
+        value_code: 'NA',
+        value_low: null,
+        value_high: null,
+      },
+      {
+        country: 'Congo (Kinshasa)',
+        section: 'World Mine Production and Reserves',
+        is_aggregate: false,
+        is_world_total: false,
+        value: 230000,
+        value_code: null,
+        value_low: null,
+        value_high: null,
+      },
+      {
+        country: 'Cuba',
+        section: 'World Mine Production and Reserves',
+        is_aggregate: false,
+        is_world_total: false,
+        value: null,
+        value_code: '500–16,000',
+        value_low: 500,
+        value_high: 16000,
+      },
+      {
+        country: 'Finland',
+        section: 'World Mine Production and Reserves',
+        is_aggregate: false,
+        is_world_total: false,
+        value: null,
+        value_code: '>540,000',
+        value_low: 540000,
+        value_high: null,
+      },
+      {
+        country: 'Japan',
+        section: 'World Mine Production and Reserves',
+        is_aggregate: false,
+        is_world_total: false,
+        value: null,
+        value_code: '—',
+        value_low: 0,
+        value_high: 0,
+      },
+      {
+        country: 'Morocco',
+        section: 'World Mine Production and Reserves',
+        is_aggregate: false,
+        is_world_total: false,
+        value: null,
+        value_code: '<1',
+        value_low: 0,
+        value_high: 1,
+      },
+      {
+        country: 'Other countries',
+        section: 'World Mine Production and Reserves',
+        is_aggregate: true,
+        is_world_total: false,
+        value: 13800,
+        value_code: null,
+        value_low: null,
+        value_high: null,
+      },
+      {
+        country: 'Russia',
+        section: 'World Mine Production and Reserves',
+        is_aggregate: false,
+        is_world_total: false,
+        value: null,
+        value_code: 'Large',
+        value_low: null,
+        value_high: null,
+      },
+      {
+        country: 'United States',
+        section: 'World Mine Production and Reserves',
+        is_aggregate: false,
+        is_world_total: false,
+        value: null,
+        value_code: 'W',
+        value_low: null,
+        value_high: null,
+      },
+      {
+        country: 'World total',
+        section: 'World Mine Production and Reserves',
+        is_aggregate: true,
+        is_world_total: true,
+        value: 310000,
+        value_code: null,
+        value_low: null,
+        value_high: null,
+      },
     ]);
     expect(await db.one(`SELECT chapter, commodity, statistic, detail, unit, year, is_critical FROM usgs_world WHERE country = 'World total'`)).toEqual({
-      chapter: 'COBALT', commodity: 'Cobalt', statistic: 'Production', detail: 'Mine production', unit: 'metric tons', year: '2025', is_critical: true,
+      chapter: 'COBALT',
+      commodity: 'Cobalt',
+      statistic: 'Production',
+      detail: 'Mine production',
+      unit: 'metric tons',
+      year: '2025',
+      is_critical: true,
     });
     // The US tables go to usgs_us: import sources here (salient production rows stay out).
-    expect(await db.all(`SELECT country, section, year, value FROM usgs_us`)).toEqual([{ country: 'United States', section: 'Import Sources', year: '2021–24', value: 45 }]);
+    expect(await db.all(`SELECT country, section, year, value FROM usgs_us`)).toEqual([
+      { country: 'United States', section: 'Import Sources', year: '2021–24', value: 45 },
+    ]);
   });
 
   it('throws SourceError for a missing file, a bad header or no world rows', async () => {
     await expect(usgsMcsSource.load(db, await mkdtemp(join(tmpdir(), 'usgs-')))).rejects.toBeInstanceOf(SourceError);
     await expect(usgsMcsSource.load(db, await fixtureDir('Chapter,Country,Value\nCOBALT,Cuba,1'))).rejects.toBeInstanceOf(SourceError);
-    await expect(usgsMcsSource.load(db, await fixtureDir([HEADER, row('United States', '1', 'Import Sources')].join('\n')))).rejects.toBeInstanceOf(SourceError);
+    await expect(usgsMcsSource.load(db, await fixtureDir([HEADER, row('United States', '1', 'Import Sources')].join('\n')))).rejects.toBeInstanceOf(
+      SourceError,
+    );
   });
 
   it('loads the real MCS 2026 file', async () => {
     await usgsMcsSource.load(db, mirror);
     const top = await db.all(`SELECT country, value FROM usgs_world
       WHERE chapter = 'COBALT' AND statistic = 'Production' AND year = '2025' AND NOT is_aggregate ORDER BY value DESC NULLS LAST LIMIT 2`);
-    expect(top).toEqual([{ country: 'Congo (Kinshasa)', value: 230000 }, { country: 'Indonesia', value: 44000 }]);
-    expect(await db.one(`SELECT value, detail FROM usgs_world WHERE chapter = 'COBALT' AND is_world_total AND statistic = 'Production' AND year = '2025'`))
-      .toEqual({ value: 310000, detail: 'Mine production: rounded' });
+    expect(top).toEqual([
+      { country: 'Congo (Kinshasa)', value: 230000 },
+      { country: 'Indonesia', value: 44000 },
+    ]);
+    expect(
+      await db.one(`SELECT value, detail FROM usgs_world WHERE chapter = 'COBALT' AND is_world_total AND statistic = 'Production' AND year = '2025'`),
+    ).toEqual({ value: 310000, detail: 'Mine production: rounded' });
     expect(await db.one(`SELECT count(*)::INTEGER AS n FROM usgs_world WHERE value_code = 'W'`)).toEqual({ n: 30 });
     expect(await db.one(`SELECT count(*)::INTEGER AS n FROM usgs_world`)).toEqual({ n: 3303 });
     expect(await db.one(`SELECT count(*)::INTEGER AS n FROM usgs_world WHERE section NOT LIKE 'World%'`)).toEqual({ n: 0 });
     expect(await db.one(`SELECT value FROM usgs_us WHERE chapter = 'COBALT' AND statistic = 'Net import reliance' AND year = '2025'`)).toEqual({ value: 79 });
-    expect(await db.one(`SELECT value_code, value_low FROM usgs_us WHERE chapter = 'LITHIUM' AND statistic = 'Net import reliance' AND year = '2025'`)).toEqual({ value_code: '>50', value_low: 50 });
+    expect(await db.one(`SELECT value_code, value_low FROM usgs_us WHERE chapter = 'LITHIUM' AND statistic = 'Net import reliance' AND year = '2025'`)).toEqual(
+      { value_code: '>50', value_low: 50 },
+    );
     // SOURCES.md: this is v1.0, with Brazil's REE reserves at 21,000,000 t (revised later).
-    expect(await db.one(`SELECT value FROM usgs_world WHERE chapter = 'RARE EARTHS' AND country = 'Brazil' AND statistic = 'Reserves'`)).toEqual({ value: 21000000 });
+    expect(await db.one(`SELECT value FROM usgs_world WHERE chapter = 'RARE EARTHS' AND country = 'Brazil' AND statistic = 'Reserves'`)).toEqual({
+      value: 21000000,
+    });
   });
 
   it('downloads through the ScienceBase item, converts Windows-1252 to UTF-8 and loads it', async () => {
@@ -99,10 +216,14 @@ describe('usgs-mcs-2026 adapter', () => {
       seen.push(req.url ?? '');
       if (req.url?.startsWith('/catalog/item/69837e43b66b01367d7ec7c7')) {
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ files: [
-          { name: 'MCS2026_T7_Critical_Minerals_Salient.csv', url: 'https://www.sciencebase.gov/catalog/file/get/x?f=other' },
-          { name: FILE, url: 'https://www.sciencebase.gov/catalog/file/get/69837e43b66b01367d7ec7c7?f=__disk__ab' },
-        ] }));
+        res.end(
+          JSON.stringify({
+            files: [
+              { name: 'MCS2026_T7_Critical_Minerals_Salient.csv', url: 'https://www.sciencebase.gov/catalog/file/get/x?f=other' },
+              { name: FILE, url: 'https://www.sciencebase.gov/catalog/file/get/69837e43b66b01367d7ec7c7?f=__disk__ab' },
+            ],
+          }),
+        );
       } else if (req.url === '/catalog/file/get/69837e43b66b01367d7ec7c7?f=__disk__ab') {
         res.writeHead(200, { 'content-type': 'text/csv' });
         res.end(cp1252(FIXTURE));

@@ -8,8 +8,7 @@ import { SourceError, type SourceAdapter } from './types.ts';
 const FILE = 'MCS2026_Commodities_Data.csv';
 const ITEM = 'https://www.sciencebase.gov/catalog/item/69837e43b66b01367d7ec7c7';
 
-const COLUMNS = ['MCS chapter', 'Section', 'Commodity', 'Country', 'Statistics', 'Statistics_detail', 'Unit', 'Year',
-  'Value', 'Is critical mineral 2025'];
+const COLUMNS = ['MCS chapter', 'Section', 'Commodity', 'Country', 'Statistics', 'Statistics_detail', 'Unit', 'Year', 'Value', 'Is critical mineral 2025'];
 
 /** A number as USGS prints it: digits with thousands separators, optional decimals. */
 const NUMBER = `[0-9][0-9,]*(\\.[0-9]+)?`;
@@ -96,8 +95,8 @@ export const usgsMcsSource: SourceAdapter = {
 
 /** Bytes 0x80–0x9F of Windows-1252; every other byte is its own code point. */
 const CP1252_HIGH = [
-  0x20ac, 0x81, 0x201a, 0x192, 0x201e, 0x2026, 0x2020, 0x2021, 0x2c6, 0x2030, 0x160, 0x2039, 0x152, 0x8d, 0x17d, 0x8f,
-  0x90, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x2dc, 0x2122, 0x161, 0x203a, 0x153, 0x9d, 0x17e, 0x178,
+  0x20ac, 0x81, 0x201a, 0x192, 0x201e, 0x2026, 0x2020, 0x2021, 0x2c6, 0x2030, 0x160, 0x2039, 0x152, 0x8d, 0x17d, 0x8f, 0x90, 0x2018, 0x2019, 0x201c, 0x201d,
+  0x2022, 0x2013, 0x2014, 0x2dc, 0x2122, 0x161, 0x203a, 0x153, 0x9d, 0x17e, 0x178,
 ];
 
 /** Node 20's TextDecoder('windows-1252') decodes as Latin-1 (0x97 becomes U+0097, not '—'), so map by hand. */

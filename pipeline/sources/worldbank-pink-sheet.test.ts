@@ -118,7 +118,11 @@ describe('worldbank-pink-sheet', () => {
     const counts = `SELECT (SELECT count(*) FROM worldbank_prices)::INTEGER AS p, (SELECT count(DISTINCT series) FROM worldbank_prices)::INTEGER AS ps,
       (SELECT count(*) FROM worldbank_indices)::INTEGER AS i, (SELECT count(*) FROM worldbank_series)::INTEGER AS s`;
     expect(await db.one(counts)).toEqual({ p: 50167, ps: 71, i: 12752, s: 71 });
-    expect(await db.all(`SELECT series, unit FROM worldbank_series WHERE series IN ('Natural gas, Europe', 'Iron ore, cfr spot', 'Potassium chloride **', 'Gold') ORDER BY series`)).toEqual([
+    expect(
+      await db.all(
+        `SELECT series, unit FROM worldbank_series WHERE series IN ('Natural gas, Europe', 'Iron ore, cfr spot', 'Potassium chloride **', 'Gold') ORDER BY series`,
+      ),
+    ).toEqual([
       { series: 'Gold', unit: '$/troy oz' },
       { series: 'Iron ore, cfr spot', unit: '$/dmtu' },
       { series: 'Natural gas, Europe', unit: '$/mmbtu' },
@@ -156,7 +160,9 @@ describe('worldbank-pink-sheet', () => {
       expect(readFileSync(join(dir, 'cmo-monthly-indices.csv'), 'utf8')).toBe(
         'date,Total Index,Energy,Non-energy **,Agriculture **,Metals  & Minerals\r\n2026-05,132.43,133.91,129.45,116.11,148.82\r\n',
       );
-      expect(readFileSync(join(dir, 'cmo-series.csv'), 'utf8')).toContain('Monthly Prices,"Coal, South African **",($/mt)\r\nMonthly Indices,Total Index,(2010=100)\r\n');
+      expect(readFileSync(join(dir, 'cmo-series.csv'), 'utf8')).toContain(
+        'Monthly Prices,"Coal, South African **",($/mt)\r\nMonthly Indices,Total Index,(2010=100)\r\n',
+      );
       await adapter.load(db, dir);
       expect(await db.all(`SELECT series, date, value FROM worldbank_prices WHERE date = '2026-05-01' ORDER BY series`)).toEqual([
         { series: 'Coal, South African **', date: '2026-05-01', value: 95.56 },

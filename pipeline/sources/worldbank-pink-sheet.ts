@@ -10,8 +10,7 @@ const PRICES = 'cmo-monthly-prices.csv';
 const INDICES = 'cmo-monthly-indices.csv';
 const SERIES = 'cmo-series.csv';
 /** The "Pink Sheet" workbook; World Bank re-posts it under the same path each month. */
-export const CMO_XLSX_URL =
-  'https://thedocs.worldbank.org/en/doc/18675f1d1639c7a34d463f59263ba0a2-0050012025/related/CMO-Historical-Data-Monthly.xlsx';
+export const CMO_XLSX_URL = 'https://thedocs.worldbank.org/en/doc/18675f1d1639c7a34d463f59263ba0a2-0050012025/related/CMO-Historical-Data-Monthly.xlsx';
 
 /** Long format of a wide 'date' (YYYY-MM) + one-column-per-series CSV; empty cells are no data. */
 function unpivot(file: string): string {
@@ -121,8 +120,7 @@ export function readCmoSheet(ws: ExcelJS.Worksheet): { names: string[]; unitRow:
   });
   const unitRow = cols.map((c) => String(grid[unitAt]![c]).trim());
   // '…' and '...' are the World Bank's "no data" markers.
-  const value = (v: string | number | null | undefined) =>
-    v === null || v === undefined || (typeof v === 'string' && /^\s*(…|\.\.\.)?\s*$/.test(v)) ? '' : v;
+  const value = (v: string | number | null | undefined) => (v === null || v === undefined || (typeof v === 'string' && /^\s*(…|\.\.\.)?\s*$/.test(v)) ? '' : v);
   const rows = grid
     .slice(first)
     .filter((r) => isMonth(r?.[0]))

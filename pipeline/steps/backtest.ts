@@ -30,7 +30,14 @@ function evaluate(w: Window, history: readonly StressHistoryPoint[]): WindowResu
   const inside = history.filter((p) => p.date.slice(0, 7) >= w.from && p.date.slice(0, 7) <= w.to);
   const scored = inside.filter((p) => p.index !== null);
   const peak = scored.reduce<StressHistoryPoint | null>((a, p) => (a === null || (p.index as number) > (a.index as number) ? p : a), null);
-  return { ...w, months: inside.length, scored: scored.length, flagged: inside.filter(flagged).length, peak: peak?.index ?? null, peak_month: peak?.date.slice(0, 7) ?? null };
+  return {
+    ...w,
+    months: inside.length,
+    scored: scored.length,
+    flagged: inside.filter(flagged).length,
+    peak: peak?.index ?? null,
+    peak_month: peak?.date.slice(0, 7) ?? null,
+  };
 }
 
 /** A month without a published index is neither a hit nor an alarm: it counts as not flagged. */
@@ -48,16 +55,19 @@ export function runBacktest(windows: BacktestWindows, histories: ReadonlyMap<str
   const calmMonths = calm.reduce((s, w) => s + w.months, 0);
   const calmFlagged = calm.reduce((s, w) => s + w.flagged, 0);
   return {
-    crises, calm,
+    crises,
+    calm,
     hit_rate: round(crises.filter((c) => c.hit).length / crises.length, 4),
     false_alarm_rate: calmMonths ? round(calmFlagged / calmMonths, 4) : 0,
-    calm_months: calmMonths, calm_flagged: calmFlagged,
+    calm_months: calmMonths,
+    calm_flagged: calmFlagged,
   };
 }
 
 /** The Markdown table docs/methodology.md carries between its backtest markers. */
 export function backtestTable(r: BacktestResult): string {
-  const row = (w: WindowResult, verdict: string) => `| ${w.commodity} | ${w.from} to ${w.to} | ${w.label} | ${w.peak ?? '—'}${w.peak_month ? ` (${w.peak_month})` : ''} | ${w.flagged} of ${w.months} | ${verdict} |`;
+  const row = (w: WindowResult, verdict: string) =>
+    `| ${w.commodity} | ${w.from} to ${w.to} | ${w.label} | ${w.peak ?? '—'}${w.peak_month ? ` (${w.peak_month})` : ''} | ${w.flagged} of ${w.months} | ${verdict} |`;
   return [
     '| Commodity | Window | What happened | Peak index (month) | Months flagged | Result |',
     '|---|---|---|---|---|---|',

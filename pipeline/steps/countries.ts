@@ -7,9 +7,30 @@ import { EI_TRADE_YEAR, hhi } from './shares.ts';
 
 /** The energy commodities whose production, consumption and imports EI records per country. */
 export const ENERGY_BALANCES = [
-  { slug: 'energy.oil', production: 'Oil Production - barrels', consumption: 'Oil Consumption - barrels', unit: 'kb/d', trade: [{ sheet: 'Oil - Inter-area movements', flow: 'crude oil' }] },
-  { slug: 'energy.gas', production: 'Gas Production - Bcm', consumption: 'Gas Consumption - Bcm', unit: 'bcm', trade: [{ sheet: 'Gas trade - pipeline', flow: 'natural gas (pipeline)' }, { sheet: 'Gas trade - LNG', flow: 'natural gas (LNG)' }] },
-  { slug: 'energy.coal', production: 'Coal Production - EJ', consumption: 'Coal Consumption - EJ', unit: 'EJ', trade: [{ sheet: 'Coal trade movements 2023', flow: 'coal' }] },
+  {
+    slug: 'energy.oil',
+    production: 'Oil Production - barrels',
+    consumption: 'Oil Consumption - barrels',
+    unit: 'kb/d',
+    trade: [{ sheet: 'Oil - Inter-area movements', flow: 'crude oil' }],
+  },
+  {
+    slug: 'energy.gas',
+    production: 'Gas Production - Bcm',
+    consumption: 'Gas Consumption - Bcm',
+    unit: 'bcm',
+    trade: [
+      { sheet: 'Gas trade - pipeline', flow: 'natural gas (pipeline)' },
+      { sheet: 'Gas trade - LNG', flow: 'natural gas (LNG)' },
+    ],
+  },
+  {
+    slug: 'energy.coal',
+    production: 'Coal Production - EJ',
+    consumption: 'Coal Consumption - EJ',
+    unit: 'EJ',
+    trade: [{ sheet: 'Coal trade movements 2023', flow: 'coal' }],
+  },
 ] as const;
 export const EI_SOURCE = 'ei-statistical-review-2024';
 
@@ -42,7 +63,11 @@ type Autonomy = CountryProfile['autonomy'][number];
 
 /** Primary energy and each fuel's consumption in exajoules: the energy mix that weights a country's exposures. */
 export const PRIMARY_ENERGY_SHEET = 'Primary energy cons - EJ';
-export const FUEL_EJ_SHEETS: Record<string, string> = { 'energy.oil': 'Oil Consumption - EJ', 'energy.gas': 'Gas Consumption - EJ', 'energy.coal': 'Coal Consumption - EJ' };
+export const FUEL_EJ_SHEETS: Record<string, string> = {
+  'energy.oil': 'Oil Consumption - EJ',
+  'energy.gas': 'Gas Consumption - EJ',
+  'energy.coal': 'Coal Consumption - EJ',
+};
 /** A fuel below this share of a country's primary energy does not enter its index (Qatar's coal, Iceland's gas). */
 export const MATERIALITY_FLOOR = 0.05;
 /** The gas price and stress a country faces: TTF in Europe and Africa, LNG in Asia and Oceania, Henry Hub in the Americas. */
@@ -117,15 +142,31 @@ export function energyExposures(inputs: ReadonlyMap<string, CountryEnergy>): { e
       // name, so it counts as 0 here, and production_listed says so.
       const dep = consumption > 0 ? round(clamp01(1 - (f.production ?? 0) / consumption), 4) : null;
       push(exposures, c.iso3, {
-        commodity: b.slug, year, unit: b.unit, production: f.production, production_listed: f.production !== null, consumption,
+        commodity: b.slug,
+        year,
+        unit: b.unit,
+        production: f.production,
+        production_listed: f.production !== null,
+        consumption,
         import_dependence: dep,
         energy_share: f.ej !== null && y.primary ? round(f.ej / y.primary, 4) : null,
-        suppliers: sup?.entries.slice(0, 8) ?? [], suppliers_year: sup ? EI_TRADE_YEAR : null, suppliers_unit: sup?.unit ?? null,
+        suppliers: sup?.entries.slice(0, 8) ?? [],
+        suppliers_year: sup ? EI_TRADE_YEAR : null,
+        suppliers_unit: sup?.unit ?? null,
         suppliers_basis: sup?.basis ?? null,
-        supplier_hhi: sup ? sup.hhi : null, source: EI_SOURCE,
+        supplier_hhi: sup ? sup.hhi : null,
+        source: EI_SOURCE,
       });
       if (f.production !== null && consumption > 0) {
-        push(autonomy, c.iso3, { commodity: b.slug, year, ratio: round(f.production / consumption, 4), production: f.production, consumption, unit: b.unit, source: EI_SOURCE });
+        push(autonomy, c.iso3, {
+          commodity: b.slug,
+          year,
+          ratio: round(f.production / consumption, 4),
+          production: f.production,
+          consumption,
+          unit: b.unit,
+          source: EI_SOURCE,
+        });
       }
     }
   }
@@ -133,7 +174,35 @@ export function energyExposures(inputs: ReadonlyMap<string, CountryEnergy>): { e
 }
 
 /** EU member states (ISO3): EI gives their pipeline imports only as the 'EU' aggregate. */
-export const EU27 = new Set(['AUT', 'BEL', 'BGR', 'HRV', 'CYP', 'CZE', 'DNK', 'EST', 'FIN', 'FRA', 'DEU', 'GRC', 'HUN', 'IRL', 'ITA', 'LVA', 'LTU', 'LUX', 'MLT', 'NLD', 'POL', 'PRT', 'ROU', 'SVK', 'SVN', 'ESP', 'SWE']);
+export const EU27 = new Set([
+  'AUT',
+  'BEL',
+  'BGR',
+  'HRV',
+  'CYP',
+  'CZE',
+  'DNK',
+  'EST',
+  'FIN',
+  'FRA',
+  'DEU',
+  'GRC',
+  'HUN',
+  'IRL',
+  'ITA',
+  'LVA',
+  'LTU',
+  'LUX',
+  'MLT',
+  'NLD',
+  'POL',
+  'PRT',
+  'ROU',
+  'SVK',
+  'SVN',
+  'ESP',
+  'SWE',
+]);
 
 type SupplierRow = { iso3: string; exporter: string; exporter_iso3: string | null; value: number; unit: string };
 export type SupplierTable = { entries: { iso3: string | null; name: string; value: number; share: number }[]; hhi: number; unit: string; basis: string };
@@ -144,17 +213,23 @@ export type SupplierTable = { entries: { iso3: string | null; name: string; valu
  * countries as 'Rest of Europe': a member's pipeline imports (its net imports less its recorded
  * LNG) are split like its aggregate's, and the basis says so.
  */
-async function supplierTables(db: Db, trade: readonly { sheet: string; flow: string }[], netImports?: ReadonlyMap<string, number>, region?: ReadonlyMap<string, string | null>) {
-  const query = (importerSql: string, flows: readonly { sheet: string; flow: string }[]) => db.all<SupplierRow>(
-    `SELECT ${importerSql} AS iso3, t.exporter, ne.iso3 AS exporter_iso3, sum(t.value) AS value, any_value(t.unit) AS unit
+async function supplierTables(
+  db: Db,
+  trade: readonly { sheet: string; flow: string }[],
+  netImports?: ReadonlyMap<string, number>,
+  region?: ReadonlyMap<string, string | null>,
+) {
+  const query = (importerSql: string, flows: readonly { sheet: string; flow: string }[]) =>
+    db.all<SupplierRow>(
+      `SELECT ${importerSql} AS iso3, t.exporter, ne.iso3 AS exporter_iso3, sum(t.value) AS value, any_value(t.unit) AS unit
      FROM ei_trade t
      ${importerSql === 'ni.iso3' ? 'JOIN country_names ni ON ni.name = lower(trim(t.importer)) AND NOT t.importer_is_aggregate' : ''}
      LEFT JOIN country_names ne ON ne.name = lower(trim(t.exporter)) AND NOT t.exporter_is_aggregate
      WHERE (${flows.map(() => '(t.sheet = ? AND t.flow = ?)').join(' OR ')}) AND t.value > 0 AND t.exporter <> t.importer
        AND t.exporter NOT LIKE 'Total%' ${importerSql === 'ni.iso3' ? '' : `AND t.importer = ${importerSql}`}
      GROUP BY 1, 2, 3`,
-    flows.flatMap((t) => [t.sheet, t.flow]),
-  );
+      flows.flatMap((t) => [t.sheet, t.flow]),
+    );
   const rows = await query('ni.iso3', trade);
   const byImporter = new Map<string, SupplierRow[]>();
   for (const r of rows) push(byImporter, r.iso3, r);
@@ -182,7 +257,10 @@ async function supplierTables(db: Db, trade: readonly { sheet: string; flow: str
         else merged.set(r.exporter, { ...r, iso3, value: add });
       }
       byImporter.set(iso3, [...merged.values()]);
-      basis.set(iso3, `LNG: recorded imports; pipeline: the '${agg}' aggregate's supplier mix applied to net imports less LNG (${round(volume, 1)} bcm), EI ${EI_TRADE_YEAR}`);
+      basis.set(
+        iso3,
+        `LNG: recorded imports; pipeline: the '${agg}' aggregate's supplier mix applied to net imports less LNG (${round(volume, 1)} bcm), EI ${EI_TRADE_YEAR}`,
+      );
     }
   }
   const out = new Map<string, SupplierTable>();
@@ -218,7 +296,12 @@ type Part = CountryProfile['stress']['parts'][number];
  * for fuels above the materiality floor, from the newest EI year published by t. Suppliers
  * unknown at t count as a neutral 0.5. A self-sufficient country scores 0.
  */
-export function countryStressAt(c: CountryEnergy, t: string, eiLagDays: number, stressOf: (slug: string) => number | null): { index: number | null; year: number | null; parts: Part[]; reason?: string } {
+export function countryStressAt(
+  c: CountryEnergy,
+  t: string,
+  eiLagDays: number,
+  stressOf: (slug: string) => number | null,
+): { index: number | null; year: number | null; parts: Part[]; reason?: string } {
   const year = [...c.years.keys()].filter((y) => c.years.get(y)?.primary && daysBetween(`${y}-12-31`, t) >= eiLagDays).sort((a, z) => z - a)[0];
   if (year === undefined) return { index: null, year: null, parts: [], reason: 'no energy balance for this country published by this date' };
   const y = c.years.get(year)!;
@@ -236,17 +319,38 @@ export function countryStressAt(c: CountryEnergy, t: string, eiLagDays: number, 
     const weight = material ? round(share * dep * (0.5 + 0.5 * conc), 4) : 0;
     const s = stressOf(benchmark);
     parts.push({
-      commodity: b.slug, benchmark, commodity_stress: s, energy_share: share, material, import_dependence: dep,
-      supplier_hhi: sup?.hhi ?? null, concentration_score: conc, weight, contribution: s === null ? 0 : round(weight * s, 2),
+      commodity: b.slug,
+      benchmark,
+      commodity_stress: s,
+      energy_share: share,
+      material,
+      import_dependence: dep,
+      supplier_hhi: sup?.hhi ?? null,
+      concentration_score: conc,
+      weight,
+      contribution: s === null ? 0 : round(weight * s, 2),
     });
   }
   const scored = parts.filter((p) => p.material && p.commodity_stress !== null);
   if (parts.some((p) => p.material && p.commodity_stress === null)) {
-    const missing = parts.filter((p) => p.material && p.commodity_stress === null).map((p) => p.benchmark).join(', ');
+    const missing = parts
+      .filter((p) => p.material && p.commodity_stress === null)
+      .map((p) => p.benchmark)
+      .join(', ');
     return { index: null, year, parts, reason: `no stress reading for ${missing}, which the country depends on` };
   }
   if (scored.length === 0) return { index: null, year, parts, reason: 'no fossil fuel reaches the materiality floor of the energy mix' };
-  return { index: round(Math.min(100, scored.reduce((s, p) => s + p.contribution, 0)), 1), year, parts };
+  return {
+    index: round(
+      Math.min(
+        100,
+        scored.reduce((s, p) => s + p.contribution, 0),
+      ),
+      1,
+    ),
+    year,
+    parts,
+  };
 }
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V) {

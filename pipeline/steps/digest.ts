@@ -39,7 +39,14 @@ async function priceMovers(db: Db, sheets: readonly CommoditySheet[]): Promise<M
     SELECT l.slug, l.frequency, strftime(l.d1, '%Y-%m-%d') AS d1, l.v1, strftime(p.d0, '%Y-%m-%d') AS d0, p.v0 FROM l JOIN p USING (slug) WHERE p.v0 > 0`);
   const names = new Map(sheets.map((s) => [s.slug, s.names as Record<Lang, string>]));
   return rows
-    .map((r) => ({ slug: r.slug, names: names.get(r.slug)!, from: r.d0, to: r.d1, change_pct: (r.v1 / r.v0 - 1) * 100, basis: r.frequency === 'daily' ? ('week' as const) : ('month' as const) }))
+    .map((r) => ({
+      slug: r.slug,
+      names: names.get(r.slug)!,
+      from: r.d0,
+      to: r.d1,
+      change_pct: (r.v1 / r.v0 - 1) * 100,
+      basis: r.frequency === 'daily' ? ('week' as const) : ('month' as const),
+    }))
     .sort((a, b) => Math.abs(b.change_pct) - Math.abs(a.change_pct))
     .slice(0, 5);
 }
@@ -55,48 +62,80 @@ const T = {
   en: {
     bands: { low: 'low', moderate: 'moderate', high: 'high', severe: 'severe' } as Record<string, string>,
     title: (w: string) => `Weekly data digest, week ${w}`,
-    summary: (n: number) => `What moved in the published data: the largest price changes, gas storage, the stress index and ${n === 1 ? 'one new event' : `${n} new events`}.`,
-    prices: 'Prices', storage: 'Gas storage', stress: 'Stress index', events: 'Events',
-    move: (m: Mover, pct: string, to: string, from: string) => `- **${m.names.en}**: ${pct} ${m.basis === 'week' ? 'on the week' : 'on the month'} (${from} → ${to})`,
+    summary: (n: number) =>
+      `What moved in the published data: the largest price changes, gas storage, the stress index and ${n === 1 ? 'one new event' : `${n} new events`}.`,
+    prices: 'Prices',
+    storage: 'Gas storage',
+    stress: 'Stress index',
+    events: 'Events',
+    move: (m: Mover, pct: string, to: string, from: string) =>
+      `- **${m.names.en}**: ${pct} ${m.basis === 'week' ? 'on the week' : 'on the month'} (${from} → ${to})`,
     fill: (name: string, f1: string, f0: string, to: string, from: string) => `- ${name}: ${f1} full on ${to}, against ${f0} on ${from}.`,
-    eu: 'EU', de: 'Germany',
-    top: 'Highest readings:', moved: 'Largest changes since the previous build:', none: 'No index moved since the previous build.',
+    eu: 'EU',
+    de: 'Germany',
+    top: 'Highest readings:',
+    moved: 'Largest changes since the previous build:',
+    none: 'No index moved since the previous build.',
     noEvents: (d: string | null) => `No new event was recorded in the past seven days${d ? `; the latest dates from ${d}` : ''}.`,
     note: 'This digest is written by the pipeline from the published data at every build; each figure links back to its source through the API.',
   },
   fr: {
     bands: { low: 'faible', moderate: 'modérée', high: 'élevée', severe: 'sévère' } as Record<string, string>,
     title: (w: string) => `Synthèse hebdomadaire des données, semaine ${w}`,
-    summary: (n: number) => `Ce qui a bougé dans les données publiées : les plus fortes variations de prix, le stockage de gaz, l'indice de tension et ${n === 1 ? 'un nouvel événement' : `${n} nouveaux événements`}.`,
-    prices: 'Prix', storage: 'Stockage de gaz', stress: 'Indice de tension', events: 'Événements',
-    move: (m: Mover, pct: string, to: string, from: string) => `- **${m.names.fr}** : ${pct} ${m.basis === 'week' ? 'sur la semaine' : 'sur le mois'} (${from} → ${to})`,
+    summary: (n: number) =>
+      `Ce qui a bougé dans les données publiées : les plus fortes variations de prix, le stockage de gaz, l'indice de tension et ${n === 1 ? 'un nouvel événement' : `${n} nouveaux événements`}.`,
+    prices: 'Prix',
+    storage: 'Stockage de gaz',
+    stress: 'Indice de tension',
+    events: 'Événements',
+    move: (m: Mover, pct: string, to: string, from: string) =>
+      `- **${m.names.fr}** : ${pct} ${m.basis === 'week' ? 'sur la semaine' : 'sur le mois'} (${from} → ${to})`,
     fill: (name: string, f1: string, f0: string, to: string, from: string) => `- ${name} : rempli à ${f1} le ${to}, contre ${f0} le ${from}.`,
-    eu: 'UE', de: 'Allemagne',
-    top: 'Niveaux les plus élevés :', moved: 'Plus fortes variations depuis la construction précédente :', none: "Aucun indice n'a bougé depuis la construction précédente.",
+    eu: 'UE',
+    de: 'Allemagne',
+    top: 'Niveaux les plus élevés :',
+    moved: 'Plus fortes variations depuis la construction précédente :',
+    none: "Aucun indice n'a bougé depuis la construction précédente.",
     noEvents: (d: string | null) => `Aucun nouvel événement n'a été enregistré ces sept derniers jours${d ? ` ; le plus récent date du ${d}` : ''}.`,
     note: "Cette synthèse est rédigée par le pipeline à partir des données publiées, à chaque construction ; chaque chiffre renvoie à sa source via l'API.",
   },
   de: {
     bands: { low: 'niedrig', moderate: 'mäßig', high: 'hoch', severe: 'schwer' } as Record<string, string>,
     title: (w: string) => `Wöchentlicher Datenüberblick, Woche ${w}`,
-    summary: (n: number) => `Was sich in den veröffentlichten Daten bewegt hat: die größten Preisänderungen, die Gasspeicher, der Stressindex und ${n === 1 ? 'ein neues Ereignis' : `${n} neue Ereignisse`}.`,
-    prices: 'Preise', storage: 'Gasspeicher', stress: 'Stressindex', events: 'Ereignisse',
-    move: (m: Mover, pct: string, to: string, from: string) => `- **${m.names.de}**: ${pct} ${m.basis === 'week' ? 'zur Vorwoche' : 'zum Vormonat'} (${from} → ${to})`,
+    summary: (n: number) =>
+      `Was sich in den veröffentlichten Daten bewegt hat: die größten Preisänderungen, die Gasspeicher, der Stressindex und ${n === 1 ? 'ein neues Ereignis' : `${n} neue Ereignisse`}.`,
+    prices: 'Preise',
+    storage: 'Gasspeicher',
+    stress: 'Stressindex',
+    events: 'Ereignisse',
+    move: (m: Mover, pct: string, to: string, from: string) =>
+      `- **${m.names.de}**: ${pct} ${m.basis === 'week' ? 'zur Vorwoche' : 'zum Vormonat'} (${from} → ${to})`,
     fill: (name: string, f1: string, f0: string, to: string, from: string) => `- ${name}: am ${to} zu ${f1} gefüllt, gegenüber ${f0} am ${from}.`,
-    eu: 'EU', de: 'Deutschland',
-    top: 'Höchste Werte:', moved: 'Größte Änderungen seit dem vorigen Build:', none: 'Seit dem vorigen Build hat sich kein Index bewegt.',
+    eu: 'EU',
+    de: 'Deutschland',
+    top: 'Höchste Werte:',
+    moved: 'Größte Änderungen seit dem vorigen Build:',
+    none: 'Seit dem vorigen Build hat sich kein Index bewegt.',
     noEvents: (d: string | null) => `In den vergangenen sieben Tagen wurde kein neues Ereignis erfasst${d ? `; das jüngste stammt vom ${d}` : ''}.`,
     note: 'Dieser Überblick wird bei jedem Build von der Pipeline aus den veröffentlichten Daten geschrieben; jede Zahl führt über die API zu ihrer Quelle.',
   },
   es: {
     bands: { low: 'baja', moderate: 'moderada', high: 'alta', severe: 'severa' } as Record<string, string>,
     title: (w: string) => `Resumen semanal de datos, semana ${w}`,
-    summary: (n: number) => `Lo que se movió en los datos publicados: los mayores cambios de precio, el almacenamiento de gas, el índice de tensión y ${n === 1 ? 'un evento nuevo' : `${n} eventos nuevos`}.`,
-    prices: 'Precios', storage: 'Almacenamiento de gas', stress: 'Índice de tensión', events: 'Eventos',
-    move: (m: Mover, pct: string, to: string, from: string) => `- **${m.names.es}**: ${pct} ${m.basis === 'week' ? 'en la semana' : 'en el mes'} (${from} → ${to})`,
+    summary: (n: number) =>
+      `Lo que se movió en los datos publicados: los mayores cambios de precio, el almacenamiento de gas, el índice de tensión y ${n === 1 ? 'un evento nuevo' : `${n} eventos nuevos`}.`,
+    prices: 'Precios',
+    storage: 'Almacenamiento de gas',
+    stress: 'Índice de tensión',
+    events: 'Eventos',
+    move: (m: Mover, pct: string, to: string, from: string) =>
+      `- **${m.names.es}**: ${pct} ${m.basis === 'week' ? 'en la semana' : 'en el mes'} (${from} → ${to})`,
     fill: (name: string, f1: string, f0: string, to: string, from: string) => `- ${name}: al ${f1} el ${to}, frente al ${f0} el ${from}.`,
-    eu: 'UE', de: 'Alemania',
-    top: 'Lecturas más altas:', moved: 'Mayores cambios desde la compilación anterior:', none: 'Ningún índice se movió desde la compilación anterior.',
+    eu: 'UE',
+    de: 'Alemania',
+    top: 'Lecturas más altas:',
+    moved: 'Mayores cambios desde la compilación anterior:',
+    none: 'Ningún índice se movió desde la compilación anterior.',
     noEvents: (d: string | null) => `No se registró ningún evento nuevo en los últimos siete días${d ? `; el más reciente es del ${d}` : ''}.`,
     note: 'Este resumen lo redacta el pipeline a partir de los datos publicados en cada compilación; cada cifra remite a su fuente a través de la API.',
   },
@@ -113,7 +152,10 @@ export async function weeklyDigest(db: Db, x: DigestInput): Promise<Briefing[]> 
   const storage = await storageMoves(db);
   const weekAgo = new Date(Date.parse(x.today) - 7 * 86_400_000).toISOString().slice(0, 10);
   const fresh = x.events.filter((e) => e.date > weekAgo && e.date <= x.today);
-  const ranked = x.sheets.filter((s) => s.stress_index !== null).sort((a, b) => b.stress_index! - a.stress_index!).slice(0, 5);
+  const ranked = x.sheets
+    .filter((s) => s.stress_index !== null)
+    .sort((a, b) => b.stress_index! - a.stress_index!)
+    .slice(0, 5);
   const changed = x.sheets
     .map((s) => ({ s, prev: x.previousStress.get(s.slug) }))
     .filter((m) => m.prev != null && m.s.stress_index !== null && m.s.stress_index !== m.prev)
@@ -126,7 +168,12 @@ export async function weeklyDigest(db: Db, x: DigestInput): Promise<Briefing[]> 
     const pct = (v: number) => `${v > 0 ? '+' : v < 0 ? '−' : '±'}${num(Math.abs(v))} %`;
     const lines: string[] = [`## ${t.prices}`, '', ...movers.map((m) => t.move(m, pct(m.change_pct), m.to, m.from)), ''];
     if (storage.length) {
-      lines.push(`## ${t.storage}`, '', ...storage.map((s) => t.fill(s.country === 'eu' ? t.eu : t.de, `${num(s.fill_to)} %`, `${num(s.fill_from)} %`, s.to, s.from)), '');
+      lines.push(
+        `## ${t.storage}`,
+        '',
+        ...storage.map((s) => t.fill(s.country === 'eu' ? t.eu : t.de, `${num(s.fill_to)} %`, `${num(s.fill_from)} %`, s.to, s.from)),
+        '',
+      );
     }
     lines.push(`## ${t.stress}`, '', t.top, '', ...ranked.map((s) => `- ${s.names[lang]} — ${num(s.stress_index!)} (${t.bands[s.stress_band!]})`), '');
     lines.push(changed.length ? t.moved : t.none, '');

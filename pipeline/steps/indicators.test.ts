@@ -3,8 +3,17 @@ import { parseInterval } from '../../lib/config.ts';
 import { type CountryEnergy, countryStressAt } from './countries.ts';
 import { hhi, hhiBand } from './shares.ts';
 import {
-  type Cadences, type CommodityInputs, type ConcentrationStage, type Point, type PriceInput, type TaggedEvent,
-  band, eventPressure, hhiScore, priceStress, stressAt,
+  type Cadences,
+  type CommodityInputs,
+  type ConcentrationStage,
+  type Point,
+  type PriceInput,
+  type TaggedEvent,
+  band,
+  eventPressure,
+  hhiScore,
+  priceStress,
+  stressAt,
 } from './stress.ts';
 
 describe('HHI', () => {
@@ -21,9 +30,20 @@ describe('HHI', () => {
 
 const ACTIVE = { lag_days: 0, status: 'active' as const, note: 'test' };
 const cadences: Cadences = (source) =>
-  source.startsWith('ei-') || source.startsWith('usgs') ? { ...ACTIVE, cadence: 'annual', lag_days: 35 } : source === 'daily' ? { ...ACTIVE, cadence: 'daily' } : { ...ACTIVE, cadence: 'monthly', lag_days: 5 };
+  source.startsWith('ei-') || source.startsWith('usgs')
+    ? { ...ACTIVE, cadence: 'annual', lag_days: 35 }
+    : source === 'daily'
+      ? { ...ACTIVE, cadence: 'daily' }
+      : { ...ACTIVE, cadence: 'monthly', lag_days: 5 };
 const ev = (id: string, date: string, category: string, extra: Partial<TaggedEvent> = {}): TaggedEvent => ({
-  id, date, category, effect: 'tightening', kind: 'one-off', commodities: ['metals.cobalt'], countries: [], ...extra,
+  id,
+  date,
+  category,
+  effect: 'tightening',
+  kind: 'one-off',
+  commodities: ['metals.cobalt'],
+  countries: [],
+  ...extra,
 });
 /** A monthly price series: 1 + 1 % a month of noise-free drift with a seasonal wiggle, then `tail` appended. */
 function monthly(from: number, n: number, tail: number[] = []): Point[] {
@@ -36,11 +56,24 @@ function monthly(from: number, n: number, tail: number[] = []): Point[] {
   }
   return pts;
 }
-const inputs = (x: Partial<CommodityInputs>): CommodityInputs => ({ slug: 'metals.cobalt', price: null, stages: [], reserve: null, events: [], topSuppliers: new Set(), ...x });
+const inputs = (x: Partial<CommodityInputs>): CommodityInputs => ({
+  slug: 'metals.cobalt',
+  price: null,
+  stages: [],
+  reserve: null,
+  events: [],
+  topSuppliers: new Set(),
+  ...x,
+});
 
 describe('event pressure', () => {
   it('halves a one-off conflict every 30 days and a policy every 90, and weighs a top supplier fully', () => {
-    const p = eventPressure('metals.cobalt', [ev('a', '2025-03-02', 'conflict'), ev('b', '2025-01-01', 'policy', { countries: ['COD'] })], new Set(['COD']), '2025-04-01');
+    const p = eventPressure(
+      'metals.cobalt',
+      [ev('a', '2025-03-02', 'conflict'), ev('b', '2025-01-01', 'policy', { countries: ['COD'] })],
+      new Set(['COD']),
+      '2025-04-01',
+    );
     expect(p.contributions.find((c) => c.id === 'a')).toMatchObject({ age_days: 30, decay: 0.5, relevance: 0.7, pressure: 0.35 });
     expect(p.contributions.find((c) => c.id === 'b')).toMatchObject({ age_days: 90, decay: 0.5, relevance: 1, category_weight: 0.7, pressure: 0.35 });
     expect(p.score).toBeCloseTo(1 - Math.exp(-0.7), 6);
@@ -72,7 +105,12 @@ describe('event pressure', () => {
   });
 
   it('ignores events after the reading date and events about other commodities', () => {
-    const p = eventPressure('metals.cobalt', [ev('future', '2026-01-01', 'conflict'), { ...ev('x', '2025-01-01', 'conflict'), commodities: ['energy.gas'] }], new Set(), '2025-06-01');
+    const p = eventPressure(
+      'metals.cobalt',
+      [ev('future', '2026-01-01', 'conflict'), { ...ev('x', '2025-01-01', 'conflict'), commodities: ['energy.gas'] }],
+      new Set(),
+      '2025-06-01',
+    );
     expect(p).toMatchObject({ sum: 0, score: 0, contributions: [], covered: false });
   });
 });
@@ -114,12 +152,19 @@ describe('price shock', () => {
   });
 
   it('refuses an annual average: it cannot show a shock', () => {
-    expect(priceStress({ source: 'ei-statistical-review-2024', series: 'x', frequency: 'annual', points: [{ date: '2023-01-01', value: 5 }] }, '2024-01-01')).toMatchObject({ reason: expect.stringMatching(/annual average/) });
+    expect(
+      priceStress({ source: 'ei-statistical-review-2024', series: 'x', frequency: 'annual', points: [{ date: '2023-01-01', value: 5 }] }, '2024-01-01'),
+    ).toMatchObject({ reason: expect.stringMatching(/annual average/) });
   });
 });
 
 describe('commodity stress', () => {
-  const stage = (hhi: number): ConcentrationStage => ({ stage: 'production', basis: 'mine', source: 'usgs-mcs-2026', years: [{ year: 2024, hhi, countries: 3, top: 'CHN', top_share: 0.9 }] });
+  const stage = (hhi: number): ConcentrationStage => ({
+    stage: 'production',
+    basis: 'mine',
+    source: 'usgs-mcs-2026',
+    years: [{ year: 2024, hhi, countries: 3, top: 'CHN', top_share: 0.9 }],
+  });
 
   it('publishes no index from events alone, or from a single component, and says why', () => {
     const germaniumLike = inputs({ events: [ev('ctrl', '2025-01-01', 'policy', { commodities: ['metals.cobalt'] })] });
@@ -163,7 +208,8 @@ describe('commodity stress', () => {
 
 describe('country stress', () => {
   const country = (fuels: Record<string, { ej: number; production: number; consumption: number }>, primary: number): CountryEnergy => ({
-    iso3: 'XXX', region: 'Europe',
+    iso3: 'XXX',
+    region: 'Europe',
     years: new Map([[2023, { primary, fuels: new Map(Object.entries(fuels).map(([k, v]) => [k, { ...v }])) }]]),
     suppliers: new Map([['energy.gas', { entries: [], hhi: 10000, unit: 'bcm', basis: 'test' }]]),
   });
@@ -202,7 +248,13 @@ describe('ISO weeks', () => {
   it('follow ISO 8601 across year ends', async () => {
     const { isoWeekId } = await import('../../contract/dates.ts');
     expect(['2026-11-22', '2026-11-23', '2025-12-29', '2026-01-01', '2027-01-03', '2020-12-31', '2021-01-03'].map(isoWeekId)).toEqual([
-      '2026-w47', '2026-w48', '2026-w01', '2026-w01', '2026-w53', '2020-w53', '2020-w53',
+      '2026-w47',
+      '2026-w48',
+      '2026-w01',
+      '2026-w01',
+      '2026-w53',
+      '2020-w53',
+      '2020-w53',
     ]);
   });
 });

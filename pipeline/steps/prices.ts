@@ -39,7 +39,14 @@ export async function buildPriceTables(db: Db, catalogue: readonly Commodity[]):
     const sel = selectFor(c);
     if (!sel || !c.price) continue;
     await db.run(`INSERT INTO price_obs SELECT ?, date, value FROM (${sel.sql}) WHERE value IS NOT NULL`, [c.slug, ...sel.params]);
-    await db.run(`INSERT INTO price_series VALUES (?, ?, ?, ?, ?, ?)`, [c.slug, c.price.source, priceFrequency(c.price.source), c.price.currency, c.price.unit, c.price.benchmark]);
+    await db.run(`INSERT INTO price_series VALUES (?, ?, ?, ?, ?, ?)`, [
+      c.slug,
+      c.price.source,
+      priceFrequency(c.price.source),
+      c.price.currency,
+      c.price.unit,
+      c.price.benchmark,
+    ]);
   }
 }
 

@@ -55,22 +55,45 @@ export async function countryProfiles(
       return { date: d, index: h.index, band: band(h.index), coverage: h.index === null ? 0 : 1 };
     });
     const iso2 = ref.iso2.toLowerCase();
-    const reserves = [...readings.values()].filter((r) => r.reserve.country === iso2).map((r) => ({
-      commodity: r.reserve.commodity, country: iso2, fill_pct: r.reserve.fill_pct, as_of: r.reserve.as_of, url: `/v1/reserves?commodity=${r.reserve.commodity}&country=${iso2}`,
-    }));
+    const reserves = [...readings.values()]
+      .filter((r) => r.reserve.country === iso2)
+      .map((r) => ({
+        commodity: r.reserve.commodity,
+        country: iso2,
+        fill_pct: r.reserve.fill_pct,
+        as_of: r.reserve.as_of,
+        url: `/v1/reserves?commodity=${r.reserve.commodity}&country=${iso2}`,
+      }));
     const years = [...exp.map((e) => `${e.year}-12-31`), ...reserves.map((r) => r.as_of), ...(production.get(ref.iso3) ?? []).map((p) => `${p.year}-12-31`)];
     return {
-      iso3: ref.iso3, iso2: ref.iso2, name: names.nameOf3(ref.iso3, 'en'), names: names.namesOf3(ref.iso3), region: ref.region, subregion: ref.subregion,
-      stress_index: st.index, stress_band: band(st.index),
+      iso3: ref.iso3,
+      iso2: ref.iso2,
+      name: names.nameOf3(ref.iso3, 'en'),
+      names: names.namesOf3(ref.iso3),
+      region: ref.region,
+      subregion: ref.subregion,
+      stress_index: st.index,
+      stress_band: band(st.index),
       stress: {
         method: 'Σ over fuels above 5 % of primary energy of energy share × import dependence × (0.5 + 0.5 × supplier concentration score) × benchmark stress',
-        methodology_version: METHODOLOGY_VERSION, as_of: stressAsOf, energy_year: st.year, ...(st.reason ? { reason: st.reason } : {}), parts: st.parts,
+        methodology_version: METHODOLOGY_VERSION,
+        as_of: stressAsOf,
+        energy_year: st.year,
+        ...(st.reason ? { reason: st.reason } : {}),
+        parts: st.parts,
       },
       stress_history: history,
       exposures: exp,
       mineral_exposures: ref.iso3 === 'USA' ? usMinerals : [],
       autonomy: autonomy.get(ref.iso3) ?? [],
-      supplier_concentration: exp.filter((e) => e.supplier_hhi !== null).map((e) => ({ commodity: e.commodity, hhi: e.supplier_hhi as number, year: e.suppliers_year ?? EI_TRADE_YEAR, basis: e.suppliers_basis ?? `import suppliers (EI trade movements ${EI_TRADE_YEAR})` })),
+      supplier_concentration: exp
+        .filter((e) => e.supplier_hhi !== null)
+        .map((e) => ({
+          commodity: e.commodity,
+          hhi: e.supplier_hhi as number,
+          year: e.suppliers_year ?? EI_TRADE_YEAR,
+          basis: e.suppliers_basis ?? `import suppliers (EI trade movements ${EI_TRADE_YEAR})`,
+        })),
       production: (production.get(ref.iso3) ?? []).sort((a, b) => a.rank - b.rank),
       russian_gas_import_share: russian.get(ref.iso3) ?? [],
       reserves,

@@ -44,10 +44,19 @@ async function annualGasConsumption(db: Db, country: string): Promise<{ twh: num
 
 export async function gasStorageReading(db: Db, country: string, name: string): Promise<ReserveReading | null> {
   const latest = await db.one<{
-    date: string; fill_pct: number; gas_in_storage_twh: number | null; working_gas_volume_twh: number | null;
-    injection_gwh_d: number | null; withdrawal_gwh_d: number | null; net_withdrawal_gwh_d: number | null; status: string | null;
-  }>(`SELECT ${d('date')} AS date, fill_pct, gas_in_storage_twh, working_gas_volume_twh, injection_gwh_d, withdrawal_gwh_d,
-        net_withdrawal_gwh_d, status FROM agsi_storage WHERE country = ? ORDER BY date DESC LIMIT 1`, [country]);
+    date: string;
+    fill_pct: number;
+    gas_in_storage_twh: number | null;
+    working_gas_volume_twh: number | null;
+    injection_gwh_d: number | null;
+    withdrawal_gwh_d: number | null;
+    net_withdrawal_gwh_d: number | null;
+    status: string | null;
+  }>(
+    `SELECT ${d('date')} AS date, fill_pct, gas_in_storage_twh, working_gas_volume_twh, injection_gwh_d, withdrawal_gwh_d,
+        net_withdrawal_gwh_d, status FROM agsi_storage WHERE country = ? ORDER BY date DESC LIMIT 1`,
+    [country],
+  );
   if (!latest) return null;
   const ref = await db.one<{ wgv: number | null }>(`SELECT working_gas_volume_twh AS wgv FROM agsi_reference WHERE country = ?`, [country]);
   const capacity = latest.working_gas_volume_twh ?? ref?.wgv ?? null;
@@ -109,7 +118,12 @@ export async function gasStorageReading(db: Db, country: string, name: string): 
     reserve,
     series: { commodity: 'gas', country, native_frequency: 'daily', metrics },
     shortfall,
-    shortfall_inputs: { fill_pct: latest.fill_pct, seasonal_norm_pct: normPct === null ? null : round(normPct, 2), norm_years: normYears.join(','), gas_day: latest.date },
+    shortfall_inputs: {
+      fill_pct: latest.fill_pct,
+      seasonal_norm_pct: normPct === null ? null : round(normPct, 2),
+      norm_years: normYears.join(','),
+      gas_day: latest.date,
+    },
   };
 }
 

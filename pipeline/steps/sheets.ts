@@ -43,14 +43,30 @@ export async function commoditySheet(db: Db, c: Commodity, x: SheetContext): Pro
   const history = lp ? await priceHistory(db, c.slug) : [];
   const dates = [lp?.as_of, reading?.reserve.as_of, producers ? `${producers.year}-12-31` : undefined, maxDate(stress.events.map((e) => e.date))];
   const flows = c.trade ? await topFlows(db, c.trade.sheet, c.trade.flow) : [];
-  const critical = c.production?.source === 'usgs-mcs-2026'
-    ? ((await db.one<{ c: boolean | null }>(`SELECT bool_or(is_critical) AS c FROM usgs_world WHERE chapter = ?`, [c.production.chapter]))?.c ?? null)
-    : null;
+  const critical =
+    c.production?.source === 'usgs-mcs-2026'
+      ? ((await db.one<{ c: boolean | null }>(`SELECT bool_or(is_critical) AS c FROM usgs_world WHERE chapter = ?`, [c.production.chapter]))?.c ?? null)
+      : null;
   return {
-    slug: c.slug, code: c.code, group: c.group, name: c.names.en, names: c.names, unit: c.unit,
-    price: lp && c.price
-      ? { value: lp.value, currency: c.price.currency, unit: c.price.unit, as_of: lp.as_of, frequency: priceFrequency(c.price.source), benchmark: c.price.benchmark, source: c.price.source, change_1y_pct: lp.change_1y_pct }
-      : null,
+    slug: c.slug,
+    code: c.code,
+    group: c.group,
+    name: c.names.en,
+    names: c.names,
+    unit: c.unit,
+    price:
+      lp && c.price
+        ? {
+            value: lp.value,
+            currency: c.price.currency,
+            unit: c.price.unit,
+            as_of: lp.as_of,
+            frequency: priceFrequency(c.price.source),
+            benchmark: c.price.benchmark,
+            source: c.price.source,
+            change_1y_pct: lp.change_1y_pct,
+          }
+        : null,
     stress_index: stress.index,
     stress_band: stress.band,
     // With no observation at all (a commodity we only track through events), the build date.
@@ -62,7 +78,15 @@ export async function commoditySheet(db: Db, c: Commodity, x: SheetContext): Pro
     consumers: sh.consumers ? { ...sh.consumers, entries: sh.consumers.entries.slice(0, 15) } : null,
     reserves_in_ground: sh.inGround ? { ...sh.inGround, entries: sh.inGround.entries.slice(0, 15) } : null,
     concentration: concentration
-      ? { hhi: concentration.hhi, band: hhiBand(concentration.hhi), thresholds: HHI_THRESHOLDS, basis: producers!.basis, year: concentration.year, countries: concentration.countries, source: concentration.source }
+      ? {
+          hhi: concentration.hhi,
+          band: hhiBand(concentration.hhi),
+          thresholds: HHI_THRESHOLDS,
+          basis: producers!.basis,
+          year: concentration.year,
+          countries: concentration.countries,
+          source: concentration.source,
+        }
       : null,
     flows: flows.map((f) => ({ ...f, year: EI_TRADE_YEAR, source: 'ei-statistical-review-2024' })),
     stress,
@@ -98,5 +122,17 @@ export function sheetDataAsOf(s: CommoditySheet): Record<string, string | null> 
 }
 
 export function toListEntry(s: CommoditySheet): CommodityListEntry {
-  return { slug: s.slug, code: s.code, group: s.group, name: s.name, names: s.names, unit: s.unit, price: s.price, stress_index: s.stress_index, stress_band: s.stress_band, updated_at: s.updated_at, url: s.url };
+  return {
+    slug: s.slug,
+    code: s.code,
+    group: s.group,
+    name: s.name,
+    names: s.names,
+    unit: s.unit,
+    price: s.price,
+    stress_index: s.stress_index,
+    stress_band: s.stress_band,
+    updated_at: s.updated_at,
+    url: s.url,
+  };
 }

@@ -8,15 +8,33 @@ import type { Db } from '../db.ts';
 import { priceFrequency } from './prices.ts';
 import { round } from './reserves.ts';
 import { EI_TRADE_YEAR, EI_WORLD_ROWS, hhi } from './shares.ts';
-import { type CommodityInputs, type ConcentrationStage, GOLD_PRICE_EXCLUDED, type HhiYear, type Point, PRECIOUS, type ReserveInput, SPR_WEIGHT, type TaggedEvent, WEIGHTS } from './stress.ts';
+import {
+  type CommodityInputs,
+  type ConcentrationStage,
+  GOLD_PRICE_EXCLUDED,
+  type HhiYear,
+  type Point,
+  PRECIOUS,
+  type ReserveInput,
+  SPR_WEIGHT,
+  type TaggedEvent,
+  WEIGHTS,
+} from './stress.ts';
 
 const EI = 'ei-statistical-review-2024';
 const USGS = 'usgs-mcs-2026';
 
 /** EI's mineral production history (1995/2013–2023) under USGS's 2024–2025 years, same stage. */
 const EI_MINERAL_HISTORY: Record<string, string> = {
-  'metals.cobalt': 'cobalt', 'metals.lithium': 'lithium', 'metals.graphite': 'graphite', 'metals.rareearths': 'rare_earths',
-  'metals.copper': 'copper', 'metals.nickel': 'nickel', 'metals.manganese': 'manganese', 'metals.platinum': 'pgm', 'metals.palladium': 'pgm',
+  'metals.cobalt': 'cobalt',
+  'metals.lithium': 'lithium',
+  'metals.graphite': 'graphite',
+  'metals.rareearths': 'rare_earths',
+  'metals.copper': 'copper',
+  'metals.nickel': 'nickel',
+  'metals.manganese': 'manganese',
+  'metals.platinum': 'pgm',
+  'metals.palladium': 'pgm',
 };
 /** Refining or smelting stages USGS tabulates by country, beyond the production basis in the catalogue. */
 const USGS_REFINING: Record<string, { chapter: string; detail: string; basis: string }> = {
@@ -26,7 +44,10 @@ const USGS_REFINING: Record<string, { chapter: string; detail: string; basis: st
 const EI_EXPORTS: Record<string, { sheet: string; flow: string }[]> = {
   'energy.oil': [{ sheet: 'Oil - Inter-area movements', flow: 'crude oil' }],
   'energy.wti': [{ sheet: 'Oil - Inter-area movements', flow: 'crude oil' }],
-  'energy.gas': [{ sheet: 'Gas trade - pipeline', flow: 'natural gas (pipeline)' }, { sheet: 'Gas trade - LNG', flow: 'natural gas (LNG)' }],
+  'energy.gas': [
+    { sheet: 'Gas trade - pipeline', flow: 'natural gas (pipeline)' },
+    { sheet: 'Gas trade - LNG', flow: 'natural gas (LNG)' },
+  ],
   'energy.lng': [{ sheet: 'Gas trade - LNG', flow: 'natural gas (LNG)' }],
   'energy.coal': [{ sheet: 'Coal trade movements 2023', flow: 'coal' }],
 };
@@ -46,7 +67,13 @@ export function hhiByYear(rows: readonly Row[], what: string, requireTotal = tru
     const listed = countries.reduce((s, r) => s + r.value, 0);
     const denominator = Math.max(total ?? 0, listed);
     const shares = countries.map((r) => ({ name: r.iso3 as string, share: Math.min(1, r.value / denominator) })).sort((a, b) => b.share - a.share);
-    out.push({ year: y, hhi: hhi(shares.map((s) => s.share)), countries: countries.length, top: shares[0]?.name ?? null, top_share: shares[0] ? round(shares[0].share, 4) : null });
+    out.push({
+      year: y,
+      hhi: hhi(shares.map((s) => s.share)),
+      countries: countries.length,
+      top: shares[0]?.name ?? null,
+      top_share: shares[0] ? round(shares[0].share, 4) : null,
+    });
   }
   return out;
 }
@@ -98,7 +125,11 @@ async function exportYears(db: Db, trade: readonly { sheet: string; flow: string
      GROUP BY 1, 2`,
     trade.flatMap((t) => [t.sheet, t.flow]),
   );
-  return hhiByYear(rows.map((r) => ({ year: EI_TRADE_YEAR, iso3: r.iso3 ?? r.exporter, name: r.exporter, value: r.value, is_total: false })), 'EI trade', false);
+  return hhiByYear(
+    rows.map((r) => ({ year: EI_TRADE_YEAR, iso3: r.iso3 ?? r.exporter, name: r.exporter, value: r.value, is_total: false })),
+    'EI trade',
+    false,
+  );
 }
 
 /** Every commodity's inputs. `topSuppliers` gives the current top-3 producers used for event relevance. */
@@ -108,34 +139,63 @@ export async function loadStressInputs(
   events: readonly TaggedEvent[],
   topSuppliers: (slug: string) => ReadonlySet<string>,
 ): Promise<Map<string, CommodityInputs>> {
-  const euGas = await db.all<Point>(`SELECT strftime(date, '%Y-%m-%d') AS date, fill_pct AS value FROM agsi_storage WHERE country = 'eu' AND fill_pct IS NOT NULL ORDER BY date`);
-  const spr = await db.all<Point>(`SELECT strftime(date, '%Y-%m-%d') AS date, value FROM eia_petroleum_weekly WHERE series_id = 'WCSSTUS1' AND value IS NOT NULL ORDER BY date`);
-  const pricePoints = (slug: string) => db.all<Point>(`SELECT strftime(date, '%Y-%m-%d') AS date, value FROM price_obs WHERE slug = ? AND value > 0 ORDER BY date`, [slug]);
+  const euGas = await db.all<Point>(
+    `SELECT strftime(date, '%Y-%m-%d') AS date, fill_pct AS value FROM agsi_storage WHERE country = 'eu' AND fill_pct IS NOT NULL ORDER BY date`,
+  );
+  const spr = await db.all<Point>(
+    `SELECT strftime(date, '%Y-%m-%d') AS date, value FROM eia_petroleum_weekly WHERE series_id = 'WCSSTUS1' AND value IS NOT NULL ORDER BY date`,
+  );
+  const pricePoints = (slug: string) =>
+    db.all<Point>(`SELECT strftime(date, '%Y-%m-%d') AS date, value FROM price_obs WHERE slug = ? AND value > 0 ORDER BY date`, [slug]);
   const gold = await pricePoints(PRECIOUS.numeraire);
   const out = new Map<string, CommodityInputs>();
   for (const c of catalogue) {
     const points = c.price ? await pricePoints(c.slug) : [];
     const numeraire = (PRECIOUS.measured as readonly string[]).includes(c.slug) && gold.length ? { slug: PRECIOUS.numeraire, points: gold } : undefined;
     const stages: ConcentrationStage[] = [];
-    if (c.production?.source === EI) stages.push({ stage: 'production', basis: c.production.basis, source: EI, years: await eiSheetYears(db, c.production.sheet) });
+    if (c.production?.source === EI)
+      stages.push({ stage: 'production', basis: c.production.basis, source: EI, years: await eiSheetYears(db, c.production.sheet) });
     if (c.production?.source === USGS) {
       const usgs = await usgsYears(db, c.production.chapter, c.production.detail);
       const mineral = EI_MINERAL_HISTORY[c.slug];
       const older = mineral ? (await eiMineralYears(db, mineral)).filter((y) => y.year < (usgs[0]?.year ?? Infinity)) : [];
       // One stage, two publishers: EI's history for the earlier years, USGS for the years it covers.
-      if (older.length) stages.push({ stage: 'production', basis: `${c.production.basis ?? 'production'} (EI to ${older.at(-1)?.year}, USGS after)`, source: EI, years: older });
+      if (older.length)
+        stages.push({
+          stage: 'production',
+          basis: `${c.production.basis ?? 'production'} (EI to ${older.at(-1)?.year}, USGS after)`,
+          source: EI,
+          years: older,
+        });
       if (usgs.length) stages.push({ stage: 'production', basis: c.production.basis ?? 'production', source: USGS, years: usgs });
     }
     const refining = USGS_REFINING[c.slug];
     if (refining) stages.push({ stage: 'refining', basis: refining.basis, source: USGS, years: await usgsYears(db, refining.chapter, refining.detail) });
     const exports = EI_EXPORTS[c.slug];
-    if (exports) stages.push({ stage: 'exports', basis: `exporter shares of ${exports.map((e) => e.flow).join(' and ')} trade (EI ${EI_TRADE_YEAR})`, source: EI, years: await exportYears(db, exports) });
+    if (exports)
+      stages.push({
+        stage: 'exports',
+        basis: `exporter shares of ${exports.map((e) => e.flow).join(' and ')} trade (EI ${EI_TRADE_YEAR})`,
+        source: EI,
+        years: await exportYears(db, exports),
+      });
     let reserve: ReserveInput | null = null;
-    if (c.code === 'gas' && euGas.length) reserve = { kind: 'gas_storage', source: 'gie-agsi-gas-storage', scope: 'EU aggregate gas storage (AGSI+)', weight: WEIGHTS.reserves, points: euGas };
-    if ((c.code === 'oil' || c.code === 'wti') && spr.length) reserve = { kind: 'spr', source: 'eia-weekly-petroleum', scope: 'US Strategic Petroleum Reserve only: no other country’s stocks are in our sources', weight: SPR_WEIGHT, points: spr };
+    if (c.code === 'gas' && euGas.length)
+      reserve = { kind: 'gas_storage', source: 'gie-agsi-gas-storage', scope: 'EU aggregate gas storage (AGSI+)', weight: WEIGHTS.reserves, points: euGas };
+    if ((c.code === 'oil' || c.code === 'wti') && spr.length)
+      reserve = {
+        kind: 'spr',
+        source: 'eia-weekly-petroleum',
+        scope: 'US Strategic Petroleum Reserve only: no other country’s stocks are in our sources',
+        weight: SPR_WEIGHT,
+        points: spr,
+      };
     out.set(c.slug, {
       slug: c.slug,
-      price: c.price && points.length ? { source: c.price.source, series: c.price.series ?? null, frequency: priceFrequency(c.price.source), points, numeraire } : null,
+      price:
+        c.price && points.length
+          ? { source: c.price.source, series: c.price.series ?? null, frequency: priceFrequency(c.price.source), points, numeraire }
+          : null,
       priceExcluded: c.slug === PRECIOUS.numeraire ? GOLD_PRICE_EXCLUDED : undefined,
       stages: stages.filter((s) => s.years.length > 0),
       reserve,

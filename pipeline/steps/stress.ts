@@ -27,7 +27,8 @@ export const PRICE = { horizons: [3, 12], windowMonths: 120, minChanges: 36, zFl
 export const HHI_FLOOR = 500;
 /** Precious metals' shocks are measured in gold, whose own price is monetary (central banks, ETFs), not a supply signal. */
 export const PRECIOUS = { numeraire: 'metals.gold', measured: ['metals.silver', 'metals.platinum', 'metals.palladium'] } as const;
-export const GOLD_PRICE_EXCLUDED = 'gold’s price is set by monetary and investment demand, not by mine supply: it is the yardstick the other precious metals’ price shocks are measured against, and not scored itself';
+export const GOLD_PRICE_EXCLUDED =
+  'gold’s price is set by monetary and investment demand, not by mine supply: it is the yardstick the other precious metals’ price shocks are measured against, and not scored itself';
 /** Structural (annual) inputs keep full weight for 3 years after their year ends, half weight to 5, then expire. */
 export const STRUCTURAL_AGE_YEARS = { full: 3, expire: 5 } as const;
 /** Market inputs (prices, reserves): overdue days past which a stale input expires, by cadence. */
@@ -119,7 +120,9 @@ type Age = { freshness: 'current' | 'late' | 'stale' | 'expired'; factor: number
 function marketAge(c: SourceCadence, date: string, t: string): Age {
   const f = freshnessOf({ ...c, status: 'active' }, date, t);
   if (f.freshness === 'current' || f.freshness === 'late') return { freshness: f.freshness, factor: 1, overdue: f.overdue_days };
-  return f.overdue_days > EXPIRY_DAYS[c.cadence] ? { freshness: 'expired', factor: 0, overdue: f.overdue_days } : { freshness: 'stale', factor: 0.5, overdue: f.overdue_days };
+  return f.overdue_days > EXPIRY_DAYS[c.cadence]
+    ? { freshness: 'expired', factor: 0, overdue: f.overdue_days }
+    : { freshness: 'stale', factor: 0.5, overdue: f.overdue_days };
 }
 
 function structuralAge(year: number, t: string): Age {
@@ -204,7 +207,8 @@ export function priceStress(p: PriceInput, t: string): PriceReading | { reason: 
   const months = monthlyLogs(p.points, p.numeraire?.points);
   const current = monthKey(last.date);
   const numeraireLog = p.numeraire ? monthlyLogs(p.numeraire.points).get(current) : 0;
-  if (numeraireLog === undefined) return { reason: `no ${p.numeraire?.slug} price for the month of the latest price, which the shock is measured against`, date: last.date };
+  if (numeraireLog === undefined)
+    return { reason: `no ${p.numeraire?.slug} price for the month of the latest price, which the shock is measured against`, date: last.date };
   let level: number;
   if (p.frequency === 'daily') {
     let sum = 0;
@@ -240,8 +244,13 @@ export function priceStress(p: PriceInput, t: string): PriceReading | { reason: 
     const r = level - base;
     const z = (r - med) / (1.4826 * mad);
     Object.assign(inputs, {
-      [`change_${h}m_log`]: round(r, 6), [`change_${h}m_pct`]: round((Math.exp(r) - 1) * 100, 2), [`base_${h}m_month`]: monthLabel(current - h),
-      [`median_${h}m`]: round(med, 6), [`mad_${h}m`]: round(mad, 6), [`z_${h}m`]: round(z, 4), [`changes_${h}m`]: changes.length,
+      [`change_${h}m_log`]: round(r, 6),
+      [`change_${h}m_pct`]: round((Math.exp(r) - 1) * 100, 2),
+      [`base_${h}m_month`]: monthLabel(current - h),
+      [`median_${h}m`]: round(med, 6),
+      [`mad_${h}m`]: round(mad, 6),
+      [`z_${h}m`]: round(z, 4),
+      [`changes_${h}m`]: changes.length,
     });
     if (!best || z > best.z) best = { z, h };
   }
@@ -261,7 +270,10 @@ export function priceStress(p: PriceInput, t: string): PriceReading | { reason: 
 }
 
 /** Reserve shortfall at t: gas fill against its seasonal norm, the SPR stock against its 5-year mean. */
-export function reserveStress(r: ReserveInput, t: string): { shortfall: number; inputs: Record<string, number | string | null>; date: string } | { reason: string; date: string | null } {
+export function reserveStress(
+  r: ReserveInput,
+  t: string,
+): { shortfall: number; inputs: Record<string, number | string | null>; date: string } | { reason: string; date: string | null } {
   const i = lastAtOrBefore(r.points, t);
   if (i < 0) return { reason: 'no reserve observation on or before this date', date: null };
   const last = r.points[i] as Point;
@@ -281,7 +293,13 @@ export function reserveStress(r: ReserveInput, t: string): { shortfall: number; 
     const norm = fills.reduce((s, x) => s + x, 0) / fills.length;
     return {
       shortfall: norm > 0 ? clamp01((norm - last.value) / norm) : 0,
-      inputs: { fill_pct: last.value, seasonal_norm_pct: round(norm, 2), norm_years: years.join(','), gas_day: last.date, formula: 's = clip((norm − fill) / norm, 0, 1)' },
+      inputs: {
+        fill_pct: last.value,
+        seasonal_norm_pct: round(norm, 2),
+        norm_years: years.join(','),
+        gas_day: last.date,
+        formula: 's = clip((norm − fill) / norm, 0, 1)',
+      },
       date: last.date,
     };
   }
@@ -296,7 +314,14 @@ export function reserveStress(r: ReserveInput, t: string): { shortfall: number; 
   const norm = sum / n;
   return {
     shortfall: clamp01((norm - last.value) / norm),
-    inputs: { stock_kb: last.value, norm_kb: round(norm, 0), norm_from: from, norm_weeks: n, week: last.date, formula: 's = clip((5-year mean − stock) / 5-year mean, 0, 1)' },
+    inputs: {
+      stock_kb: last.value,
+      norm_kb: round(norm, 0),
+      norm_from: from,
+      norm_weeks: n,
+      week: last.date,
+      formula: 's = clip((5-year mean − stock) / 5-year mean, 0, 1)',
+    },
     date: last.date,
   };
 }
@@ -322,7 +347,15 @@ export function concentrationStress(stages: readonly ConcentrationStage[], t: st
   });
   if (usable.length === 0) return null;
   const best = usable.reduce((a, b) => (b.score > a.score ? b : a));
-  const inputs: Record<string, number | string | null> = { stage: best.stage.stage, basis: best.stage.basis, hhi: best.year.hhi, year: best.year.year, countries: best.year.countries, top_supplier: best.year.top, top_share: best.year.top_share };
+  const inputs: Record<string, number | string | null> = {
+    stage: best.stage.stage,
+    basis: best.stage.basis,
+    hhi: best.year.hhi,
+    year: best.year.year,
+    countries: best.year.countries,
+    top_supplier: best.year.top,
+    top_share: best.year.top_share,
+  };
   for (const u of usable) Object.assign(inputs, { [`${u.stage.stage}_hhi`]: u.year.hhi, [`${u.stage.stage}_year`]: u.year.year });
   inputs.formula = 's = clip(log10(HHI / 500) / log10(20), 0, 1), most concentrated stage';
   return { ...best, inputs };
@@ -355,8 +388,18 @@ export function eventPressure(slug: string, events: readonly TaggedEvent[], topS
       }
       const sign = e.effect === 'easing' ? -1 : 1;
       return {
-        id: e.id, date: e.date, category: e.category, effect: e.effect, kind: e.kind, ended_on: e.ended_on ?? null,
-        category_weight: w, relevance: r, age_days: age, half_life_days: half, decay: round(decay, 6), pressure: round(sign * w * r * decay, 6),
+        id: e.id,
+        date: e.date,
+        category: e.category,
+        effect: e.effect,
+        kind: e.kind,
+        ended_on: e.ended_on ?? null,
+        category_weight: w,
+        relevance: r,
+        age_days: age,
+        half_life_days: half,
+        decay: round(decay, 6),
+        pressure: round(sign * w * r * decay, 6),
       };
     })
     .filter((c) => Math.abs(c.pressure) >= MIN_EVENT_PRESSURE)
@@ -369,15 +412,29 @@ export function eventPressure(slug: string, events: readonly TaggedEvent[], topS
 export function stressAt(x: CommodityInputs, t: string, today: string, cadences: Cadences): CommodityStress {
   const components: Component[] = [];
   const base = (key: Component['key'], name: string, weight: number, raw_label: string): Component => ({
-    key, name, weight, freshness_factor: 0, effective_weight: 0, available: false, raw: null, raw_label, score: null, contribution: null,
-    inputs: {}, as_of: null, input_freshness: null, source: null,
+    key,
+    name,
+    weight,
+    freshness_factor: 0,
+    effective_weight: 0,
+    available: false,
+    raw: null,
+    raw_label,
+    score: null,
+    contribution: null,
+    inputs: {},
+    as_of: null,
+    input_freshness: null,
+    source: null,
   });
   const withAge = (c: Component, age: Age, what: string) => {
     c.input_freshness = age.freshness;
     c.freshness_factor = age.factor;
     c.available = age.factor > 0;
-    if (age.freshness === 'stale') c.reason = `${what} is stale at ${t} (${age.overdue > 0 ? `${age.overdue} days past its next expected release` : `more than ${STRUCTURAL_AGE_YEARS.full} years old`}): half weight`;
-    if (age.freshness === 'expired') c.reason = `${what} is too old at ${t} to describe it (${age.overdue > 0 ? `${age.overdue} days past its next expected release` : `more than ${STRUCTURAL_AGE_YEARS.expire} years old`}): left out`;
+    if (age.freshness === 'stale')
+      c.reason = `${what} is stale at ${t} (${age.overdue > 0 ? `${age.overdue} days past its next expected release` : `more than ${STRUCTURAL_AGE_YEARS.full} years old`}): half weight`;
+    if (age.freshness === 'expired')
+      c.reason = `${what} is too old at ${t} to describe it (${age.overdue > 0 ? `${age.overdue} days past its next expected release` : `more than ${STRUCTURAL_AGE_YEARS.expire} years old`}): left out`;
   };
 
   // Price.
@@ -400,7 +457,12 @@ export function stressAt(x: CommodityInputs, t: string, today: string, cadences:
   components.push(price);
 
   // Concentration.
-  const conc = base('concentration', 'Supplier concentration', WEIGHTS.concentration, 'Herfindahl–Hirschman index of the most concentrated supply stage (0–10,000)');
+  const conc = base(
+    'concentration',
+    'Supplier concentration',
+    WEIGHTS.concentration,
+    'Herfindahl–Hirschman index of the most concentrated supply stage (0–10,000)',
+  );
   const cs = concentrationStress(x.stages, t, cadences);
   if (!cs) conc.reason = x.stages.length === 0 ? 'no production or trade table by country in our sources' : 'no supply-stage table published by this date';
   else {
@@ -414,9 +476,14 @@ export function stressAt(x: CommodityInputs, t: string, today: string, cadences:
   components.push(conc);
 
   // Reserves.
-  const res = base('reserves', 'Reserve buffer', x.reserve?.weight ?? WEIGHTS.reserves, x.reserve?.kind === 'spr'
-    ? 'relative shortfall of the US Strategic Petroleum Reserve against its 5-year mean (the US buffer only)'
-    : 'relative shortfall of EU gas storage fill against its seasonal norm');
+  const res = base(
+    'reserves',
+    'Reserve buffer',
+    x.reserve?.weight ?? WEIGHTS.reserves,
+    x.reserve?.kind === 'spr'
+      ? 'relative shortfall of the US Strategic Petroleum Reserve against its 5-year mean (the US buffer only)'
+      : 'relative shortfall of EU gas storage fill against its seasonal norm',
+  );
   if (!x.reserve) res.reason = 'no strategic reserve data for this commodity in our sources';
   else {
     res.source = x.reserve.source;
@@ -446,8 +513,16 @@ export function stressAt(x: CommodityInputs, t: string, today: string, cadences:
     ev.raw = round(e.sum, 4);
     ev.score = round(e.score, 4);
     ev.inputs = {
-      events_counted: e.contributions.length, tightening: round(e.contributions.filter((c) => c.pressure > 0).reduce((s, c) => s + c.pressure, 0), 4),
-      easing: round(e.contributions.filter((c) => c.pressure < 0).reduce((s, c) => s + c.pressure, 0), 4), formula: 's = 1 − exp(−max(Σ, 0))',
+      events_counted: e.contributions.length,
+      tightening: round(
+        e.contributions.filter((c) => c.pressure > 0).reduce((s, c) => s + c.pressure, 0),
+        4,
+      ),
+      easing: round(
+        e.contributions.filter((c) => c.pressure < 0).reduce((s, c) => s + c.pressure, 0),
+        4,
+      ),
+      formula: 's = 1 − exp(−max(Σ, 0))',
     };
   }
   components.push(ev);
@@ -460,9 +535,10 @@ export function stressAt(x: CommodityInputs, t: string, today: string, cadences:
   let index: number | null = null;
   let reason: string | undefined;
   if (available.length < 2 || nonEvent.length === 0) {
-    reason = available.length === 0
-      ? 'no component can be measured'
-      : `too little to stand on: ${available.map((c) => c.key).join(' and ')} only (an index needs at least two components, not events alone)`;
+    reason =
+      available.length === 0
+        ? 'no component can be measured'
+        : `too little to stand on: ${available.map((c) => c.key).join(' and ')} only (an index needs at least two components, not events alone)`;
   } else {
     let sum = 0;
     for (const c of available) {
@@ -473,7 +549,12 @@ export function stressAt(x: CommodityInputs, t: string, today: string, cadences:
     index = round(Math.min(100, Math.max(0, sum)), 1);
   }
   return {
-    index, band: band(index), as_of: t, lag_days: Math.max(0, daysBetween(t, today)), methodology_version: METHODOLOGY_VERSION, coverage,
+    index,
+    band: band(index),
+    as_of: t,
+    lag_days: Math.max(0, daysBetween(t, today)),
+    methodology_version: METHODOLOGY_VERSION,
+    coverage,
     weights_rescaled: available.length < components.length || available.some((c) => c.freshness_factor < 1),
     ...(reason ? { reason } : {}),
     components,

@@ -13,7 +13,18 @@ import { hhiScore } from './stress.ts';
 
 export const USGS_SOURCE = 'usgs-mcs-2026';
 
-type Row = { chapter: string; statistic: string; detail: string; section: string; country: string; iso3: string | null; year: string; value: number | null; value_low: number | null; value_code: string | null };
+type Row = {
+  chapter: string;
+  statistic: string;
+  detail: string;
+  section: string;
+  country: string;
+  iso3: string | null;
+  year: string;
+  value: number | null;
+  value_low: number | null;
+  value_code: string | null;
+};
 
 /** Every catalogued mineral with a US net import reliance row, largest exposure first. */
 export async function usMineralExposures(db: Db, catalogue: readonly Commodity[], stressOf: (slug: string) => number | null): Promise<MineralExposure[]> {
@@ -43,9 +54,17 @@ export async function usMineralExposures(db: Db, catalogue: readonly Commodity[]
     const stress = stressOf(c.slug);
     const weight = relianceShare === null ? null : round(relianceShare * (0.5 + 0.5 * (supplierHhi === null ? 0.5 : hhiScore(supplierHhi))), 4);
     out.push({
-      commodity: c.slug, year: Number(nir.year), net_import_reliance: relianceShare, net_import_reliance_printed: printed,
-      suppliers, suppliers_period: listed[0]?.year ?? null, supplier_hhi: supplierHhi,
-      commodity_stress: stress, weight, points: weight === null || stress === null ? null : round(weight * stress, 2), source: USGS_SOURCE,
+      commodity: c.slug,
+      year: Number(nir.year),
+      net_import_reliance: relianceShare,
+      net_import_reliance_printed: printed,
+      suppliers,
+      suppliers_period: listed[0]?.year ?? null,
+      supplier_hhi: supplierHhi,
+      commodity_stress: stress,
+      weight,
+      points: weight === null || stress === null ? null : round(weight * stress, 2),
+      source: USGS_SOURCE,
     });
   }
   return out.sort((a, b) => (b.points ?? -1) - (a.points ?? -1));

@@ -15,7 +15,6 @@ import { startTestServer } from '../http.ts';
  * under traffic: what a client sees while a source is broken and while a build fails.
  */
 
-
 type Api = Awaited<ReturnType<typeof startTestServer>>;
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -81,7 +80,11 @@ describe('faults seen from a running server', () => {
     const good = await readFile(file);
     await writeFile(file, 'this is not the AGSI file\n1,2\n');
     try {
-      const { result: stale, errors, served } = await underLoad(async () => {
+      const {
+        result: stale,
+        errors,
+        served,
+      } = await underLoad(async () => {
         const b = await build('2026-11-22T00:15:00Z');
         await api.store.refresh();
         return b;
@@ -117,8 +120,15 @@ describe('faults seen from a running server', () => {
       },
     };
     await rm(join(dist, 'snapshots', poisoned.id), { recursive: true, force: true });
-    const { result: failed, errors, served } = await underLoad(async () => {
-      const r = await build('2026-11-22T00:30:00Z', SOURCES.map((s) => (s.id === poisoned.id ? poisoned : s))).catch((e: unknown) => e);
+    const {
+      result: failed,
+      errors,
+      served,
+    } = await underLoad(async () => {
+      const r = await build(
+        '2026-11-22T00:30:00Z',
+        SOURCES.map((s) => (s.id === poisoned.id ? poisoned : s)),
+      ).catch((e: unknown) => e);
       await api.store.refresh();
       return r;
     });

@@ -15,10 +15,15 @@ import { startMcpTestServer } from '../../api/mcp/test-server.ts';
  */
 
 type Api = { port: number };
-const send = (api: Api, method: string, path: string, opts: { from?: string; headers?: Record<string, string>; body?: string } = {}) => sendFrom(api.port, method, path, opts);
+const send = (api: Api, method: string, path: string, opts: { from?: string; headers?: Record<string, string>; body?: string } = {}) =>
+  sendFrom(api.port, method, path, opts);
 
-
-const INIT = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'flood', version: '1' } } });
+const INIT = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'flood', version: '1' } },
+});
 const MCP = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
 interface Opened {
@@ -41,7 +46,8 @@ async function openStreamable(api: Api, from: string): Promise<Opened> {
     headers: r.headers,
     close: async () => {
       // 404: evicted meanwhile to make room for another client
-      if (typeof sid === 'string') expect([200, 404]).toContain((await send(api, 'DELETE', '/mcp', { headers: { 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' } })).status);
+      if (typeof sid === 'string')
+        expect([200, 404]).toContain((await send(api, 'DELETE', '/mcp', { headers: { 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' } })).status);
     },
   };
 }
@@ -50,31 +56,43 @@ async function openStreamable(api: Api, from: string): Promise<Opened> {
 function openSse(api: Api, from: string): Promise<Opened> {
   return new Promise((resolve, reject) => {
     let req: ClientRequest | undefined = undefined;
-    req = request({ host: '127.0.0.1', port: api.port, method: 'GET', path: '/mcp', localAddress: from, agent: false, headers: { accept: 'text/event-stream' }, timeout: 10_000 }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      const closed = new Promise<void>((r) => res.once('close', () => r()));
-      const opened = (): Opened => ({
-        kind: 'sse',
-        from,
-        status: res.statusCode ?? 0,
-        body,
-        headers: res.headers,
-        close: async () => {
-          req!.destroy();
-          await closed;
-        },
-      });
-      res.on('data', (d: string) => {
-        body += d;
-        if (res.statusCode === 200 && body.includes('\n\n')) {
-          req!.setTimeout(0);
-          resolve(opened());
-        }
-      });
-      res.on('end', () => resolve(opened()));
-      res.on('error', () => undefined);
-    });
+    req = request(
+      {
+        host: '127.0.0.1',
+        port: api.port,
+        method: 'GET',
+        path: '/mcp',
+        localAddress: from,
+        agent: false,
+        headers: { accept: 'text/event-stream' },
+        timeout: 10_000,
+      },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        const closed = new Promise<void>((r) => res.once('close', () => r()));
+        const opened = (): Opened => ({
+          kind: 'sse',
+          from,
+          status: res.statusCode ?? 0,
+          body,
+          headers: res.headers,
+          close: async () => {
+            req!.destroy();
+            await closed;
+          },
+        });
+        res.on('data', (d: string) => {
+          body += d;
+          if (res.statusCode === 200 && body.includes('\n\n')) {
+            req!.setTimeout(0);
+            resolve(opened());
+          }
+        });
+        res.on('end', () => resolve(opened()));
+        res.on('error', () => undefined);
+      },
+    );
     req.on('timeout', () => req!.destroy(new Error('SSE open timed out')));
     req.on('error', (e) => (e.message === 'socket hang up' || e.message === 'aborted' ? undefined : reject(e)));
     req.end();
@@ -119,7 +137,8 @@ describe('a flood of MCP sessions and SSE streams is capped, with clear problems
       expect(Number(o.headers['retry-after'])).toBeGreaterThan(0);
       const p = JSON.parse(o.body) as Record<string, unknown>;
       expect(p).toMatchObject({ status: o.status, instance: '/mcp' });
-      if (o.status === 429) expect(p).toMatchObject({ policy: 'mcp-sessions-per-ip', detail: expect.stringMatching(/at most 3 MCP sessions may be open per client IP/) });
+      if (o.status === 429)
+        expect(p).toMatchObject({ policy: 'mcp-sessions-per-ip', detail: expect.stringMatching(/at most 3 MCP sessions may be open per client IP/) });
       else expect(p).toMatchObject({ type: '/problems/mcp-sessions-exhausted', detail: expect.stringMatching(/maximum of 12 MCP sessions/) });
     }
     for (const o of admitted) {
@@ -140,7 +159,9 @@ describe('a flood of MCP sessions and SSE streams is capped, with clear problems
       const all = await wave();
       checkWave(all);
       // A flood of attempts while full: refused with problems, or admitted by evicting an idle session of an address holding two more; the caps hold.
-      const refused = await Promise.all(Array.from({ length: 100 }, (_, i) => (i % 2 ? openSse(api, ADDRESSES[i % ADDRESSES.length]!) : openStreamable(api, '127.0.0.50'))));
+      const refused = await Promise.all(
+        Array.from({ length: 100 }, (_, i) => (i % 2 ? openSse(api, ADDRESSES[i % ADDRESSES.length]!) : openStreamable(api, '127.0.0.50'))),
+      );
       for (const o of refused.filter((x) => x.status !== 200)) expect([429, 503]).toContain(o.status);
       checkCaps();
       expect(api.mcp.sessions.countsByClient().get('127.0.0.50') ?? 0).toBeGreaterThanOrEqual(1);
@@ -158,7 +179,9 @@ describe('a flood of MCP sessions and SSE streams is capped, with clear problems
     await sleep(200);
     const fdsAfter = fds();
     const rssAfter = rssMb();
-    console.log(`flood: 8 waves of 36 session attempts + 100 more while full; RSS ${rssBefore.toFixed(0)} → ${rssAfter.toFixed(0)} MB (after each wave: ${rssAfterWave.map((x) => x.toFixed(0)).join(', ')}); fds ${fdsBefore} → ${fdsAfter}`);
+    console.log(
+      `flood: 8 waves of 36 session attempts + 100 more while full; RSS ${rssBefore.toFixed(0)} → ${rssAfter.toFixed(0)} MB (after each wave: ${rssAfterWave.map((x) => x.toFixed(0)).join(', ')}); fds ${fdsBefore} → ${fdsAfter}`,
+    );
     // Bounded memory: the whole flood (1,088 attempts, 109 sessions opened and closed) costs less than 64 MB of RSS,
     // and the last waves do not keep growing over the first ones (a leak per session would).
     expect(rssAfter - rssBefore).toBeLessThan(64);
@@ -183,7 +206,15 @@ describe('a build switched in under concurrent traffic', () => {
   });
   afterAll(() => api?.close());
 
-  const PATHS = ['/v1/commodities', '/v1/commodities/metals.cobalt', '/v1/events?since=2020-01-01', '/v1/reserves?commodity=gas&country=de', '/v1/search?q=gas%20storage', '/v1/countries/DEU', '/v1/briefings?lang=fr'];
+  const PATHS = [
+    '/v1/commodities',
+    '/v1/commodities/metals.cobalt',
+    '/v1/events?since=2020-01-01',
+    '/v1/reserves?commodity=gas&country=de',
+    '/v1/search?q=gas%20storage',
+    '/v1/countries/DEU',
+    '/v1/briefings?lang=fr',
+  ];
 
   it('every response during the switch is byte-for-byte one of the two builds, with zero errors', async () => {
     const bodies = async () => Object.fromEntries(await Promise.all(PATHS.map(async (p) => [p, (await send(api, 'GET', p)).body] as const)));
@@ -205,7 +236,10 @@ describe('a build switched in under concurrent traffic', () => {
       }
     };
     const load = Promise.all(Array.from({ length: 16 }, (_, w) => worker(w)));
-    const next = await runBuild({ sourcesDir: SOURCES_DIR, dataDir: DATA_DIR, outDir: dist, baseUrl: 'https://chokepoint.test', site: NO_SITE }, testEffects(new Date('2026-11-22T00:30:00Z')));
+    const next = await runBuild(
+      { sourcesDir: SOURCES_DIR, dataDir: DATA_DIR, outDir: dist, baseUrl: 'https://chokepoint.test', site: NO_SITE },
+      testEffects(new Date('2026-11-22T00:30:00Z')),
+    );
     await api.store.refresh();
     await sleep(300);
     stop = true;

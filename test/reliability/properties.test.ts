@@ -80,14 +80,86 @@ async function healthy(): Promise<void> {
 /** Percent-encode every byte of the UTF-8 form (lone surrogates become U+FFFD, as a client would send them). */
 const pct = (s: string) => [...Buffer.from(s, 'utf8')].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
 /** Bytes that are not valid UTF-8, percent-encoded: lone continuation bytes, truncated and overlong sequences, %00. */
-const badBytes = fc.constantFrom('%FF', '%FE%FF', '%C0%AF', '%C0%80', '%E0%80%AF', '%ED%A0%80', '%F8%88%80%80%80', '%80', '%E2%82', '%F0%9F%92', '%00', 'a%00b', '%', '%G1', '%%', '%2', '%25%32%65');
+const badBytes = fc.constantFrom(
+  '%FF',
+  '%FE%FF',
+  '%C0%AF',
+  '%C0%80',
+  '%E0%80%AF',
+  '%ED%A0%80',
+  '%F8%88%80%80%80',
+  '%80',
+  '%E2%82',
+  '%F0%9F%92',
+  '%00',
+  'a%00b',
+  '%',
+  '%G1',
+  '%%',
+  '%2',
+  '%25%32%65',
+);
 const randomBytes = fc.uint8Array({ minLength: 1, maxLength: 24 }).map((a) => [...a].map((b) => `%${b.toString(16).padStart(2, '0')}`).join(''));
 const adversarial = fc.constantFrom(
-  '..', '../../package.json', '..%2F..%2Fpackage.json', '%2e%2e%2f%2e%2e%2fetc%2fpasswd', "'; DROP TABLE x;--", '<script>alert(1)</script>', '__proto__', 'constructor', 'prototype',
-  '-1', '0', '1e309', 'NaN', 'Infinity', '9'.repeat(40), '[]', '{}', 'null', 'true', ' ', '\t', '2026-02-30', '2026-13-01', '0000-00-00', '99999-01-01', 'gas', 'energy.gas', 'DEU', 'de', 'eu',
+  '..',
+  '../../package.json',
+  '..%2F..%2Fpackage.json',
+  '%2e%2e%2f%2e%2e%2fetc%2fpasswd',
+  "'; DROP TABLE x;--",
+  '<script>alert(1)</script>',
+  '__proto__',
+  'constructor',
+  'prototype',
+  '-1',
+  '0',
+  '1e309',
+  'NaN',
+  'Infinity',
+  '9'.repeat(40),
+  '[]',
+  '{}',
+  'null',
+  'true',
+  ' ',
+  '\t',
+  '2026-02-30',
+  '2026-13-01',
+  '0000-00-00',
+  '99999-01-01',
+  'gas',
+  'energy.gas',
+  'DEU',
+  'de',
+  'eu',
 );
 /** Known-good values, so that generated queries also reach the deep paths of each route. */
-const good = fc.constantFrom('gas', 'oil', 'de', 'DEU', 'fr', 'eu', 'us', 'metals', 'energy', 'en', 'fr', 'policy', 'elevated', 'weekly', 'monthly', 'fill_pct', 'volume', 'json', 'csv', 'briefing', '2025-01-01', '2026-06-30', '5', '50', 'cobalt');
+const good = fc.constantFrom(
+  'gas',
+  'oil',
+  'de',
+  'DEU',
+  'fr',
+  'eu',
+  'us',
+  'metals',
+  'energy',
+  'en',
+  'fr',
+  'policy',
+  'elevated',
+  'weekly',
+  'monthly',
+  'fill_pct',
+  'volume',
+  'json',
+  'csv',
+  'briefing',
+  '2025-01-01',
+  '2026-06-30',
+  '5',
+  '50',
+  'cobalt',
+);
 const text = fc.oneof(fc.string({ maxLength: 40 }), fc.string({ unit: 'grapheme', maxLength: 20 }), fc.string({ unit: 'binary', maxLength: 20 }));
 const overlong = fc.integer({ min: 201, max: 6000 }).map((n) => 'x'.repeat(n));
 /** A query value as it appears on the wire. */
@@ -100,16 +172,63 @@ const value = fc.oneof(
   { weight: 1, arbitrary: overlong },
   { weight: 1, arbitrary: fc.constant('') },
 );
-const KNOWN = ['commodity', 'country', 'from', 'to', 'since', 'until', 'limit', 'q', 'lang', 'group', 'status', 'category', 'metric', 'frequency', 'format', 'type'];
-const name = fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...KNOWN) }, { weight: 1, arbitrary: text.map(pct) }, { weight: 1, arbitrary: fc.constantFrom('bogus', '__proto__', 'constructor', 'q[]', 'limit[0]', '') }, { weight: 1, arbitrary: badBytes });
+const KNOWN = [
+  'commodity',
+  'country',
+  'from',
+  'to',
+  'since',
+  'until',
+  'limit',
+  'q',
+  'lang',
+  'group',
+  'status',
+  'category',
+  'metric',
+  'frequency',
+  'format',
+  'type',
+];
+const name = fc.oneof(
+  { weight: 5, arbitrary: fc.constantFrom(...KNOWN) },
+  { weight: 1, arbitrary: text.map(pct) },
+  { weight: 1, arbitrary: fc.constantFrom('bogus', '__proto__', 'constructor', 'q[]', 'limit[0]', '') },
+  { weight: 1, arbitrary: badBytes },
+);
 /** A query string: known and unknown names, repeats, names without a value, stray separators. */
 const query = fc
-  .array(fc.oneof({ weight: 6, arbitrary: fc.tuple(name, value).map(([n, v]) => `${n}=${v}`) }, { weight: 1, arbitrary: name }, { weight: 1, arbitrary: fc.constantFrom('&', '=', '==', '&&', '?') }), { maxLength: 8 })
+  .array(
+    fc.oneof(
+      { weight: 6, arbitrary: fc.tuple(name, value).map(([n, v]) => `${n}=${v}`) },
+      { weight: 1, arbitrary: name },
+      { weight: 1, arbitrary: fc.constantFrom('&', '=', '==', '&&', '?') },
+    ),
+    { maxLength: 8 },
+  )
   .map((parts) => parts.join('&'));
 /** A path segment for {iso} / {slug}: valid, adversarial, garbage, invalid UTF-8, overlong. */
 const segment = fc.oneof(
   good.map(encodeURIComponent),
-  fc.constantFrom('DEU', 'de', 'XXX', 'energy.gas', 'METALS.COBALT', 'metals.cobalth', 'a.b.c', '.', '..', '...', '%2e%2e', '%2F', 'a%2Fb', '%5C', '%00', 'x;y', 'x?y=1'),
+  fc.constantFrom(
+    'DEU',
+    'de',
+    'XXX',
+    'energy.gas',
+    'METALS.COBALT',
+    'metals.cobalth',
+    'a.b.c',
+    '.',
+    '..',
+    '...',
+    '%2e%2e',
+    '%2F',
+    'a%2Fb',
+    '%5C',
+    '%00',
+    'x;y',
+    'x?y=1',
+  ),
   adversarial.map(pct),
   text.map(pct),
   badBytes,
@@ -117,13 +236,55 @@ const segment = fc.oneof(
   overlong,
 );
 /** Any byte node:http lets a client put in a header value (tab, printable ASCII, 0x80–0xFF). */
-const headerText = fc.array(fc.oneof(fc.constant(0x09), fc.integer({ min: 0x20, max: 0x7e }), fc.integer({ min: 0x80, max: 0xff })), { maxLength: 60 }).map((cs) => String.fromCharCode(...cs));
-const accept = fc.option(fc.oneof(fc.constantFrom('*/*', 'application/json', 'text/csv', 'text/html', 'application/xml', 'application/json;q=0', 'text/*', 'application/*;q=0.0', 'image/png', '', ',,,', ';;;q=', 'application/problem+json'), headerText), { nil: undefined, freq: 2 });
+const headerText = fc
+  .array(fc.oneof(fc.constant(0x09), fc.integer({ min: 0x20, max: 0x7e }), fc.integer({ min: 0x80, max: 0xff })), { maxLength: 60 })
+  .map((cs) => String.fromCharCode(...cs));
+const accept = fc.option(
+  fc.oneof(
+    fc.constantFrom(
+      '*/*',
+      'application/json',
+      'text/csv',
+      'text/html',
+      'application/xml',
+      'application/json;q=0',
+      'text/*',
+      'application/*;q=0.0',
+      'image/png',
+      '',
+      ',,,',
+      ';;;q=',
+      'application/problem+json',
+    ),
+    headerText,
+  ),
+  { nil: undefined, freq: 2 },
+);
 const ifNoneMatch = fc.option(fc.oneof(fc.constantFrom('*', '""', '"x"', 'W/"x"', 'W/', '"', ', , ,'), headerText), { nil: undefined });
-const contentType = fc.option(fc.oneof(fc.constantFrom('application/json', 'application/json; charset=utf-8', 'APPLICATION/JSON', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json; charset=latin1', ''), headerText), { nil: undefined });
-const headers = fc.record({ accept, 'if-none-match': ifNoneMatch, 'content-type': contentType }).map((h) => Object.fromEntries(Object.entries(h).filter(([, v]) => v !== undefined)) as Record<string, string>);
+const contentType = fc.option(
+  fc.oneof(
+    fc.constantFrom(
+      'application/json',
+      'application/json; charset=utf-8',
+      'APPLICATION/JSON',
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      'application/json; charset=latin1',
+      '',
+    ),
+    headerText,
+  ),
+  { nil: undefined },
+);
+const headers = fc
+  .record({ accept, 'if-none-match': ifNoneMatch, 'content-type': contentType })
+  .map((h) => Object.fromEntries(Object.entries(h).filter(([, v]) => v !== undefined)) as Record<string, string>);
 /** Mostly GET, so that most runs reach the parameter checks; the other methods often enough to be covered. */
-const method = fc.oneof({ weight: 12, arbitrary: fc.constant('GET') }, { weight: 1, arbitrary: fc.constantFrom('HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS') });
+const method = fc.oneof(
+  { weight: 12, arbitrary: fc.constant('GET') },
+  { weight: 1, arbitrary: fc.constantFrom('HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS') },
+);
 
 // --- the routes -------------------------------------------------------------------------------
 
@@ -143,18 +304,40 @@ describe('generated bad input on every route: never a 5xx, always a problem, hea
         params(),
       );
       // The generators reach the refusals and the answers alike (the figures go to RELIABILITY.md).
-      console.log(`GET ${r.path}: ${[...seen].sort((a, b) => a[0] - b[0]).map(([k, v]) => `${k}×${v}`).join(' ')}`);
+      console.log(
+        `GET ${r.path}: ${[...seen]
+          .sort((a, b) => a[0] - b[0])
+          .map(([k, v]) => `${k}×${v}`)
+          .join(' ')}`,
+      );
       expect([...seen.keys()].some((k) => k >= 400)).toBe(true);
       await healthy();
     });
   }
 
   const jsonBody = fc.oneof(
-    fc.record({ q: fc.oneof(fc.string({ maxLength: 600 }), fc.string({ unit: 'grapheme', maxLength: 100 }), fc.jsonValue({ maxDepth: 2 }), good) }, { requiredKeys: [] }).map((o) => JSON.stringify(o)),
+    fc
+      .record(
+        { q: fc.oneof(fc.string({ maxLength: 600 }), fc.string({ unit: 'grapheme', maxLength: 100 }), fc.jsonValue({ maxDepth: 2 }), good) },
+        { requiredKeys: [] },
+      )
+      .map((o) => JSON.stringify(o)),
     fc.dictionary(fc.string({ maxLength: 10 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 }).map((o) => JSON.stringify(o)),
     fc.json({ maxDepth: 3 }),
     fc.string({ maxLength: 200 }),
-    fc.constantFrom('', '{', '{"q":', '{"q":"\\uD800"}', '{"q":"a\\u0000b"}', '{"__proto__":{"q":"x"}}', '[]', 'null', '{"q":"x","q":"y"}', '{'.repeat(3000), '"' + 'a'.repeat(5000) + '"'),
+    fc.constantFrom(
+      '',
+      '{',
+      '{"q":',
+      '{"q":"\\uD800"}',
+      '{"q":"a\\u0000b"}',
+      '{"__proto__":{"q":"x"}}',
+      '[]',
+      'null',
+      '{"q":"x","q":"y"}',
+      '{'.repeat(3000),
+      '"' + 'a'.repeat(5000) + '"',
+    ),
   );
   const body = fc.oneof(
     { weight: 6, arbitrary: jsonBody },
@@ -178,7 +361,12 @@ describe('generated bad input on every route: never a 5xx, always a problem, hea
   });
 
   it('arbitrary paths anywhere (not only the routes)', async () => {
-    const anyPath = fc.array(fc.oneof(segment, fc.constantFrom('v1', 'mcp', '.well-known', 'feeds', 'docs', 'site', 'builds', 'current', 'manifest.json', 'openapi.json', '_astro')), { minLength: 1, maxLength: 6 }).map((s) => `/${s.join('/')}`);
+    const anyPath = fc
+      .array(
+        fc.oneof(segment, fc.constantFrom('v1', 'mcp', '.well-known', 'feeds', 'docs', 'site', 'builds', 'current', 'manifest.json', 'openapi.json', '_astro')),
+        { minLength: 1, maxLength: 6 },
+      )
+      .map((s) => `/${s.join('/')}`);
     await fc.assert(
       fc.asyncProperty(anyPath, query, headers, async (p, q, h) => {
         const url = q ? `${p}?${q}` : p;
@@ -196,7 +384,10 @@ describe('generated bad input on every route: never a 5xx, always a problem, hea
   it('known classes: a URL beyond the header limit gets a 431 problem from the connection guard, and the server carries on', async () => {
     // Node's parser refuses a request line + headers over 16 KiB before the app; the clientError
     // handler answers it with a problem (the client may see the 431 or, still writing, the connection closed under it).
-    const res = await raw('GET', `/v1/search?q=${'x'.repeat(20_000)}`).then((r) => r, (e: Error) => e.message);
+    const res = await raw('GET', `/v1/search?q=${'x'.repeat(20_000)}`).then(
+      (r) => r,
+      (e: Error) => e.message,
+    );
     if (typeof res === 'string') expect(['socket hang up', 'read ECONNRESET', 'write EPIPE']).toContain(res);
     else {
       checkReply(res, '20,000-character URL');
@@ -205,7 +396,10 @@ describe('generated bad input on every route: never a 5xx, always a problem, hea
     // Below the limit the app answers, with a problem naming the parameter and its length limit.
     const long = await raw('GET', `/v1/search?q=${'x'.repeat(10_000)}`);
     expect(long.status).toBe(400);
-    expect(JSON.parse(long.body)).toMatchObject({ status: 400, errors: [{ param: 'q', message: expect.stringContaining(`at most ${INPUT_LIMITS.searchQuery} characters`) }] });
+    expect(JSON.parse(long.body)).toMatchObject({
+      status: 400,
+      errors: [{ param: 'q', message: expect.stringContaining(`at most ${INPUT_LIMITS.searchQuery} characters`) }],
+    });
     await healthy();
   });
 
@@ -230,7 +424,10 @@ describe('generated bad input on every route: never a 5xx, always a problem, hea
         checkReply(res, `${c.param} × ${value.length}`);
         expect(res.status, `${c.param} × ${value.length}`).toBe(400);
         const p = JSON.parse(res.body) as { errors: { param: string; message: string }[] };
-        expect(p.errors, `${c.param} × ${value.length}`).toContainEqual({ param: c.param, message: expect.stringContaining(`must be at most ${c.max} characters`) });
+        expect(p.errors, `${c.param} × ${value.length}`).toContainEqual({
+          param: c.param,
+          message: expect.stringContaining(`must be at most ${c.max} characters`),
+        });
       }),
       params(Math.max(30, Math.floor(RUNS / 4))),
     );
@@ -261,7 +458,12 @@ describe('generated arguments on every MCP tool: a result or a JSON-RPC error, n
     /** The tool's own argument names with arbitrary values, plus unknown keys. */
     const args = fc.oneof(
       fc.record(Object.fromEntries(keys.map((k) => [k, fc.oneof(good, text, wrongTypes)])), { requiredKeys: [] }),
-      fc.tuple(fc.record(Object.fromEntries(keys.map((k) => [k, good])), { requiredKeys: [] }), fc.dictionary(fc.string({ minLength: 1, maxLength: 12 }), json, { maxKeys: 3 })).map(([a, b]) => ({ ...b, ...a })),
+      fc
+        .tuple(
+          fc.record(Object.fromEntries(keys.map((k) => [k, good])), { requiredKeys: [] }),
+          fc.dictionary(fc.string({ minLength: 1, maxLength: 12 }), json, { maxKeys: 3 }),
+        )
+        .map(([a, b]) => ({ ...b, ...a })),
       fc.dictionary(fc.string({ maxLength: 12 }), json, { maxKeys: 5 }),
     );
     it(tool.name, async () => {
@@ -285,9 +487,25 @@ describe('generated arguments on every MCP tool: a result or a JSON-RPC error, n
   }
 
   it('raw JSON-RPC with generated methods and params: always a JSON-RPC answer, the session keeps working', async () => {
-    const h = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': transport.sessionId!, 'mcp-protocol-version': '2025-06-18' };
-    const methodName = fc.oneof(fc.constantFrom('tools/call', 'tools/list', 'resources/read', 'prompts/get', 'completion/complete', 'initialize', 'ping', 'logging/setLevel'), fc.string({ maxLength: 20 }));
-    const message = fc.record({ jsonrpc: fc.oneof(fc.constant('2.0'), json), id: fc.oneof(fc.integer(), fc.string({ maxLength: 8 }), fc.constant(null)), method: methodName, params: fc.oneof(json, fc.record({ name: fc.constantFrom(...TOOLS.map((t) => t.name), 'nope'), arguments: json })) }, { requiredKeys: ['method'] });
+    const h = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-session-id': transport.sessionId!,
+      'mcp-protocol-version': '2025-06-18',
+    };
+    const methodName = fc.oneof(
+      fc.constantFrom('tools/call', 'tools/list', 'resources/read', 'prompts/get', 'completion/complete', 'initialize', 'ping', 'logging/setLevel'),
+      fc.string({ maxLength: 20 }),
+    );
+    const message = fc.record(
+      {
+        jsonrpc: fc.oneof(fc.constant('2.0'), json),
+        id: fc.oneof(fc.integer(), fc.string({ maxLength: 8 }), fc.constant(null)),
+        method: methodName,
+        params: fc.oneof(json, fc.record({ name: fc.constantFrom(...TOOLS.map((t) => t.name), 'nope'), arguments: json })),
+      },
+      { requiredKeys: ['method'] },
+    );
     await fc.assert(
       fc.asyncProperty(fc.oneof(message, fc.array(message, { maxLength: 3 })), async (m) => {
         const res = await raw('POST', '/mcp', h, JSON.stringify(m));

@@ -10,9 +10,17 @@ export default defineTool('compare_countries', (b, args) => {
   const answers = args.countries.map((iso) => getCountry(b, { iso }, 'countries').envelope());
   const seen = new Set<string>();
   const unique = answers.filter((a) => !seen.has(a.data.iso3) && seen.add(a.data.iso3));
-  if (unique.length < 2) throw new ApiError(400, `give at least 2 different countries (got ${[...seen].join(', ')})`, { errors: [{ param: 'countries', message: 'fewer than 2 different countries' }] });
+  if (unique.length < 2)
+    throw new ApiError(400, `give at least 2 different countries (got ${[...seen].join(', ')})`, {
+      errors: [{ param: 'countries', message: 'fewer than 2 different countries' }],
+    });
   const countries = unique.map(({ data }) => Object.fromEntries(FIELDS.map((k) => [k, data[k]])) as z.infer<typeof CountryComparison>);
-  const asOf = unique.map((a) => a.meta.as_of).filter((d): d is string => d !== null).sort().at(-1) ?? null;
+  const asOf =
+    unique
+      .map((a) => a.meta.as_of)
+      .filter((d): d is string => d !== null)
+      .sort()
+      .at(-1) ?? null;
   const notes = [...new Set(unique.flatMap((a) => a.meta.notes ?? []))];
   if (unique.length < answers.length) notes.push('countries given more than once are compared once');
   const meta = unique[0]!.meta;
@@ -21,7 +29,14 @@ export default defineTool('compare_countries', (b, args) => {
     return `${c.name} (${c.iso3}): stress ${c.stress_index ?? 'n/a'}${c.stress_band ? ` (${c.stress_band})` : ''}${dep ? `, most import-dependent for ${dep.commodity} (${pct((dep.import_dependence ?? 0) * 100, 0)})` : ''}, ${c.reserves.length} reserve(s) tracked`;
   };
   return {
-    structured: { countries, as_of: asOf, license: meta.license, attribution: meta.attribution, sources: mergedSources(unique.map((a) => a.meta)), ...(notes.length ? { notes } : {}) },
+    structured: {
+      countries,
+      as_of: asOf,
+      license: meta.license,
+      attribution: meta.attribution,
+      sources: mergedSources(unique.map((a) => a.meta)),
+      ...(notes.length ? { notes } : {}),
+    },
     summary: `${countries.map(line).join('; ')}. ${footer(b, asOf)}`,
   };
 });

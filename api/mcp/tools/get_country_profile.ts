@@ -7,7 +7,9 @@ export default defineTool('get_country_profile', (b, args) => {
   const parts = [
     `${data.name} (${data.iso3}): supply stress ${data.stress_index ?? 'n/a'}${data.stress_band ? ` (${data.stress_band})` : ''}`,
     top.length ? `largest contributions from ${top.map((p) => `${p.commodity} (import dependence ${pct(p.import_dependence * 100, 0)})`).join(', ')}` : null,
-    data.reserves.length ? `reserves: ${data.reserves.map((r) => `${r.commodity} ${r.fill_pct !== null ? pct(r.fill_pct) : ''} on ${r.as_of}`).join(', ')}` : null,
+    data.reserves.length
+      ? `reserves: ${data.reserves.map((r) => `${r.commodity} ${r.fill_pct !== null ? pct(r.fill_pct) : ''} on ${r.as_of}`).join(', ')}`
+      : null,
   ].filter(Boolean);
   return { structured: { ...resultMeta(meta), ...data }, summary: `${parts.join('; ')}. ${footer(b, meta.as_of)}` };
 });

@@ -8,7 +8,9 @@ export default defineTool('get_reserve', (b, args) => {
     data.coverage_days !== null ? `${num(data.coverage_days)} days of cover` : null,
     data.seasonal_norm_pct !== null ? `seasonal norm ${pct(data.seasonal_norm_pct)} (gap ${num(data.gap_to_norm_pct)} pp)` : null,
     // Against the build date: a deadline already past is said to be past, never counted down from the reading.
-    data.target ? `target ${pct(data.target.fill_pct, 0)} by ${data.target.date}${data.target.date < b.manifest.generated_at.slice(0, 10) ? ` (passed; the reading of ${data.as_of} is the newest)` : ''}` : null,
+    data.target
+      ? `target ${pct(data.target.fill_pct, 0)} by ${data.target.date}${data.target.date < b.manifest.generated_at.slice(0, 10) ? ` (passed; the reading of ${data.as_of} is the newest)` : ''}`
+      : null,
   ].filter(Boolean);
   return { structured: { ...resultMeta(meta), ...data }, summary: `${parts.join('; ')}. ${footer(b, data.as_of)}` };
 });

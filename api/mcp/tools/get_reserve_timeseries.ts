@@ -14,13 +14,16 @@ export default defineTool('get_reserve_timeseries', (b, args) => {
       answer = getTimeseries(b, { ...args, frequency }).envelope();
       if (answer.data.points.length <= MAX_POINTS) break;
     }
-    notes.push(`${native} points at the native frequency; resampled to ${answer.data.frequency} (${answer.data.points.length} points). Ask for a frequency to choose it.`);
+    notes.push(
+      `${native} points at the native frequency; resampled to ${answer.data.frequency} (${answer.data.points.length} points). Ask for a frequency to choose it.`,
+    );
   }
   const { data, meta } = answer;
   const first = data.points[0];
   const last = data.points.at(-1);
-  const summary = first && last
-    ? `${data.metric} of ${data.commodity} reserve in ${data.country}, ${data.frequency}: ${num(first.value)} ${data.unit} on ${first.date} → ${num(last.value)} ${data.unit} on ${last.date} (${data.points.length} points)`
-    : `${data.metric} of ${data.commodity} reserve in ${data.country}: no observation between ${data.from} and ${data.to}`;
+  const summary =
+    first && last
+      ? `${data.metric} of ${data.commodity} reserve in ${data.country}, ${data.frequency}: ${num(first.value)} ${data.unit} on ${first.date} → ${num(last.value)} ${data.unit} on ${last.date} (${data.points.length} points)`
+      : `${data.metric} of ${data.commodity} reserve in ${data.country}: no observation between ${data.from} and ${data.to}`;
   return { structured: { ...resultMeta(meta, notes), ...data }, summary: `${summary}. ${footer(b, meta.as_of)}` };
 });

@@ -61,7 +61,8 @@ export function niceTicks(lo: number, hi: number, count = 5): number[] {
 
 function tickLabel(v: number): string {
   const a = Math.abs(v);
-  const s = a >= 1e6 ? `${r1(v / 1e6)}M` : a >= 1e4 ? `${Math.round(v / 1e3)}k` : a >= 1000 ? Math.round(v).toLocaleString('en-GB') : `${Math.round(v * 100) / 100}`;
+  const s =
+    a >= 1e6 ? `${r1(v / 1e6)}M` : a >= 1e4 ? `${Math.round(v / 1e3)}k` : a >= 1000 ? Math.round(v).toLocaleString('en-GB') : `${Math.round(v * 100) / 100}`;
   return s.replace(/^-/, '−');
 }
 
@@ -262,7 +263,8 @@ export function stressHistoryChart(o: StressChartOptions): string {
   for (const g of gaps) {
     parts.push(`<rect class="nodata" x="${pc(f(g.a))}" width="${pc(f(g.b) - f(g.a))}" y="${M.top}" height="${plotH}"><title>No index</title></rect>`);
     // Named in the chart where the band is wide enough for the words even on a phone (≈ 320 px).
-    if ((f(g.b) - f(g.a)) * 320 > 64) parts.push(`<text class="nodata-label" x="${pc((f(g.a) + f(g.b)) / 2)}" y="${r1(y(37.5) + 4)}" text-anchor="middle">no index</text>`);
+    if ((f(g.b) - f(g.a)) * 320 > 64)
+      parts.push(`<text class="nodata-label" x="${pc((f(g.a) + f(g.b)) / 2)}" y="${r1(y(37.5) + 4)}" text-anchor="middle">no index</text>`);
   }
   for (const w of o.windows ?? []) {
     const a = Math.max(t0, monthStart(w.from));
@@ -288,7 +290,8 @@ export function stressHistoryChart(o: StressChartOptions): string {
   const yearly = ticks.every((k) => /^\d{4}$/.test(k.label));
   const allYears: { at: number; label: string }[] = [];
   if (yearly) {
-    for (let yr = new Date(t0).getUTCFullYear(); Date.UTC(yr, 0, 1) <= t1; yr++) if (Date.UTC(yr, 0, 1) >= t0) allYears.push({ at: Date.UTC(yr, 0, 1), label: String(yr) });
+    for (let yr = new Date(t0).getUTCFullYear(); Date.UTC(yr, 0, 1) <= t1; yr++)
+      if (Date.UTC(yr, 0, 1) >= t0) allYears.push({ at: Date.UTC(yr, 0, 1), label: String(yr) });
   }
   const shown = new Set(ticks.map((k) => k.label));
   for (const k of yearly ? allYears : ticks) {

@@ -14,7 +14,10 @@ export const GUIDES = {
 export async function guide(page: string) {
   const md = readText(`docs/${page}`);
   const r = await markdown(md);
-  const html = r.html.replace(/href="(?:\.\/|docs\/)?(api|methodology|freshness|security|content|bulk)\.md(#[^"]*)?"/g, (_m, p: string, h: string | undefined) => `href="/docs/${p}/${h ?? ''}"`);
+  const html = r.html.replace(
+    /href="(?:\.\/|docs\/)?(api|methodology|freshness|security|content|bulk)\.md(#[^"]*)?"/g,
+    (_m, p: string, h: string | undefined) => `href="/docs/${p}/${h ?? ''}"`,
+  );
   const title = /^#\s+(.+)$/m.exec(md)?.[1] ?? page;
   return { html, title, headings: r.headings };
 }

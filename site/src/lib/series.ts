@@ -8,9 +8,7 @@ export const between = (pts: readonly Pt[], from: string, to = '9999-12-31'): Pt
 
 /** A year's points moved to `toYear` (same month and day; 29 Feb dropped), to compare seasons. */
 export function shiftYear(pts: readonly Pt[], year: number, toYear: number): Pt[] {
-  return pts
-    .filter((p) => p.date.startsWith(`${year}-`) && !p.date.endsWith('-02-29'))
-    .map((p) => ({ date: `${toYear}${p.date.slice(4)}`, value: p.value }));
+  return pts.filter((p) => p.date.startsWith(`${year}-`) && !p.date.endsWith('-02-29')).map((p) => ({ date: `${toYear}${p.date.slice(4)}`, value: p.value }));
 }
 
 /** Mean value on each calendar day over `years`, laid on `toYear`. */
