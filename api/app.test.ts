@@ -144,15 +144,16 @@ describe('bad input gets a clear problem, never a 5xx', () => {
       ['/v1/events?since=2025-06-01&until=2025-01-01', 'until', /must not be before since/],
       ['/v1/briefings?lang=it', 'lang', /en, fr, de or es|expected one of/],
       ['/v1/briefings?limit=51', 'limit', /at most 50/],
-      ['/v1/reserves?commodity=gas', 'country', /required/],
+      ['/v1/reserves?country=de', 'commodity', /required/],
+      ['/v1/countries/DEU?format=csv', 'format', /must be json/],
       ['/v1/reserves/timeseries?commodity=gas&country=de', 'from', /required/],
       ['/v1/reserves/timeseries?commodity=gas&country=de&from=2025-01-01&to=2024-01-01', 'to', /must not be before from/],
       ['/v1/reserves/timeseries?commodity=gas&country=de&from=2025-01-01&metric=price', 'metric', /fill_pct|expected one of/],
       ['/v1/search', 'q', /required/],
       [`/v1/search?q=${'x'.repeat(201)}`, 'q', /at most 200/],
       ['/v1/commodities?group=fruit', 'group', /energy/],
-      ['/v1/countries/GERMANY', 'iso', /ISO 3166-1/],
-      ['/v1/commodities/gas', 'slug', /<group>\.<code>/],
+      ['/v1/countries/%3CDE%3E', 'iso', /ISO 3166-1/],
+      ['/v1/commodities/%24gas', 'slug', /commodity code/],
       ['/v1/events?limit=5&limit=6', 'limit', /more than once/],
     ];
     for (const [path, param, message] of cases) {
@@ -173,7 +174,9 @@ describe('bad input gets a clear problem, never a 5xx', () => {
     expect(b.suggestions).toContain('DEU');
     const c = await problem(await get('/v1/reserves?commodity=gas&country=us'));
     expect(c.detail).toMatch(/gas reserves exist for/);
-    expect(c.suggestions).toContain('commodity=gas&country=de');
+    expect(c.suggestions![0]).toBe('commodity=oil&country=us');
+    expect(c.suggestions).toContain('commodity=gas&country=eu');
+    expect(c.suggestions!.length).toBeLessThanOrEqual(5);
     const d = await problem(await get('/v1/nothing-here'));
     expect(d.status).toBe(404);
   });

@@ -5,7 +5,8 @@ import type { LoadedBuild } from './build.ts';
 import type { BuildSource } from './build-store.ts';
 import { DATA_CACHE_CONTROL, HTML_CACHE_CONTROL, JSON_TYPE } from '../contract/http.ts';
 import { commonHeaders } from './headers.ts';
-import { MEMO_KEY, queryObject, sendBytes, sendFile } from './http.ts';
+import { MEMO_KEY, queryObject, sendBytes, sendFile, urlEncodingProblem } from './http.ts';
+import { negotiateFormat, negotiatedFormat, varyOf } from './negotiate.ts';
 import { parseParams } from './params.ts';
 import { healthOf } from './health.ts';
 import { McpEndpoint } from './mcp/http.ts';
@@ -47,18 +48,6 @@ export interface AppOptions {
 
 type Handler = (c: Context, b: LoadedBuild) => Response | Promise<Response>;
 
-/** Whether an Accept header admits JSON (or CSV where the route has it); q=0 excludes a type. */
-export function acceptable(accept: string, csv: boolean): boolean {
-  return accept.split(',').some((part) => {
-    const [type = '', ...params] = part.trim().toLowerCase().split(';');
-    if (params.some((p) => /^\s*q\s*=\s*0(\.0*)?\s*$/.test(p))) return false;
-    const t = type.trim();
-    return (
-      t === '*/*' || t === 'application/*' || t === 'application/json' || t === 'application/problem+json' || (csv && (t === 'text/*' || t === 'text/csv'))
-    );
-  });
-}
-
 /** Parameters as JSON with their names in a fixed order: the same request, however written, gives the same text. */
 export function canonicalJson(params: Record<string, unknown>): string {
   return JSON.stringify(
@@ -92,15 +81,28 @@ export function createApp(opts: AppOptions): Hono {
 
   if (opts.requestIds !== 'host') app.use('*', requestIds());
 
+  // A path or query string that is not percent-encoded UTF-8 is refused before any route reads
+  // it (REST, files, MCP alike): decoded leniently it would become other characters.
+  app.use('*', (c, next) => {
+    const problem = urlEncodingProblem(c.req.url);
+    if (problem) throw problem;
+    return next();
+  });
+
+  // A problem from a negotiated route varies on what the answer would have (Accept).
+  const problemHeaders = (c: Context) => {
+    const vary = varyOf(c);
+    return vary ? { ...common(), vary } : common();
+  };
   app.onError((err, c) => {
-    if (err instanceof ApiError) return problemResponse(c, err, common());
+    if (err instanceof ApiError) return problemResponse(c, err, problemHeaders(c));
     log(`error on ${c.req.method} ${c.req.path}: ${err instanceof Error ? err.message : String(err)}`, {
       err,
       method: c.req.method,
       path: c.req.path,
       request_id: requestIdOf(c),
     });
-    return problemResponse(c, new ApiError(500, 'an unexpected error occurred; it has been logged'), common());
+    return problemResponse(c, new ApiError(500, 'an unexpected error occurred; it has been logged'), problemHeaders(c));
   });
   app.notFound((c) => {
     throw new ApiError(404, `no resource at ${c.req.path}; the routes are listed at /openapi.json`, {
@@ -130,23 +132,20 @@ export function createApp(opts: AppOptions): Hono {
     throw new ApiError(405, `${method} is not allowed on ${path}; use GET`, { allowed: READ_ONLY_ALLOW.split(', ') }, { allow: READ_ONLY_ALLOW });
   };
 
+  // The format of a /v1 answer is decided here, once (api/negotiate.ts): `format=`, else Accept
+  // with its weights, else 406; the route (wantsCsv), the memo key and Vary all read it.
   const withBuild =
     (h: Handler, csv = false) =>
     (c: Context) => {
-      const accept = c.req.header('accept');
-      if (accept && !acceptable(accept, csv)) {
-        throw new ApiError(406, `this route answers ${csv ? 'application/json or text/csv' : 'application/json'}; the Accept header allows neither`, {
-          allowed: csv ? ['application/json', 'text/csv'] : ['application/json'],
-        });
-      }
+      negotiateFormat(c, csv ? ['json', 'csv'] : ['json']);
       const b = opts.source.current();
       if (!b) throw new ApiError(503, 'no build has been published yet; try again shortly', {}, { 'retry-after': '30' });
       return h(c, b);
     };
   /**
    * GET answers depend only on the build, the route, the parsed parameters, the day (time series
-   * default `to` to today) and whether CSV was asked for; the bytes of a successful one are kept
-   * per build. The key is the canonical parsed request (route and parameters after the contract
+   * default `to` to today) and the negotiated format; the bytes of a successful one are kept
+   * per build. The key is the canonical parsed request (route, path parameters as sent, and query parameters after the contract
    * trimmed, lower-cased and defaulted them, in a fixed order), never the raw URL: padded or
    * re-cased variants of one request share one entry, and a key is at most a few hundred bytes.
    */
@@ -155,8 +154,8 @@ export function createApp(opts: AppOptions): Hono {
     (c, b) => {
       if (!r.query || c.req.url.indexOf('?') < 0) return h(c, b);
       const params = parseParams(r.query, queryObject(c)) as Record<string, unknown>;
-      const csv = /\btext\/csv\b/.test(c.req.header('accept') ?? '') ? '|csv' : '';
-      const key = `${r.operationId}|${canonicalJson(params)}${csv}|${new Date().toISOString().slice(0, 10)}`;
+      const path = canonicalJson(c.req.param() as Record<string, unknown>);
+      const key = `${r.operationId}|${path}|${canonicalJson(params)}|${negotiatedFormat(c) ?? 'json'}|${new Date().toISOString().slice(0, 10)}`;
       const hit = b.memo.get(key);
       if (hit)
         return sendBytes(c, b, hit.body, hit.contentType, {
@@ -264,7 +263,8 @@ export function createApp(opts: AppOptions): Hono {
     if (notFound && !path.startsWith('/v1/') && /\btext\/html\b/.test(c.req.header('accept') ?? '')) {
       return new Response(notFound.body as ConstructorParameters<typeof Response>[0], {
         status: 404,
-        headers: { ...b.headers, 'content-type': notFound.contentType, 'cache-control': HTML_CACHE_CONTROL },
+        // Whether this is the page or a problem depends on Accept: a shared cache must know.
+        headers: { ...b.headers, 'content-type': notFound.contentType, 'cache-control': HTML_CACHE_CONTROL, vary: 'Accept' },
       });
     }
     return next();

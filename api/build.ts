@@ -1,6 +1,6 @@
 import type { CommodityListEntry } from '../contract/commodities.ts';
 import type { Briefing, Event, Scenario } from '../contract/content.ts';
-import type { BuildManifest } from '../contract/manifest.ts';
+import { CODING_SUFFIX, type BuildManifest, type ContentCoding } from '../contract/manifest.ts';
 import type { z } from 'zod';
 import type { Meta } from '../contract/common.ts';
 import { LANGS } from '../contract/languages.ts';
@@ -10,12 +10,23 @@ import type { EmbeddingsConfig } from '../lib/search/remote.ts';
 import { commonHeaders } from './headers.ts';
 import { ResponseMemo } from './memo.ts';
 
+/** The bytes of a file in one content coding, with their own strong ETag. */
+export interface EncodedBody {
+  body: Uint8Array;
+  etag: string;
+}
+
 /** One published file, with everything a response needs precomputed. */
 export interface StaticFile {
   body: Uint8Array;
   etag: string;
   contentType: string;
+  /** The same file compressed at build time (text files of at least 1 KiB), by coding. */
+  encodings?: Partial<Record<ContentCoding, EncodedBody>>;
 }
+
+/** A strong ETag from a SHA-256: its first 128 bits. Each coding of a file has its own (the hash of its bytes). */
+const etagOfSha = (sha256: string) => `"${sha256.slice(0, 32)}"`;
 
 export interface CountryEntry {
   iso3: string;
@@ -85,7 +96,15 @@ export async function loadBuild(read: Reader): Promise<LoadedBuild> {
   const files = new Map<string, StaticFile>();
   await Promise.all(
     Object.entries(manifest.files).map(async ([path, f]) => {
-      files.set(path, { body: await read(path), etag: `"${f.sha256.slice(0, 32)}"`, contentType: f.content_type });
+      const entry: StaticFile = { body: await read(path), etag: etagOfSha(f.sha256), contentType: f.content_type };
+      if (f.encodings) {
+        const encodings: Partial<Record<ContentCoding, EncodedBody>> = {};
+        for (const [coding, e] of Object.entries(f.encodings) as [ContentCoding, { sha256: string }][]) {
+          encodings[coding] = { body: await read(path + CODING_SUFFIX[coding]), etag: etagOfSha(e.sha256) };
+        }
+        entry.encodings = encodings;
+      }
+      files.set(path, entry);
     }),
   );
   // Typed by the file's schema in the layout; not parsed with it: the pipeline validated every file.
@@ -126,7 +145,7 @@ export async function loadBuild(read: Reader): Promise<LoadedBuild> {
     manifest,
     generatedAt,
     lastModified: generatedAt.toUTCString(),
-    headers: commonHeaders(manifest.base_url),
+    headers: commonHeaders(manifest.base_url, manifest.build),
     memo: new ResponseMemo(),
     files,
     commodities: list.data,

@@ -1,12 +1,17 @@
 import { EXPOSED_HEADERS, linkHeader } from '../contract/http.ts';
 
-/** Headers every response carries: licence and backlink, nosniff, open CORS. */
-export function commonHeaders(baseUrl: string): Record<string, string> {
+/**
+ * Headers every response carries: licence and backlink, nosniff, open CORS, and the build being
+ * served (`X-Build`: bodies name the build in which their content last changed, so a client that
+ * wants the serving build reads it here or at /healthz).
+ */
+export function commonHeaders(baseUrl: string, build?: string): Record<string, string> {
   return {
     'x-content-type-options': 'nosniff',
     link: linkHeader(baseUrl),
     'access-control-allow-origin': '*',
     'access-control-expose-headers': EXPOSED_HEADERS.join(', '),
+    ...(build ? { 'x-build': build } : {}),
   };
 }
 

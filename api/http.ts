@@ -3,6 +3,8 @@ import { CSV_TYPE, DATA_CACHE_CONTROL, JSON_TYPE } from '../contract/http.ts';
 import { recordsToCsv } from '../lib/csv.ts';
 import { etagOf, matches } from './headers.ts';
 import type { LoadedBuild, StaticFile } from './build.ts';
+import type { ContentCoding } from '../contract/manifest.ts';
+import { negotiatedFormat, preferredCoding, preferredFormat, varyOf } from './negotiate.ts';
 import { ApiError } from './problem.ts';
 
 const encoder = new TextEncoder();
@@ -17,8 +19,11 @@ export interface CacheInfo {
 export const LIMIT_HEADERS = 'limitHeaders';
 
 /**
- * Bytes as they are, every header set at construction (a header added to a finished response
- * would make the Node adapter copy the body through a stream), 304 when the client has them.
+ * Bytes as they are, or one of their compressed copies when the file has them and Accept-Encoding
+ * prefers one (api/negotiate.ts: br, then gzip, then identity), each copy with its own strong
+ * ETag. Every header is set at construction (a header added to a finished response would make
+ * the Node adapter copy the body through a stream); 304 when the client has the bytes it would
+ * get. Vary names what chose them: Accept on /v1 routes, Accept-Encoding where copies exist.
  */
 export function sendBytes(
   c: Context,
@@ -27,22 +32,34 @@ export function sendBytes(
   contentType: string,
   cache: CacheInfo,
   extra?: Record<string, string>,
+  encodings?: StaticFile['encodings'],
 ): Response {
+  const available = encodings ? (Object.keys(encodings) as ContentCoding[]) : [];
+  const coding = preferredCoding(c.req.header('accept-encoding'), available);
+  if (!coding) {
+    throw new ApiError(406, `this resource is available as ${['identity', ...available].join(', ')}; the Accept-Encoding header allows none`, {
+      allowed: ['identity', ...available],
+    });
+  }
+  const chosen = coding === 'identity' ? { body, etag: cache.etag } : encodings![coding]!;
+  const vary = [varyOf(c), available.length > 0 ? 'Accept-Encoding' : undefined].filter(Boolean).join(', ');
   const headers: Record<string, string> = {
     ...b.headers,
     ...(c.get(LIMIT_HEADERS) as Record<string, string> | undefined),
     'content-type': contentType,
-    etag: cache.etag,
+    etag: chosen.etag,
     'last-modified': cache.lastModified,
     'cache-control': cache.cacheControl ?? DATA_CACHE_CONTROL,
+    ...(vary ? { vary } : {}),
     ...extra,
   };
-  if (matches(c.req.header('if-none-match'), cache.etag)) return new Response(null, { status: 304, headers });
-  return new Response(body as ConstructorParameters<typeof Response>[0], { status: 200, headers });
+  if (matches(c.req.header('if-none-match'), chosen.etag)) return new Response(null, { status: 304, headers });
+  if (coding !== 'identity') headers['content-encoding'] = coding;
+  return new Response(chosen.body as ConstructorParameters<typeof Response>[0], { status: 200, headers });
 }
 
 export function sendFile(c: Context, b: LoadedBuild, file: StaticFile, extra?: Record<string, string>): Response {
-  return sendBytes(c, b, file.body, file.contentType, { etag: file.etag, lastModified: b.lastModified }, extra);
+  return sendBytes(c, b, file.body, file.contentType, { etag: file.etag, lastModified: b.lastModified }, extra, file.encodings);
 }
 
 /** Context key under which a memoised route names its answer (see `memoised` in app.ts). */
@@ -64,11 +81,14 @@ export function sendCsv(c: Context, b: LoadedBuild, csv: string): Response {
   return sendComputed(c, b, encoder.encode(csv), CSV_TYPE);
 }
 
-/** CSV when asked by `format=csv` or `Accept: text/csv` (and JSON is not preferred). */
+/**
+ * Whether this request's answer is CSV: the format negotiated once for the request (`format=`,
+ * else Accept with its weights; api/negotiate.ts), which the memo key and Vary follow too. Outside
+ * a negotiated route, the same rule applied here.
+ */
 export function wantsCsv(c: Context, format: string | undefined): boolean {
-  if (format) return format === 'csv';
-  const accept = c.req.header('accept') ?? '';
-  return /\btext\/csv\b/.test(accept) && !/\bapplication\/json\b/.test(accept.split('text/csv')[0] ?? '');
+  const decided = negotiatedFormat(c) ?? (format ? format : preferredFormat(c.req.header('accept'), ['json', 'csv']));
+  return decided === 'csv';
 }
 
 /**
@@ -114,4 +134,63 @@ export function queryObject(c: Context): Record<string, string> {
     });
   }
   return out;
+}
+
+/** A `%` not followed by two hexadecimal digits. */
+const STRAY_PERCENT = /%(?![0-9A-Fa-f]{2})/;
+/** A run of percent-encoded bytes (one UTF-8 character may take up to four). */
+const ENCODED_RUN = /(?:%[0-9A-Fa-f]{2})+/g;
+
+/** Why a piece of a URL is not percent-encoded UTF-8 (quoting the offending text), or null when it is. */
+function encodingFault(text: string): string | null {
+  const stray = STRAY_PERCENT.exec(text);
+  if (stray) return `"${text.slice(stray.index, stray.index + 3)}" is not a percent-encoded byte (% and two hexadecimal digits)`;
+  for (const [run] of text.matchAll(ENCODED_RUN)) {
+    try {
+      decodeURIComponent(run);
+    } catch {
+      return `the bytes ${run.length > 36 ? `${run.slice(0, 36)}…` : run} are not UTF-8`;
+    }
+  }
+  return null;
+}
+
+/**
+ * A 400 problem when the path or the query string of `url` holds an invalid percent-encoding or
+ * percent-encoded bytes that are not UTF-8, naming the part (the path, a parameter's name or
+ * value); null when both are well formed. Cheap on the common path: no `%`, nothing to check.
+ */
+export function urlEncodingProblem(url: string): ApiError | null {
+  if (url.indexOf('%') < 0) return null;
+  const scheme = url.indexOf('://');
+  const start = url.indexOf('/', scheme < 0 ? 0 : scheme + 3);
+  if (start < 0) return null;
+  const hash = url.indexOf('#', start);
+  const end = hash < 0 ? url.length : hash;
+  const mark = url.indexOf('?', start);
+  const q = mark < 0 || mark > end ? end : mark;
+  const errors: { param: string; message: string }[] = [];
+  const inPath = encodingFault(url.slice(start, q));
+  if (inPath) errors.push({ param: '(path)', message: `the path: ${inPath}` });
+  for (const pair of url.slice(q + 1, end).split('&')) {
+    if (pair.indexOf('%') < 0) continue;
+    const eq = pair.indexOf('=');
+    const name = eq < 0 ? pair : pair.slice(0, eq);
+    const inName = encodingFault(name);
+    if (inName) {
+      errors.push({ param: '(query)', message: `a parameter name: ${inName}` });
+      continue;
+    }
+    const inValue = eq < 0 ? null : encodingFault(pair.slice(eq + 1));
+    if (inValue) errors.push({ param: decodeURIComponent(name.replace(/\+/g, ' ')), message: `the value: ${inValue}` });
+  }
+  if (errors.length === 0) return null;
+  const parts = errors.map((e) => (e.param === '(path)' ? 'the path' : e.param === '(query)' ? 'a parameter name' : `parameter ${e.param}`));
+  return new ApiError(
+    400,
+    `${parts.join(', ')}: not valid percent-encoded UTF-8 (RFC 3986); encode each character as the percent-encoded bytes of its UTF-8 form`,
+    {
+      errors,
+    },
+  );
 }

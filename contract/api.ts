@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { CommodityListResponse, CommoditySheetResponse } from './commodities.ts';
-import { CommodityGroup, DateString, Meta, envelope } from './common.ts';
+import { CommodityGroup, CommoditySlug, DateString, Iso3, Meta, envelope } from './common.ts';
 import { LANGS, langList } from './languages.ts';
 import { BriefingSchema, EVENT_CATEGORIES, EventSchema, SCENARIO_STATUSES, ScenarioSchema } from './content.ts';
 import { CountryProfileResponse } from './countries.ts';
-import { INPUT_LIMITS as L, maxLength } from './limits.ts';
-import { Frequency, ReserveMetric, ReserveResponse, TimeSeriesResponse } from './reserves.ts';
+import { INPUT_LIMITS as L, LIST_DEFAULTS, maxLength } from './limits.ts';
+import { Frequency, Reserve, ReserveMetric, ReserveResponse, TimeSeriesResponse } from './reserves.ts';
 
 /**
  * The request side of the contract: one entry per route, with the parameters it accepts (query
@@ -40,21 +40,79 @@ const enumText = () =>
     .max(...maxLength(L.enumValue))
     .transform(lower);
 
-export const Format = z.enum(['json', 'csv']).optional().describe('Response format; `csv` is the same as `Accept: text/csv`');
+/**
+ * The `format` parameter of a route: `json` everywhere, `csv` where the route has a CSV form
+ * (ROUTES[].csv). Anything else is one 400 naming the formats the route offers.
+ */
+const formatParam = (csv: boolean) =>
+  enumText()
+    .pipe(z.enum(csv ? ['json', 'csv'] : ['json'], { error: csv ? 'must be json or csv' : 'must be json' }))
+    .optional()
+    .describe(csv ? 'Response format: `json` (default) or `csv`, the same as `Accept: text/csv`' : 'Response format: `json` only; this route has no CSV form')
+    .meta({ examples: [csv ? 'csv' : 'json'] });
+/** `format` on a route with a CSV form. */
+export const Format = formatParam(true);
+/** `format` on a route without one: `json` is accepted, `csv` refused with 400. */
+export const JsonFormat = formatParam(false);
+
+/**
+ * Text that may name a commodity or a country: letters of any script (with their accents),
+ * digits, spaces and the punctuation names carry (`Côte d’Ivoire`, `Urea (nitrogen fertiliser)`,
+ * `Bosnia & Herzegovina`, `U.K.`). What it names is decided by the resolver (api/resolve.ts).
+ */
+const NAME_TEXT = /^[\p{L}\p{N}][\p{L}\p{M}\p{N} .,'’&()/-]*$/u;
+const COMMODITY_FORM = 'expected a commodity code (gas), slug (energy.gas) or name (natural gas, Erdgas)';
+const COUNTRY_FORM = 'expected an ISO 3166-1 code (DE or DEU) or a country name (Germany, Allemagne)';
+const trimmed = (s: string) => s.trim();
+
 export const CommodityParam = z
   .string()
   .max(...maxLength(L.commodity))
   .transform(lower)
-  .pipe(z.string().regex(/^([a-z]+\.)?[a-z0-9]+$/, 'expected a commodity code such as gas or oil (a slug such as energy.gas is accepted too)'))
-  .describe('Commodity code, e.g. `gas`, `oil` (case-insensitive; the slug `energy.gas` is accepted too)')
+  .pipe(z.string().regex(NAME_TEXT, COMMODITY_FORM))
+  .describe('Commodity code (`gas`), slug (`energy.gas`) or name in en, fr, de or es (`Kobalt`); case-insensitive')
   .meta({ examples: ['gas'] });
 export const CountryParam = z
   .string()
   .max(...maxLength(L.country))
   .transform(lower)
-  .pipe(z.string().regex(/^[a-z]{2,3}$/, 'expected an ISO 3166-1 country code such as de (alpha-2) or DEU (alpha-3)'))
-  .describe('Country, ISO 3166-1 alpha-2 (`de`; `eu` for the EU aggregate); alpha-3 is accepted too (case-insensitive)')
+  .pipe(z.string().regex(NAME_TEXT, COUNTRY_FORM))
+  .describe(
+    'Country: ISO 3166-1 alpha-2 (`de`; `eu` for the EU aggregate) or alpha-3, a common abbreviation (`UK`) or name in en, fr, de or es (`Allemagne`); case-insensitive',
+  )
   .meta({ examples: ['de'] });
+
+/**
+ * Common country abbreviations that are not ISO 3166-1 codes, and a few former or colloquial
+ * names, → alpha-3. Kept small on purpose: everything else is an ISO code or a name of the
+ * country in one of the four languages. Keys are written as the resolver compares text: lower
+ * case, without accents, dots or apostrophes.
+ */
+export const COUNTRY_ABBREVIATIONS: ReadonlyMap<string, string> = new Map([
+  ['uk', 'GBR'],
+  ['great britain', 'GBR'],
+  ['britain', 'GBR'],
+  ['ger', 'DEU'],
+  ['america', 'USA'],
+  ['united states of america', 'USA'],
+  ['uae', 'ARE'],
+  ['ksa', 'SAU'],
+  ['drc', 'COD'],
+  ['prc', 'CHN'],
+  ['rok', 'KOR'],
+  ['dprk', 'PRK'],
+  ['rsa', 'ZAF'],
+  ['turkey', 'TUR'],
+  ['burma', 'MMR'],
+  ['holland', 'NLD'],
+  ['czech republic', 'CZE'],
+  ['ivory coast', 'CIV'],
+  ['russian federation', 'RUS'],
+]);
+
+/** What names the EU aggregate where a reserve is asked for (the country `eu`), in the four languages. */
+export const EU_NAMES: ReadonlySet<string> = new Set(['eu', 'eu27', 'european union', 'union europeenne', 'europaische union', 'union europea']);
+
 const LangParam = enumText().pipe(z.enum(LANGS)).describe(`Language: ${langList()}`);
 
 export const ListCommoditiesQuery = z.strictObject({
@@ -62,7 +120,13 @@ export const ListCommoditiesQuery = z.strictObject({
   format: Format,
 });
 
-export const ReserveQuery = z.strictObject({ commodity: CommodityParam, country: CountryParam });
+/** What identifies a reserve (also the arguments of the MCP tool get_reserve). */
+export const ReserveQuery = z.strictObject({
+  commodity: CommodityParam,
+  country: CountryParam.optional().describe(`${CountryParam.description}. Omit it for every country's reserve of the commodity`),
+});
+/** GET /v1/reserves: the reserve, and the response format. */
+export const ReservesQuery = ReserveQuery.extend({ format: Format });
 
 export const TimeSeriesQuery = z
   .strictObject({
@@ -85,18 +149,24 @@ export const CountryPath = z.strictObject({
   iso: z
     .string()
     .max(...maxLength(L.country))
-    .regex(/^[A-Za-z]{2,3}$/, 'expected an ISO 3166-1 code: three letters (DEU) or two (DE)')
-    .describe('ISO 3166-1 alpha-3 (DEU); alpha-2 (DE) is accepted too, case-insensitive')
+    .transform(trimmed)
+    .pipe(z.string().regex(NAME_TEXT, COUNTRY_FORM))
+    .describe('Country: ISO 3166-1 alpha-3 (`DEU`) or alpha-2, a common abbreviation (`UK`) or name in en, fr, de or es (`Allemagne`); case-insensitive')
     .meta({ examples: ['DEU'] }),
 });
+/** GET /v1/countries/{iso}: JSON only (a profile is a set of differently shaped tables). */
+export const CountryQuery = z.strictObject({ format: JsonFormat });
 export const CommodityPath = z.strictObject({
   slug: z
     .string()
     .max(...maxLength(L.commodity))
-    .regex(/^[A-Za-z]+\.[A-Za-z0-9]+$/, 'expected a slug <group>.<code> such as energy.gas')
-    .describe('Commodity slug `<group>.<code>`, e.g. `energy.gas` (case-insensitive)')
+    .transform(trimmed)
+    .pipe(z.string().regex(NAME_TEXT, COMMODITY_FORM))
+    .describe('Commodity slug `<group>.<code>` (`energy.gas`), code (`gas`) or name in en, fr, de or es (`Kobalt`); case-insensitive')
     .meta({ examples: ['metals.cobalt'] }),
 });
+/** GET /v1/commodities/{slug}: JSON, or the sheet's price history as CSV. */
+export const CommoditySheetQuery = z.strictObject({ format: Format });
 
 export const ScenariosQuery = z.strictObject({
   status: enumText().pipe(z.enum(SCENARIO_STATUSES)).optional().describe('Only scenarios with this status'),
@@ -106,12 +176,12 @@ export const ScenariosQuery = z.strictObject({
 
 export const EventsQuery = z
   .strictObject({
-    since: CalendarDate.optional().describe('Events on or after this date; default: 90 days before the newest event'),
+    since: CalendarDate.optional().describe(`Events on or after this date; default: ${LIST_DEFAULTS.events.sinceDays} days before the newest event`),
     until: CalendarDate.optional().describe('Events on or before this date'),
     category: enumText().pipe(z.enum(EVENT_CATEGORIES)).optional().describe('One category'),
     commodity: CommodityParam.optional().describe('Only events tagged with this commodity (code or slug)'),
     country: CountryParam.optional().describe('Only events tagged with this country (alpha-2 or alpha-3)'),
-    limit: intParam(1, 500, 50),
+    limit: intParam(1, LIST_DEFAULTS.events.maxLimit, LIST_DEFAULTS.events.limit),
     format: Format,
   })
   .superRefine((q, ctx) => {
@@ -119,8 +189,8 @@ export const EventsQuery = z
   });
 
 export const BriefingsQuery = z.strictObject({
-  lang: LangParam.optional().default('en'),
-  limit: intParam(1, 50, 10),
+  lang: LangParam.optional().default(LIST_DEFAULTS.briefings.lang),
+  limit: intParam(1, LIST_DEFAULTS.briefings.maxLimit, LIST_DEFAULTS.briefings.limit),
   format: Format,
 });
 
@@ -133,13 +203,15 @@ export const SearchQuery = z.strictObject({
     .refine(validText, 'is not valid Unicode text')
     .describe(`What to search for, in any of ${langList()}`)
     .meta({ examples: ['cobalt export ban'] }),
-  limit: intParam(1, 50, 10),
+  limit: intParam(1, LIST_DEFAULTS.search.maxLimit, LIST_DEFAULTS.search.limit),
   type: enumText()
     .pipe(z.enum(['briefing', 'scenario']))
     .optional()
     .describe('Only briefings or only scenarios'),
   lang: LangParam.optional().describe('Only documents in this language'),
 });
+/** GET /v1/search: the search, and the response format (JSON only). */
+export const SearchRouteQuery = SearchQuery.extend({ format: JsonFormat });
 
 export const AskBody = z.strictObject({
   q: z
@@ -152,6 +224,8 @@ export const AskBody = z.strictObject({
     .meta({ examples: ["How full is Germany's gas storage?"] }),
 });
 export const ASK_MAX_BODY_BYTES = 4096;
+/** POST /v1/ask takes its question in the body; the query string may only say `format=json`. */
+export const AskQuery = z.strictObject({ format: JsonFormat });
 
 export const SearchHit = z.strictObject({
   type: z.enum(['briefing', 'scenario']),
@@ -180,9 +254,44 @@ export const Answer = z.strictObject({
 });
 export const AskResponse = envelope(Answer);
 
-export const EventListResponse = envelope(z.array(EventSchema));
+/**
+ * `meta.query` of the list routes with defaulted parameters: every parameter that shaped the
+ * answer, after defaults and resolution (a commodity as its slug, a country as alpha-3). A
+ * request without parameters and one that spells the defaults out carry the same `query` (and
+ * get the same body).
+ */
+export const EventsQueryEcho = z
+  .strictObject({
+    since: DateString.optional().describe(
+      `The effective start date (default: ${LIST_DEFAULTS.events.sinceDays} days before the newest event; absent when there is no event)`,
+    ),
+    until: DateString.optional(),
+    category: z.enum(EVENT_CATEGORIES).optional(),
+    commodity: CommoditySlug.optional(),
+    country: Iso3.optional(),
+    limit: z.number().int().describe(`The effective limit (default ${LIST_DEFAULTS.events.limit})`),
+  })
+  .describe('The parameters that produced this answer, defaults applied');
+export const BriefingsQueryEcho = z
+  .strictObject({
+    lang: z.enum(LANGS),
+    limit: z.number().int().describe(`The effective limit (default ${LIST_DEFAULTS.briefings.limit})`),
+  })
+  .describe('The parameters that produced this answer, defaults applied');
+export type EventsQueryEcho = z.infer<typeof EventsQueryEcho>;
+export type BriefingsQueryEcho = z.infer<typeof BriefingsQueryEcho>;
+
+// `query` is optional: the full sets the API filters (data/events.json, data/briefings/<lang>.json) share these schemas.
+export const EventListResponse = z.strictObject({ data: z.array(EventSchema), meta: Meta.extend({ query: EventsQueryEcho.optional() }) });
 export const ScenarioListResponse = envelope(z.array(ScenarioSchema));
-export const BriefingListResponse = envelope(z.array(BriefingSchema));
+export const BriefingListResponse = z.strictObject({ data: z.array(BriefingSchema), meta: Meta.extend({ query: BriefingsQueryEcho.optional() }) });
+
+/** Every country's current reserve of one commodity (GET /v1/reserves without `country`). */
+export const ReserveListResponse = envelope(z.array(Reserve).describe("Every country's current reserve of the commodity, the EU aggregate included"));
+/** GET /v1/reserves: one Reserve with `country`, the list without it. */
+export const GetReserveResponse = z
+  .union([ReserveResponse, ReserveListResponse])
+  .describe("With `country`: that reserve. Without `country`: every country's current reserve of the commodity, as a list of the same Reserve objects");
 
 export const Problem = z
   .object({
@@ -237,11 +346,12 @@ export const ROUTES: readonly RouteSpec[] = [
     method: 'get',
     path: '/v1/reserves',
     summary: 'Current strategic reserve',
-    description: 'Current reserve of one commodity in one country: fill percentage, volume, capacity, days of cover and the target that applies.',
+    description:
+      "Current reserve of one commodity in one country: fill percentage, volume, capacity, days of cover and the target that applies. Without `country`, every country's current reserve of the commodity (the EU aggregate included), as a list.",
     tag: 'Reserves',
-    query: ReserveQuery,
-    response: ReserveResponse,
-    csv: false,
+    query: ReservesQuery,
+    response: GetReserveResponse,
+    csv: true,
     policy: 'data',
     example: '/v1/reserves?commodity=gas&country=de',
   },
@@ -266,6 +376,7 @@ export const ROUTES: readonly RouteSpec[] = [
     description: 'Stress index, exposures, autonomy (self-sufficiency), supplier concentration, production shares and reserves of one country.',
     tag: 'Countries',
     params: CountryPath,
+    query: CountryQuery,
     response: CountryProfileResponse,
     csv: false,
     policy: 'data',
@@ -276,11 +387,13 @@ export const ROUTES: readonly RouteSpec[] = [
     method: 'get',
     path: '/v1/commodities/{slug}',
     summary: 'Commodity sheet',
-    description: 'Producers, consumers, flows, concentration, price history and the stress reading with every component.',
+    description:
+      'Producers, consumers, flows, concentration, price history and the stress reading with every component. As CSV (`format=csv`), the price history.',
     tag: 'Commodities',
     params: CommodityPath,
+    query: CommoditySheetQuery,
     response: CommoditySheetResponse,
-    csv: false,
+    csv: true,
     policy: 'data',
     example: '/v1/commodities/metals.cobalt',
   },
@@ -302,7 +415,7 @@ export const ROUTES: readonly RouteSpec[] = [
     method: 'get',
     path: '/v1/events',
     summary: 'Tagged geopolitical events',
-    description: 'Events that bear on supply, newest first. Without `since`, the 90 days before the newest event.',
+    description: `Events that bear on supply, newest first. Without \`since\`, the ${LIST_DEFAULTS.events.sinceDays} days before the newest event; at most \`limit\` (default ${LIST_DEFAULTS.events.limit}). \`meta.query\` gives the parameters used.`,
     tag: 'Events',
     query: EventsQuery,
     response: EventListResponse,
@@ -315,7 +428,7 @@ export const ROUTES: readonly RouteSpec[] = [
     method: 'get',
     path: '/v1/briefings',
     summary: 'Editorial briefings',
-    description: 'Latest briefings in one language, newest first.',
+    description: `Latest briefings in one language, newest first (default: the ${LIST_DEFAULTS.briefings.limit} newest in English). \`meta.query\` gives the parameters used.`,
     tag: 'Briefings',
     query: BriefingsQuery,
     response: BriefingListResponse,
@@ -330,7 +443,7 @@ export const ROUTES: readonly RouteSpec[] = [
     summary: 'Search briefings and scenarios',
     description: 'Hybrid (keyword and semantic) search over briefings and scenarios in every language.',
     tag: 'Search',
-    query: SearchQuery,
+    query: SearchRouteQuery,
     response: SearchResponse,
     csv: false,
     policy: 'data',
@@ -343,6 +456,7 @@ export const ROUTES: readonly RouteSpec[] = [
     summary: 'Ask a question',
     description: 'A natural-language answer from the data, every figure cited. Body `{ "q": "…" }`, `content-type: application/json`, at most 4 KiB.',
     tag: 'Ask',
+    query: AskQuery,
     body: AskBody,
     response: AskResponse,
     csv: false,

@@ -9,7 +9,11 @@ export const Price = z
   .strictObject({
     value: z.number(),
     currency: z.string().describe('ISO 4217 currency'),
-    unit: z.string().nullable().describe('Unit the price is quoted per (null where the publisher states none)'),
+    unit: z.string().nullable().describe('Unit the price is quoted per (null where the publisher states none; then `unit_note` says so)'),
+    unit_note: z
+      .string()
+      .optional()
+      .describe('Present only where `unit` is null: what the publisher states about the unit instead (e.g. the currency without the quantity)'),
     as_of: DateString.describe('Date of the observation (first day of the month for monthly series)'),
     frequency: z.enum(['daily', 'weekly', 'monthly', 'annual']),
     benchmark: z.string().describe('The benchmark series, as its publisher names it'),

@@ -49,7 +49,9 @@ export const SourceRef = z
     dataset: z.string(),
     url: z.url().describe("The publisher's page for the dataset"),
     license: z.string().describe("The publisher's terms for this source (not Chokepoint's licence)"),
-    retrieved_at: DateTimeString.describe('When the pipeline retrieved this version of the source'),
+    retrieved_at: DateTimeString.describe(
+      'When the pipeline retrieved the version of the source this payload was made from. A newer version that leaves the payload as it was does not change it (the latest retrieval of every source is in /healthz)',
+    ),
     data_as_of: DateString.nullable().describe(
       "Newest observation of this source behind the payload: the payload's own series where it ends earlier than the source (null when the source has no dated observation)",
     ),
@@ -65,8 +67,10 @@ export type SourceRef = z.infer<typeof SourceRef>;
 export const Meta = z
   .strictObject({
     as_of: DateString.nullable().describe('Date of the newest observation behind the payload (null when it has none)'),
-    generated_at: DateTimeString.describe('When the build was generated'),
-    build: z.string().describe('Build id'),
+    generated_at: DateTimeString.describe(
+      "When this payload's content last changed: the time of the build that first published it as it is. A rebuild that changes nothing in it keeps this, the bytes and the ETag; the build serving it and its time are in /healthz",
+    ),
+    build: z.string().describe('Id of the build that first published this content as it is (the build of `generated_at`), not necessarily the one serving it'),
     license: z.literal(LICENSE),
     license_url: z.url(),
     attribution: z.string().describe('Attribution text with the backlink, required on reuse'),

@@ -12,7 +12,18 @@ export const DATA_CACHE_CONTROL = 'public, max-age=60, s-maxage=900, stale-while
 /** Cache-Control of the site's pages. */
 export const HTML_CACHE_CONTROL = 'public, max-age=60, s-maxage=900, stale-while-revalidate=900';
 /** Response headers a browser script may read (CORS). */
-export const EXPOSED_HEADERS = ['RateLimit', 'RateLimit-Policy', 'Retry-After', 'ETag', 'Link', 'Deprecation', 'Sunset', 'Last-Modified', 'X-Request-Id'];
+export const EXPOSED_HEADERS = [
+  'RateLimit',
+  'RateLimit-Policy',
+  'Retry-After',
+  'ETag',
+  'Link',
+  'Deprecation',
+  'Sunset',
+  'Last-Modified',
+  'X-Request-Id',
+  'X-Build',
+];
 /**
  * Every response names its request in X-Request-Id (problem bodies also as `request_id`). A
  * client may send its own: it is kept when it matches REQUEST_ID_PATTERN, else replaced.

@@ -3,13 +3,21 @@
  * request schemas (contract/api.ts) apply them before any other check, the MCP tool schemas
  * (contract/tools.ts) are derived from those, and the OpenAPI document publishes them as
  * `maxLength`. A value over its limit is refused with 400 naming the limit, before it is
- * lower-cased, matched or compared with the known identifiers (suggestions never see it).
+ * lower-cased, matched or compared with the known identifiers (suggestions never see it): with
+ * the distance bound of lib/suggest.ts, an unknown identifier costs at most a few thousand
+ * character comparisons per known name, microseconds in all.
  */
 export const INPUT_LIMITS = {
-  /** A commodity code (`gas`) or slug (`energy.gas`): the longest real one, `metals.rareearths`, has 17. */
+  /**
+   * A commodity code (`gas`), slug (`energy.gas`), name or alias in one of the four languages
+   * (`Erdgas`, `gaz naturel`): the longest real one, `Gas natural (Henry Hub, EE. UU.)`, has 32.
+   */
   commodity: 40,
-  /** An ISO 3166-1 code: 2 or 3 letters. */
-  country: 3,
+  /**
+   * A country: ISO 3166-1 alpha-2 or alpha-3, a common abbreviation (`UK`), or its name in one of
+   * the four languages (`Allemagne`); the longest real one has 32.
+   */
+  country: 40,
   /** A calendar date, YYYY-MM-DD. */
   date: 10,
   /** A whole-number parameter (`limit`). */
@@ -27,3 +35,27 @@ export const tooLong = (max: number) => `must be at most ${max} characters`;
 
 /** zod's check parameters for a limit: the message names it, and no later check runs on the value. */
 export const maxLength = (max: number) => [max, { error: tooLong(max), abort: true }] as const;
+
+/**
+ * The defaults of the list routes, defined once: the request schemas (contract/api.ts) default
+ * their parameters with these, the API's query functions compute with them, and the pipeline's
+ * prebuilt default views (v1/events.json, v1/briefings/<lang>.json) are those same answers, so a
+ * request without parameters and one that spells the defaults out get the same body.
+ */
+export const LIST_DEFAULTS = {
+  /** GET /v1/events: the `sinceDays` days before the newest event, newest first, at most `limit`. */
+  events: { sinceDays: 90, limit: 50, maxLimit: 500 },
+  /** GET /v1/briefings: the newest `limit` briefings in `lang`. */
+  briefings: { lang: 'en', limit: 10, maxLimit: 50 },
+  /** GET /v1/search: the best `limit` hits. */
+  search: { limit: 10, maxLimit: 50 },
+} as const;
+
+/**
+ * The default `since` of /v1/events: `LIST_DEFAULTS.events.sinceDays` days before the newest
+ * event (`newest`, YYYY-MM-DD), or null when there is no event.
+ */
+export function defaultEventsSince(newest: string | null | undefined): string | null {
+  if (!newest) return null;
+  return new Date(Date.parse(newest) - LIST_DEFAULTS.events.sinceDays * 86_400_000).toISOString().slice(0, 10);
+}

@@ -28,6 +28,50 @@ export const SourceStatus = z.strictObject({
 });
 export type SourceStatus = z.infer<typeof SourceStatus>;
 
+/**
+ * Content codings a published file may also be stored in (RFC 9110 §8.4.1), in the order the API
+ * prefers them, each with the suffix its bytes carry on disk: `<path>.br`, `<path>.gz`.
+ */
+export const CONTENT_CODINGS = ['br', 'gzip'] as const;
+export type ContentCoding = (typeof CONTENT_CODINGS)[number];
+export const CODING_SUFFIX: Record<ContentCoding, string> = { br: '.br', gzip: '.gz' };
+
+/** Files smaller than this are stored only as they are: compression would save less than a round of headers. */
+export const COMPRESS_MIN_BYTES = 1024;
+/**
+ * Folders of a build the API never sends as they are (it reads them into indexes and answers
+ * from those): no compressed copies, which would only cost memory (1.7 MB) and build time.
+ */
+export const UNSERVED_PREFIXES = ['data/', 'search/'] as const;
+
+/** Whether a file of this media type is text worth compressing (JSON, CSV, HTML, Markdown, XML, JS, CSS, SVG, linksets). */
+export function compressible(contentType: string): boolean {
+  const type = contentType.split(';')[0]!.trim().toLowerCase();
+  return (
+    type.startsWith('text/') ||
+    type === 'application/json' ||
+    type === 'application/xml' ||
+    type === 'application/javascript' ||
+    type === 'image/svg+xml' ||
+    /^application\/[\w.-]+\+(json|xml)$/.test(type)
+  );
+}
+
+const EncodedFile = z.strictObject({ sha256: z.string(), bytes: z.number().int() });
+
+export const ManifestFile = z.strictObject({
+  sha256: z.string(),
+  bytes: z.number().int(),
+  content_type: z.string(),
+  encodings: z
+    .strictObject({ br: EncodedFile.optional(), gzip: EncodedFile.optional() })
+    .optional()
+    .describe(
+      'The same bytes compressed, stored beside the file (`<path>.br`, `<path>.gz`; CODING_SUFFIX): text files of at least COMPRESS_MIN_BYTES, each coding kept when smaller',
+    ),
+});
+export type ManifestFile = z.infer<typeof ManifestFile>;
+
 export const BuildManifest = z.strictObject({
   build: z.string(),
   generated_at: DateTimeString,
@@ -37,6 +81,6 @@ export const BuildManifest = z.strictObject({
   sources: z.array(SourceStatus),
   omitted: z.array(z.strictObject({ output: z.string(), reason: z.string() })).describe('Outputs left out, and why'),
   stages: z.record(z.string(), z.string()).optional().describe('Input key of each cached stage (search index, site): equal keys reuse the outputs'),
-  files: z.record(z.string(), z.strictObject({ sha256: z.string(), bytes: z.number().int(), content_type: z.string() })),
+  files: z.record(z.string(), ManifestFile),
 });
 export type BuildManifest = z.infer<typeof BuildManifest>;

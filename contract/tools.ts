@@ -17,6 +17,7 @@ import { CommodityCode, CommodityGroup, CommoditySlug, DateString, Lang, LICENSE
 import { EVENT_CATEGORIES, EventSchema, SCENARIO_STATUSES, ScenarioSchema } from './content.ts';
 import { CountryProfile } from './countries.ts';
 import { Frequency, Reserve, ReserveMetric, TimeSeries } from './reserves.ts';
+import { LIST_DEFAULTS } from './limits.ts';
 
 /**
  * The MCP tool registry (SPEC §6): ten read-only tools over the same data as the HTTP routes.
@@ -87,14 +88,22 @@ export const GetReserveTimeseriesInput = z
   });
 
 export const ListEventsInput = z
-  .strictObject({ ...eventsShape, category: canonical(z.enum(EVENT_CATEGORIES), eventsShape.category), limit: toolLimit(500, 50) })
+  .strictObject({
+    ...eventsShape,
+    category: canonical(z.enum(EVENT_CATEGORIES), eventsShape.category),
+    limit: toolLimit(LIST_DEFAULTS.events.maxLimit, LIST_DEFAULTS.events.limit),
+  })
   .superRefine((q, ctx) => {
     if (q.since && q.until && q.until < q.since) ctx.addIssue({ code: 'custom', path: ['until'], message: `must not be before since (${q.since})` });
   });
 
 export const ListCommoditiesInput = z.strictObject({ ...listCommoditiesShape, group: canonical(CommodityGroup, listCommoditiesShape.group) });
 export const ListScenariosInput = z.strictObject({ ...scenariosShape, status: canonical(z.enum(SCENARIO_STATUSES), scenariosShape.status) });
-export const SearchBriefingsInput = z.strictObject({ ...searchShape, lang: canonical(Lang, searchShape.lang), limit: toolLimit(50, 10) });
+export const SearchBriefingsInput = z.strictObject({
+  ...searchShape,
+  lang: canonical(Lang, searchShape.lang),
+  limit: toolLimit(LIST_DEFAULTS.search.maxLimit, LIST_DEFAULTS.search.limit),
+});
 export const GetCountryProfileInput = CountryPath;
 export const GetCommodityInput = CommodityPath;
 export const GetPriceInput = z.strictObject({
@@ -155,7 +164,21 @@ function withResultMeta<O extends z.ZodObject>(o: O) {
   return o.description ? extended.describe(o.description) : extended;
 }
 
-export const GetReserveResult = withResultMeta(Reserve);
+/** get_reserve: with `country`, that reserve's fields; without it, `reserves` (every country's current reserve of the commodity) and `count`. */
+export const GetReserveResult = withResultMeta(
+  Reserve.omit({ as_of: true })
+    .partial()
+    .extend({
+      // Items are described, not spelled out again: the full Reserve schema twice would double the tool's schema (tools/list size).
+      reserves: z
+        .array(z.looseObject({ country: Reserve.shape.country }))
+        .optional()
+        .describe("Without `country`: every country's current reserve of the commodity (the EU aggregate included), each with the fields of a single reserve"),
+      count: count.optional().describe('Without `country`: the number of reserves'),
+    }),
+).describe(
+  "With `country`: one reserve (every field of Reserve, as_of the date of the reading). Without `country`: `reserves`, every country's current reserve of the commodity, and `count`",
+);
 export const GetPriceResult = withResultMeta(PriceResult);
 export const GetCountryProfileResult = withResultMeta(CountryProfile);
 export const GetCommodityResult = withResultMeta(CommoditySheet);
@@ -176,6 +199,7 @@ export const TOOLS = [
     title: 'Current strategic reserve',
     description:
       'Current strategic reserve of one commodity in one country: fill percentage, stored volume, capacity, days of cover, the legal or seasonal target that applies, the seasonal norm and the date of the reading. ' +
+      "Without country, every country's current reserve of the commodity (`reserves`, the EU aggregate included). " +
       'Use it for "how full is X\'s gas storage" or "how large is the US oil reserve" questions. Reserves exist for gas (EU countries and `eu`) and oil (`us`). ' +
       `For the history of a reserve use get_reserve_timeseries. ${DATA_NOTE}`,
     inputSchema: GetReserveInput,

@@ -70,3 +70,102 @@ export function didYouMean(value: string, candidates: Iterable<string>): string 
   const s = suggest(value, candidates);
   return s.length === 0 ? '' : ` (did you mean ${s.join(' or ')}?)`;
 }
+
+/**
+ * Text as names are compared: lower case, accents dropped (ü → u, é → e), apostrophes and dots
+ * dropped (`Côte d’Ivoire` → `cote divoire`, `U.K.` → `uk`, `energy.gas` → `energygas`), any
+ * other run of punctuation or space a single space, trimmed.
+ */
+export function matchKey(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/['’`.]/g, '')
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+}
+
+/** At most this many words of a query are compared word by word (a longer query costs no more). */
+const MAX_QUERY_TOKENS = 8;
+/** Words too common in names to say anything on their own. */
+const STOPWORDS = new Set(['of', 'the', 'and', 'de', 'du', 'des', 'la', 'le', 'les', 'et', 'y', 'del', 'der', 'die', 'und', 'el']);
+
+/** Names of identifiers, ready to be looked up and ranked (build one per set of identifiers, reuse it). */
+export interface NameIndex<Id> {
+  /** matchKey(name) → the identifiers it names (more than one: an ambiguous name). */
+  readonly exact: ReadonlyMap<string, readonly Id[]>;
+  /** Every (key, words, identifier), for the prefix, word and spelling passes. */
+  readonly entries: ReadonlyArray<{ key: string; words: readonly string[]; id: Id }>;
+}
+
+/** An index of `names` (any text: codes, names, aliases) per identifier. */
+export function nameIndex<Id>(items: Iterable<{ id: Id; names: Iterable<string> }>): NameIndex<Id> {
+  const exact = new Map<string, Id[]>();
+  const entries: { key: string; words: string[]; id: Id }[] = [];
+  for (const { id, names } of items) {
+    for (const name of names) {
+      const key = matchKey(name);
+      if (!key) continue;
+      const ids = exact.get(key) ?? [];
+      if (ids.includes(id)) continue;
+      ids.push(id);
+      exact.set(key, ids);
+      entries.push({ key, words: key.split(' '), id });
+    }
+  }
+  return { exact, entries };
+}
+
+/** The identifiers `text` names exactly (after matchKey); several when the name is ambiguous. */
+export function lookupName<Id>(index: NameIndex<Id>, text: string): readonly Id[] {
+  return index.exact.get(matchKey(text)) ?? [];
+}
+
+/**
+ * The identifiers nearest to `text`, at most `max`, by meaning first, then spelling:
+ *
+ * 1. a name that is exactly the text (an ambiguous name: every identifier it names);
+ * 2. a name that starts with the text (`chin` → China, `deutsch` → Deutschland);
+ * 3. a name with every word of the text, whole or as the start of a word (`korea` → South
+ *    Korea, North Korea; `arab emirates` → United Arab Emirates);
+ * 4. a name within a small edit distance (boundedDistance, at most 3, by the text's length);
+ * 5. only when nothing above matched: a name sharing a word of at least three letters.
+ *
+ * Within a pass, the shorter name first. The cost is bounded: the text is at most its length
+ * limit (contract/limits.ts), at most MAX_QUERY_TOKENS words are compared, and the distance is
+ * bounded, so a ranking costs (names × name length × 7) character comparisons at most.
+ */
+export function rankNames<Id>(index: NameIndex<Id>, text: string, max = 5): Id[] {
+  const q = matchKey(text);
+  if (!q) return [];
+  const words = q
+    .split(' ')
+    .filter((w) => !STOPWORDS.has(w))
+    .slice(0, MAX_QUERY_TOKENS);
+  const limit = Math.max(1, Math.min(3, Math.floor(q.length / 3)));
+  const best = new Map<Id, number>();
+  const note = (id: Id, score: number) => {
+    const prev = best.get(id);
+    if (prev === undefined || score < prev) best.set(id, score);
+  };
+  const wordMatches = (w: string, keyWords: readonly string[]) => keyWords.some((k) => k === w || (w.length >= 3 && k.startsWith(w)));
+  for (const id of index.exact.get(q) ?? []) note(id, 0);
+  for (const e of index.entries) {
+    const len = e.key.length / 100; // a tie-break inside a pass: the shorter name first
+    if (q.length >= 2 && e.key.startsWith(q) && e.key !== q) note(e.id, 1 + len);
+    else if (words.length && words.every((w) => wordMatches(w, e.words))) note(e.id, 2 + len);
+    else {
+      const d = boundedDistance(q, e.key, limit);
+      if (d <= limit) note(e.id, 3 + d + len);
+    }
+  }
+  if (best.size === 0) {
+    const strong = words.filter((w) => w.length >= 3);
+    for (const e of index.entries) if (strong.some((w) => e.words.includes(w))) note(e.id, 7 + e.key.length / 100);
+  }
+  return [...best]
+    .sort((a, b) => a[1] - b[1] || String(a[0]).localeCompare(String(b[0])))
+    .slice(0, max)
+    .map(([id]) => id);
+}

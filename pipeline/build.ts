@@ -151,7 +151,7 @@ export const GIVEN = [
  * these cover the modules each stage imports).
  */
 export const STAGE_CODE = {
-  search: ['pipeline/search', 'lib/search', 'data/search-lexicon.yaml', 'package-lock.json'],
+  search: ['pipeline/search', 'lib/search', 'contract', 'data/search-lexicon.yaml', 'package-lock.json'],
   site: ['site/src', 'pipeline/site-stage.ts', 'lib/format.ts', 'contract', 'package-lock.json'],
 } as const;
 

@@ -14,6 +14,8 @@ const PriceRef = z.strictObject({
   benchmark: z.string(),
   currency: z.string().regex(/^[A-Z]{3}$/),
   unit: z.string().nullable(),
+  /** Required where `unit` is null: what the publisher states instead (a price never goes out with no word on its unit). */
+  unit_note: z.string().min(1).optional(),
   scale: z.number().positive().optional(),
 });
 
@@ -37,6 +39,8 @@ export const CatalogueEntry = z
   .superRefine((entry, ctx) => {
     const needsSeries = entry.price && entry.price.source !== 'eia-henry-hub' && !entry.price.series;
     if (needsSeries) ctx.addIssue({ code: 'custom', path: ['price', 'series'], message: `${entry.price?.source} needs a series` });
+    if (entry.price && (entry.price.unit === null) !== (entry.price.unit_note !== undefined))
+      ctx.addIssue({ code: 'custom', path: ['price', 'unit_note'], message: 'unit_note is required where unit is null, and only there' });
   });
 export type CatalogueEntry = z.infer<typeof CatalogueEntry>;
 

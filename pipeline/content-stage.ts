@@ -2,6 +2,7 @@ import { BRIEFING_LANGS, type Briefing, type Event, type Scenario } from '../con
 import type { MetaFor } from './meta.ts';
 import { EDITORIAL_SOURCE } from '../contract/sources.ts';
 import { BUILD_FILES } from '../contract/layout.ts';
+import { defaultEventsSince, LIST_DEFAULTS } from '../contract/limits.ts';
 import type { Commodity } from './catalogue.ts';
 import { loadContent } from './content/load.ts';
 import type { FigureLookup } from './content/figures.ts';
@@ -37,10 +38,6 @@ export function directiveSource(name: string, args: readonly string[], catalogue
       return undefined;
   }
 }
-
-/** Default window of /v1/events: the 90 days before the newest event (SPEC §3). */
-export const EVENTS_DEFAULT_DAYS = 90;
-export const BRIEFINGS_DEFAULT_LIMIT = 10;
 
 /** Sorted arrays of (date, value) for the synchronous lookups the figure resolver asks for. */
 class Series {
@@ -154,13 +151,23 @@ export async function readContent(
   });
 }
 
-/** Events, scenarios and briefings as static responses: the default views and the full sets the API filters. */
+/**
+ * Events, scenarios and briefings as static responses: the default views and the full sets the
+ * API filters. A default view is the answer the API computes for the default parameters
+ * (contract/limits.ts LIST_DEFAULTS, api/queries/content.ts), `meta.query` included: the events
+ * of the LIST_DEFAULTS.events.sinceDays days before the newest, at most LIST_DEFAULTS.events.limit;
+ * the newest LIST_DEFAULTS.briefings.limit briefings of each language.
+ */
 export async function publishContent(writer: BuildWriter, content: ContentBundle, metaFor: MetaFor): Promise<void> {
   const ed = [EDITORIAL_SOURCE];
   const newestEvent = content.events[0]?.date ?? null;
-  const since = newestEvent ? new Date(Date.parse(newestEvent) - EVENTS_DEFAULT_DAYS * 86_400_000).toISOString().slice(0, 10) : null;
-  const recent = since ? content.events.filter((e) => e.date >= since) : [];
-  await writer.file(BUILD_FILES.recentEvents(), { data: recent, meta: metaFor(ed, newestEvent, { count: recent.length }) });
+  const since = defaultEventsSince(newestEvent);
+  const limit = LIST_DEFAULTS.events.limit;
+  const recent = content.events.filter((e) => !since || e.date >= since).slice(0, limit);
+  await writer.file(BUILD_FILES.recentEvents(), {
+    data: recent,
+    meta: { ...metaFor(ed, recent[0]?.date ?? null, { count: recent.length }), query: { ...(since ? { since } : {}), limit } },
+  });
   await writer.file(BUILD_FILES.events(), { data: content.events, meta: metaFor(ed, newestEvent, { count: content.events.length }) });
   const scenariosAsOf =
     content.scenarios
@@ -171,8 +178,11 @@ export async function publishContent(writer: BuildWriter, content: ContentBundle
   for (const lang of BRIEFING_LANGS) {
     const all = content.briefings.filter((b) => b.lang === lang);
     const asOf = all[0]?.published_at ?? null;
-    const top = all.slice(0, BRIEFINGS_DEFAULT_LIMIT);
-    await writer.file(BUILD_FILES.latestBriefings(lang), { data: top, meta: metaFor(ed, asOf, { count: top.length }) });
+    const top = all.slice(0, LIST_DEFAULTS.briefings.limit);
+    await writer.file(BUILD_FILES.latestBriefings(lang), {
+      data: top,
+      meta: { ...metaFor(ed, asOf, { count: top.length }), query: { lang, limit: LIST_DEFAULTS.briefings.limit } },
+    });
     await writer.file(BUILD_FILES.briefings(lang), { data: all, meta: metaFor(ed, asOf, { count: all.length }) });
   }
 }

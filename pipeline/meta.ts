@@ -7,6 +7,12 @@ import { type SourceCadence, ageText, buildFreshness, cadenceFor, freshnessOf } 
  * The `meta` of a response: its sources (each with the version retrieved, its freshness and a
  * note when it is late, stale or historical), the build, the licence and the attribution.
  * `dataAsOf` gives a source's own newest date where the payload holds less than the whole source.
+ *
+ * The build stamps made here (`generated_at`, `build`, and each source's `retrieved_at`) are
+ * this build's; the writer (BuildWriter.json) replaces them with the live build's where the
+ * payload is otherwise unchanged, so they name the build in which the content last changed.
+ * Everything else in a meta must be a function of the content and the day (freshness and the
+ * age in the notes change daily, never between two builds of one day).
  */
 export type MetaFor = (
   sources: readonly CitedSource[],
@@ -45,6 +51,7 @@ export function metaFactory(x: {
     dataset: 'Editorial content: events, scenarios, briefings',
     url: `${x.baseUrl}/`,
     license: LICENSE,
+    // Read from data/ by this build; kept from the live build with the rest of the stamps when unchanged.
     retrieved_at: x.generatedAt,
     data_as_of: null,
     stale: false,

@@ -254,13 +254,19 @@ describe('MCP at /mcp over the running app', () => {
     it('answers an unknown identifier with a tool error that lists the valid options', async () => {
       const c = clients[kind];
       const cases: [string, Json, RegExp][] = [
-        ['get_reserve', { commodity: 'gaz', country: 'de' }, /unknown commodity 'gaz'.*Valid options: .*\bgas\b.*\boil\b/s],
-        ['get_reserve', { commodity: 'gas', country: 'us' }, /no reserve is published for gas in us.*Valid options: .*commodity=gas&country=de/s],
-        ['get_country_profile', { iso: 'XXX' }, /unknown country 'XXX'.*Valid options: .*\bDEU\b.*\bFRA\b/s],
-        ['compare_countries', { countries: ['DEU', 'QQQ'] }, /unknown country 'QQQ'.*Valid options: .*\bDEU\b/s],
-        ['get_commodity', { slug: 'metals.cobalth' }, /unknown commodity.*Valid options: .*metals\.cobalt\b/s],
-        ['get_price', { commodity: 'tungsten' }, /no public price series.*Valid options: .*\boil\b/s],
-        ['list_events', { commodity: 'unobtainium' }, /unknown commodity.*Valid options/s],
+        // The problem, the accepted form, then at most five suggestions (meaning first, then spelling).
+        ['get_reserve', { commodity: 'gass', country: 'de' }, /^unknown commodity 'gass'\. Accepted: a commodity code .*Did you mean: energy\.gas \(/s],
+        [
+          'get_reserve',
+          { commodity: 'gas', country: 'us' },
+          /no reserve is published for gas in us.*Valid options: commodity=oil&country=us, commodity=gas&country=eu/s,
+        ],
+        ['get_country_profile', { iso: 'XXX' }, /^unknown or uncovered country 'XXX'\. Accepted: an ISO 3166-1 code .*Spanish/s],
+        ['get_country_profile', { iso: 'Germny' }, /^unknown or uncovered country 'Germny'\. Accepted: .*Did you mean: DEU \(Germany\)/s],
+        ['compare_countries', { countries: ['DEU', 'QQQ'] }, /^unknown or uncovered country 'QQQ'\. Accepted: /s],
+        ['get_commodity', { slug: 'metals.cobalth' }, /^unknown commodity 'metals\.cobalth'\. Accepted: .*Did you mean: metals\.cobalt \(Cobalt\)/s],
+        ['get_price', { commodity: 'tungsten' }, /no public price series.*Valid options: (\w+, ){0,4}\w+\.$/s],
+        ['list_events', { commodity: 'unobtainium' }, /^unknown commodity 'unobtainium'\. Accepted: /s],
         ['get_reserve_timeseries', { commodity: 'oil', country: 'us', from: '2025-01-01', metric: 'fill_pct' }, /not published.*Valid options: .*volume/s],
       ];
       for (const [name, args, pattern] of cases) {
@@ -302,7 +308,12 @@ describe('MCP at /mcp over the running app', () => {
 
       await expect(client.readResource({ uri: 'chokepoint://country/XXX' })).rejects.toMatchObject({
         code: -32002,
-        message: expect.stringMatching(/Valid options: .*DEU/),
+        message: expect.stringMatching(/^MCP error -32002: chokepoint:\/\/country\/XXX: unknown or uncovered country 'XXX'\. Accepted: /),
+      });
+      // A name resolves as over HTTP; the problem is said once, without a doubled "MCP error" prefix.
+      expect(await read('chokepoint://country/Allemagne')).toEqual(await rest(api, '/v1/countries/DEU'));
+      await expect(client.readResource({ uri: 'chokepoint://country/Germny' })).rejects.toMatchObject({
+        message: expect.stringMatching(/^MCP error -32002: [^]*Did you mean: DEU \(Germany\)\?$/),
       });
       const done = await client.complete({ ref: { type: 'ref/resource', uri: 'chokepoint://country/{iso}' }, argument: { name: 'iso', value: 'DE' } });
       expect(done.completion.values).toContain('DEU');
@@ -319,7 +330,11 @@ describe('MCP at /mcp over the running app', () => {
       expect(JSON.stringify(explainer.messages)).toContain('metals.cobalt');
       const outlook = await client.getPrompt({ name: 'reserve_outlook', arguments: { commodity: 'gas', country: 'DE' } });
       expect(outlook.messages.at(-1)!.content).toMatchObject({ type: 'resource', resource: { uri: 'chokepoint://reserve/gas/de' } });
-      await expect(client.getPrompt({ name: 'country_supply_risk_briefing', arguments: { country: 'QQ' } })).rejects.toThrow(/Valid options/);
+      await expect(client.getPrompt({ name: 'country_supply_risk_briefing', arguments: { country: 'QQ' } })).rejects.toThrow(
+        /^MCP error -32602: unknown or uncovered country 'qq'\. Accepted: [^]*Did you mean: [^]*QAT \(Qatar\)/,
+      );
+      const named = await client.getPrompt({ name: 'country_supply_risk_briefing', arguments: { country: 'Deutschland' } });
+      expect(named.messages[1]!.content).toMatchObject({ type: 'resource', resource: { uri: 'chokepoint://country/DEU' } });
     });
   });
 

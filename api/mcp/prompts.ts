@@ -1,6 +1,6 @@
 import { completable } from '@modelcontextprotocol/sdk/server/completable.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { ErrorCode, McpError, type GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, type GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { LANGS } from '../../contract/common.ts';
 import type { LoadedBuild } from '../build.ts';
@@ -8,23 +8,24 @@ import { ApiError } from '../problem.ts';
 import { resolveCommodity, resolveCountry, resolveReserve } from '../resolve.ts';
 import type { McpServerDeps } from './deps.ts';
 import { countryResource, reserveResource, type ResourceText } from './resources.ts';
-import { errorText } from './tools/common.ts';
+import { errorText, identifierArg, rpcError } from './tools/common.ts';
+import { CommodityParam, CountryParam } from '../../contract/api.ts';
 import { TOOL_MODULES } from './tools/index.ts';
 
 const LANGUAGE_NAMES: Record<(typeof LANGS)[number], string> = { en: 'English', fr: 'French', de: 'German', es: 'Spanish' };
 
 function currentBuild(deps: McpServerDeps): LoadedBuild {
   const b = deps.source.current();
-  if (!b) throw new McpError(ErrorCode.InternalError, 'no build has been published yet; try again in 30 seconds');
+  if (!b) throw rpcError(ErrorCode.InternalError, 'no build has been published yet; try again in 30 seconds');
   return b;
 }
 
-/** Run a query for a prompt; an unknown identifier is an invalid-params error listing the valid ones. */
+/** Run a query for a prompt; an unknown identifier is an invalid-params error with the accepted form and the nearest identifiers. */
 function orInvalid<T>(b: LoadedBuild, run: () => T): T {
   try {
     return run();
   } catch (err) {
-    if (err instanceof ApiError) throw new McpError(ErrorCode.InvalidParams, errorText(b, err));
+    if (err instanceof ApiError) throw rpcError(ErrorCode.InvalidParams, errorText(b, err));
     throw err;
   }
 }
@@ -33,7 +34,7 @@ async function runTool<T>(b: LoadedBuild, run: () => T | Promise<T>): Promise<T>
   try {
     return await run();
   } catch (err) {
-    if (err instanceof ApiError) throw new McpError(ErrorCode.InvalidParams, errorText(b, err));
+    if (err instanceof ApiError) throw rpcError(ErrorCode.InvalidParams, errorText(b, err));
     throw err;
   }
 }
@@ -44,10 +45,11 @@ const lower = (v: string) => v.trim().toLowerCase();
 
 /** A few prompts that frame a task over the tools, with the data they start from embedded. */
 export function registerPrompts(mcp: McpServer, deps: McpServerDeps): void {
-  const countryArg = completable(z.string().describe('Country, ISO 3166-1 alpha-3 (DEU) or alpha-2 (de)'), (v) =>
-    [...(deps.source.current()?.countries.values() ?? [])].map((c) => c.iso3).filter((c) => c.toLowerCase().startsWith(lower(v))),
+  const countryArg = completable(
+    z.string().describe('Country: ISO 3166-1 alpha-3 (DEU) or alpha-2 (de), or its name in English, French, German or Spanish'),
+    (v) => [...(deps.source.current()?.countries.values() ?? [])].map((c) => c.iso3).filter((c) => c.toLowerCase().startsWith(lower(v))),
   );
-  const commodityArg = completable(z.string().describe('Commodity code (gas, oil, cobalt) or slug (energy.gas)'), (v) =>
+  const commodityArg = completable(z.string().describe('Commodity: code (gas, oil, cobalt), slug (energy.gas) or name (natural gas, Kobalt)'), (v) =>
     (deps.source.current()?.commodities.map((c) => c.code) ?? []).filter((c) => c.startsWith(lower(v))),
   );
   const langArg = z.string().optional().describe('Language of the briefing: en (default), fr, de or es');
@@ -62,7 +64,7 @@ export function registerPrompts(mcp: McpServer, deps: McpServerDeps): void {
     },
     async ({ country, lang }): Promise<GetPromptResult> => {
       const b = currentBuild(deps);
-      const c = orInvalid(b, () => resolveCountry(b, country));
+      const c = orInvalid(b, () => resolveCountry(b, identifierArg(CountryParam, 'country', country)));
       const language = LANGUAGE_NAMES[(LANGS as readonly string[]).includes(lower(lang ?? 'en')) ? (lower(lang ?? 'en') as keyof typeof LANGUAGE_NAMES) : 'en'];
       const profile = orInvalid(b, () => countryResource(b, c.iso3));
       return {
@@ -96,7 +98,7 @@ export function registerPrompts(mcp: McpServer, deps: McpServerDeps): void {
     },
     async ({ commodity }): Promise<GetPromptResult> => {
       const b = currentBuild(deps);
-      const slug = orInvalid(b, () => resolveCommodity(b, commodity));
+      const slug = orInvalid(b, () => resolveCommodity(b, identifierArg(CommodityParam, 'commodity', commodity)));
       const sheet = await runTool(b, () => TOOL_MODULES.get_commodity.run(b, { slug }));
       const name = sheet.structured.name;
       return {
@@ -129,7 +131,9 @@ export function registerPrompts(mcp: McpServer, deps: McpServerDeps): void {
     },
     async ({ commodity, country }): Promise<GetPromptResult> => {
       const b = currentBuild(deps);
-      const [code, iso2] = orInvalid(b, () => resolveReserve(b, commodity, country)).split('/') as [string, string];
+      const [code, iso2] = orInvalid(b, () =>
+        resolveReserve(b, identifierArg(CommodityParam, 'commodity', commodity), identifierArg(CountryParam, 'country', country)),
+      ).split('/') as [string, string];
       const r = (await runTool(b, () => TOOL_MODULES.get_reserve.run(b, { commodity: code, country: iso2 }))).structured;
       const series = orInvalid(b, () => reserveResource(b, code, iso2));
       return {

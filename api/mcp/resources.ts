@@ -1,5 +1,5 @@
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { McpError, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import type { LoadedBuild } from '../build.ts';
 import { ApiError } from '../problem.ts';
 import type { Envelope } from '../queries/answer.ts';
@@ -8,7 +8,8 @@ import { getCountry } from '../queries/countries.ts';
 import { getTimeseries } from '../queries/reserves.ts';
 import { resolveCommodity, resolveCountry, resolveReserve } from '../resolve.ts';
 import type { McpServerDeps } from './deps.ts';
-import { errorText } from './tools/common.ts';
+import { errorText, identifierArg, rpcError } from './tools/common.ts';
+import { CommodityParam, CommodityPath, CountryParam, CountryPath } from '../../contract/api.ts';
 
 /** JSON-RPC error code for an unknown resource (MCP specification, resources). */
 export const RESOURCE_NOT_FOUND = -32002;
@@ -25,19 +26,27 @@ export const RESERVE_RESOURCE_DAYS = 365;
 
 function currentBuild(deps: McpServerDeps): LoadedBuild {
   const b = deps.source.current();
-  if (!b) throw new McpError(-32603, 'no build has been published yet; try again in 30 seconds');
+  if (!b) throw rpcError(-32603, 'no build has been published yet; try again in 30 seconds');
   return b;
 }
 
-const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? '';
+/** A URI template variable, percent-decoded (`United%20Kingdom` → `United Kingdom`). */
+const one = (v: string | string[] | undefined) => {
+  const raw = (Array.isArray(v) ? v[0] : v) ?? '';
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+};
 const startsWith = (prefix: string) => (x: string) => x.toLowerCase().startsWith(prefix.trim().toLowerCase());
 
-/** A query's error as the MCP "resource not found" error, listing the valid identifiers. */
+/** A query's error as the MCP "resource not found" error, with the accepted form and the nearest identifiers. */
 function read(b: LoadedBuild, uri: URL, run: () => ResourceText): ReadResourceResult {
   try {
     return { contents: [{ uri: uri.href, mimeType: JSON_MIME, text: run().text }] };
   } catch (err) {
-    if (err instanceof ApiError) throw new McpError(RESOURCE_NOT_FOUND, `${uri.href}: ${errorText(b, err)}`, { uri: uri.href });
+    if (err instanceof ApiError) throw rpcError(RESOURCE_NOT_FOUND, `${uri.href}: ${errorText(b, err)}`, { uri: uri.href });
     throw err;
   }
 }
@@ -51,17 +60,21 @@ export interface ResourceText {
   text: string;
 }
 
-export function commodityResource(b: LoadedBuild, slug: string): ResourceText {
+export function commodityResource(b: LoadedBuild, input: string): ResourceText {
+  const slug = identifierArg(CommodityPath.shape.slug, 'slug', input);
   const answer = getCommodity(b, { slug });
   return { uri: `chokepoint://commodity/${resolveCommodity(b, slug, 'slug')}`, text: text(answer) };
 }
 
-export function countryResource(b: LoadedBuild, iso: string): ResourceText {
+export function countryResource(b: LoadedBuild, input: string): ResourceText {
+  const iso = identifierArg(CountryPath.shape.iso, 'iso', input);
   const answer = getCountry(b, { iso });
   return { uri: `chokepoint://country/${resolveCountry(b, iso, 'iso').iso3}`, text: text(answer) };
 }
 
-export function reserveResource(b: LoadedBuild, commodity: string, country: string): ResourceText {
+export function reserveResource(b: LoadedBuild, commodityInput: string, countryInput: string): ResourceText {
+  const commodity = identifierArg(CommodityParam, 'commodity', commodityInput);
+  const country = identifierArg(CountryParam, 'country', countryInput);
   const key = resolveReserve(b, commodity, country);
   const [code, iso2] = key.split('/') as [string, string];
   return { uri: `chokepoint://reserve/${key}`, text: text(getTimeseries(b, { commodity: code, country: iso2, ...reserveWindow(b, key)! })) };

@@ -1,10 +1,13 @@
 import type { Meta } from '../../contract/common.ts';
 import type { StaticFile } from '../build.ts';
 
+/** The meta of an answer: Meta, and on the list routes with defaulted parameters the effective parameters (`query`). */
+export type AnswerMeta = Meta & { query?: Readonly<Record<string, string | number>> };
+
 /** `{ data, meta }`: what a data route answers. */
 export interface Envelope<T> {
   data: T;
-  meta: Meta;
+  meta: AnswerMeta;
 }
 
 /**
@@ -25,6 +28,6 @@ export function fromFile<T>(file: StaticFile): Answer<T> {
 }
 
 /** An answer computed for this query. */
-export function computed<T>(data: T, meta: Meta): Answer<T> {
+export function computed<T>(data: T, meta: AnswerMeta): Answer<T> {
   return { envelope: () => ({ data, meta }) };
 }

@@ -4,7 +4,7 @@ import type { CommodityListEntry, CommoditySheet, Price } from '../../contract/c
 import type { Meta } from '../../contract/common.ts';
 import { type LoadedBuild, perBuild } from '../build.ts';
 import { ApiError } from '../problem.ts';
-import { resolveCommodity } from '../resolve.ts';
+import { MAX_SUGGESTIONS, resolveCommodity } from '../resolve.ts';
 import { type Answer, computed, fromFile } from './answer.ts';
 import { BUILD_FILES } from '../../contract/layout.ts';
 
@@ -30,11 +30,17 @@ export function getPrice(b: LoadedBuild, q: { commodity: string }): Answer<Price
   const slug = resolveCommodity(b, q.commodity);
   const entry = b.commodities.find((c) => c.slug === slug)!;
   if (!entry.price) {
-    const priced = b.commodities.filter((c) => c.price).map((c) => c.code);
-    throw new ApiError(404, `${entry.name} (${entry.code}) has no public price series in our sources; commodities with a price: ${priced.join(', ')}`, {
-      errors: [{ param: 'commodity', message: 'no price series' }],
-      suggestions: priced,
-    });
+    const priced = b.commodities.filter((c) => c.price);
+    // Suggestions: priced commodities of the same group first.
+    const nearest = [...priced.filter((c) => c.group === entry.group), ...priced.filter((c) => c.group !== entry.group)].slice(0, MAX_SUGGESTIONS);
+    throw new ApiError(
+      404,
+      `${entry.name} (${entry.code}) has no public price series in our sources; commodities with a price: ${priced.map((c) => c.code).join(', ')}`,
+      {
+        errors: [{ param: 'commodity', message: 'no price series' }],
+        suggestions: nearest.map((c) => c.code),
+      },
+    );
   }
   // The price's own source, as the sheet gives it: its data_as_of and freshness are the series' own.
   const sheet = sheetMeta(b, slug);

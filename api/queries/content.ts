@@ -1,12 +1,11 @@
 import type { z } from 'zod';
-import type { BriefingsQuery, EventsQuery, ScenariosQuery } from '../../contract/api.ts';
+import type { BriefingsQuery, BriefingsQueryEcho, EventsQuery, EventsQueryEcho, ScenariosQuery } from '../../contract/api.ts';
 import type { Briefing, Event, Scenario } from '../../contract/content.ts';
+import { BUILD_FILES } from '../../contract/layout.ts';
+import { defaultEventsSince, LIST_DEFAULTS } from '../../contract/limits.ts';
 import type { LoadedBuild } from '../build.ts';
 import { resolveCommodity, resolveCountry } from '../resolve.ts';
-import { type Answer, computed, fromFile } from './answer.ts';
-import { BUILD_FILES } from '../../contract/layout.ts';
-
-export const EVENTS_DEFAULT_DAYS = 90;
+import { type Answer, computed, type Envelope, fromFile } from './answer.ts';
 
 export type ScenariosParams = Omit<z.output<typeof ScenariosQuery>, 'format'>;
 export type EventsParams = Omit<z.output<typeof EventsQuery>, 'format'>;
@@ -21,31 +20,71 @@ export function listScenarios(b: LoadedBuild, q: ScenariosParams): Answer<Scenar
 }
 
 /**
- * Events, newest first, filtered; without `since`, the EVENTS_DEFAULT_DAYS before the newest
- * event. (The published v1/events.json is the answer to a request without any parameter.)
+ * The effective parameters of an events query: defaults applied (LIST_DEFAULTS.events), the
+ * commodity as its slug, the country as alpha-3. This is `meta.query` of the answer.
  */
-export function listEvents(b: LoadedBuild, q: EventsParams): Answer<Event[]> {
-  const newest = b.events[0]?.date;
-  const since = q.since ?? (newest ? new Date(Date.parse(newest) - EVENTS_DEFAULT_DAYS * 86_400_000).toISOString().slice(0, 10) : '0000-01-01');
-  const slug = q.commodity ? resolveCommodity(b, q.commodity) : undefined;
-  const iso3 = q.country ? resolveCountry(b, q.country).iso3 : undefined;
+export function eventsQuery(b: LoadedBuild, q: EventsParams): EventsQueryEcho {
+  const since = q.since ?? defaultEventsSince(b.events[0]?.date);
+  const commodity = q.commodity ? resolveCommodity(b, q.commodity) : undefined;
+  const country = q.country ? resolveCountry(b, q.country).iso3 : undefined;
+  return {
+    ...(since ? { since } : {}),
+    ...(q.until ? { until: q.until } : {}),
+    ...(q.category ? { category: q.category } : {}),
+    ...(commodity ? { commodity } : {}),
+    ...(country ? { country } : {}),
+    limit: q.limit,
+  };
+}
+
+/** The default events query: what GET /v1/events answers without parameters, and the prebuilt v1/events.json holds. */
+export function defaultEventsQuery(b: LoadedBuild): EventsQueryEcho {
+  return eventsQuery(b, { limit: LIST_DEFAULTS.events.limit });
+}
+
+const sameQuery = (a: Readonly<Record<string, unknown>>, b: Readonly<Record<string, unknown>>) =>
+  Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([k, v]) => b[k] === v);
+
+/** The events an effective query selects, newest first, with its meta (`query` included). */
+export function computeEvents(b: LoadedBuild, query: EventsQueryEcho): Envelope<Event[]> {
   const data = b.events
     .filter(
       (e) =>
-        e.date >= since &&
-        (!q.until || e.date <= q.until) &&
-        (!q.category || e.category === q.category) &&
-        (!slug || e.commodities.includes(slug)) &&
-        (!iso3 || e.countries.includes(iso3)),
+        (!query.since || e.date >= query.since) &&
+        (!query.until || e.date <= query.until) &&
+        (!query.category || e.category === query.category) &&
+        (!query.commodity || e.commodities.includes(query.commodity)) &&
+        (!query.country || e.countries.includes(query.country)),
     )
-    .slice(0, q.limit);
-  return computed(data, { ...b.eventsMeta, as_of: data[0]?.date ?? null, count: data.length });
+    .slice(0, query.limit);
+  return { data, meta: { ...b.eventsMeta, as_of: data[0]?.date ?? null, count: data.length, query } };
 }
 
-/** The latest briefings in one language (the published file for the default limit). */
+/**
+ * Events, newest first, filtered; without `since`, the LIST_DEFAULTS.events.sinceDays days
+ * before the newest event; at most `limit`. The answer to the default query is the published
+ * v1/events.json, which the pipeline makes with the same defaults (a test holds them equal).
+ */
+export function listEvents(b: LoadedBuild, q: EventsParams): Answer<Event[]> {
+  const query = eventsQuery(b, q);
+  const file = b.files.get(BUILD_FILES.recentEvents().path);
+  if (file && sameQuery(query, defaultEventsQuery(b))) return fromFile(file);
+  const { data, meta } = computeEvents(b, query);
+  return computed(data, meta);
+}
+
+/** The newest briefings of an effective query, with its meta (`query` included). */
+export function computeBriefings(b: LoadedBuild, query: BriefingsQueryEcho): Envelope<Briefing[]> {
+  const set = b.briefings.get(query.lang)!;
+  const data = set.items.slice(0, query.limit);
+  return { data, meta: { ...set.meta, count: data.length, query } };
+}
+
+/** The latest briefings in one language; for the default limit, the published v1/briefings/<lang>.json (the same answer). */
 export function listBriefings(b: LoadedBuild, q: BriefingsParams): Answer<Briefing[]> {
-  if (q.limit === 10) return fromFile(b.files.get(BUILD_FILES.latestBriefings(q.lang).path)!);
-  const set = b.briefings.get(q.lang)!;
-  const data = set.items.slice(0, q.limit);
-  return computed(data, { ...set.meta, count: data.length });
+  const query: BriefingsQueryEcho = { lang: q.lang, limit: q.limit };
+  const file = b.files.get(BUILD_FILES.latestBriefings(q.lang).path);
+  if (file && q.limit === LIST_DEFAULTS.briefings.limit) return fromFile(file);
+  const { data, meta } = computeBriefings(b, query);
+  return computed(data, meta);
 }

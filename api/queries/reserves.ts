@@ -1,21 +1,60 @@
 import type { z } from 'zod';
 import type { ReserveQuery, TimeSeriesQuery } from '../../contract/api.ts';
-import type { Point } from '../../contract/common.ts';
+import type { Meta, Point } from '../../contract/common.ts';
 import { isoWeekId } from '../../contract/dates.ts';
 import type { Frequency, Reserve, TimeSeries } from '../../contract/reserves.ts';
-import type { LoadedBuild } from '../build.ts';
+import { type LoadedBuild, perBuild } from '../build.ts';
 import { ApiError } from '../problem.ts';
-import { resolveReserve } from '../resolve.ts';
-import { type Answer, computed, fromFile } from './answer.ts';
+import { resolveReserve, resolveReserves } from '../resolve.ts';
+import { type Answer, computed, type Envelope, fromFile } from './answer.ts';
 import { BUILD_FILES } from '../../contract/layout.ts';
 
 export type ReserveParams = z.output<typeof ReserveQuery>;
 export type TimeSeriesParams = Omit<z.output<typeof TimeSeriesQuery>, 'format'>;
 
 /** The current reserve of one commodity in one country; 404 names the reserves that exist. */
-export function getReserve(b: LoadedBuild, q: ReserveParams): Answer<Reserve> {
+export function getReserve(b: LoadedBuild, q: { commodity: string; country: string }): Answer<Reserve> {
   const key = resolveReserve(b, q.commodity, q.country);
   return fromFile(b.files.get(BUILD_FILES.reserve(key).path)!);
+}
+
+const reserveAnswers = perBuild(() => new Map<string, Envelope<Reserve>>());
+/** The published answer of one reserve, parsed once per build. */
+function reserveAnswer(b: LoadedBuild, key: string): Envelope<Reserve> {
+  const cache = reserveAnswers(b);
+  let answer = cache.get(key);
+  if (!answer) {
+    answer = fromFile<Reserve>(b.files.get(BUILD_FILES.reserve(key).path)!).envelope();
+    cache.set(key, answer);
+  }
+  return answer;
+}
+
+/**
+ * Every country's current reserve of one commodity (the EU aggregate included), in the order of
+ * their keys, each the Reserve the single answer gives; 404 when the commodity has none. The
+ * meta is theirs combined: the newest as_of, each source once per data_as_of, every note once.
+ */
+export function listReserves(b: LoadedBuild, q: { commodity: string }): Answer<Reserve[]> {
+  const answers = resolveReserves(b, q.commodity).map((k) => reserveAnswer(b, k));
+  const sources = new Map<string, Meta['sources'][number]>();
+  for (const a of answers) for (const s of a.meta.sources) if (!sources.has(`${s.id}|${s.data_as_of}`)) sources.set(`${s.id}|${s.data_as_of}`, s);
+  const notes = [...new Set(answers.flatMap((a) => a.meta.notes ?? []))];
+  const asOf =
+    answers
+      .map((a) => a.data.as_of)
+      .sort()
+      .at(-1) ?? null;
+  const { notes: _notes, ...first } = answers[0]!.meta;
+  return computed(
+    answers.map((a) => a.data),
+    { ...first, as_of: asOf, sources: [...sources.values()], count: answers.length, ...(notes.length ? { notes } : {}) },
+  );
+}
+
+/** GET /v1/reserves: one reserve with `country`, every country's without. */
+export function reserves(b: LoadedBuild, q: ReserveParams): Answer<Reserve> | Answer<Reserve[]> {
+  return q.country ? getReserve(b, { commodity: q.commodity, country: q.country }) : listReserves(b, q);
 }
 
 /** First index whose date is ≥ `date` in a date-sorted series. */

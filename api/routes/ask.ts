@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
-import { AskBody } from '../../contract/api.ts';
+import { AskBody, AskQuery } from '../../contract/api.ts';
 import type { LoadedBuild } from '../build.ts';
-import { sendJson } from '../http.ts';
+import { queryObject, sendJson } from '../http.ts';
 import { parseParams } from '../params.ts';
 import { ApiError } from '../problem.ts';
 import { answerQuestion } from '../queries/ask.ts';
@@ -29,6 +29,8 @@ export async function readAskBody(c: Context): Promise<{ q: string }> {
 /** POST /v1/ask with the app's answering options (the model, if any): validated body in, the answerer's answer out, never cached. */
 export function askRoute(options: AskOptions = {}): (c: Context, b: LoadedBuild) => Promise<Response> {
   return async (c, b) => {
+    // The question is in the body; the query string may only say format=json, as on every route.
+    parseParams(AskQuery, queryObject(c));
     const { q } = await readAskBody(c);
     const { count: _count, ...meta } = b.commodityMeta;
     return sendJson(c, b, { data: await answerQuestion(b, q, options), meta }, 'no-store');

@@ -11,6 +11,7 @@ import { Reserve, TimeSeries } from '../../contract/reserves.ts';
 import { CommodityStress, EventContribution, StressComponent } from '../../contract/stress.ts';
 import { TOOLS } from '../../contract/tools.ts';
 import { DATA_CACHE_CONTROL, EXPOSED_HEADERS } from '../../contract/http.ts';
+import { CSV_COLUMNS } from '../../contract/csv.ts';
 import { docOf, jsonSchemaOf, parameterSchema, shapeOf, type JsonSchema } from '../../contract/json-schema.ts';
 import { DEFAULT_RATE_LIMITS } from '../../lib/config.ts';
 
@@ -173,7 +174,7 @@ function operation(r: RouteSpec, baseUrl: string, limits: RateLimitQuotas): Json
     content['text/csv'] = {
       schema: {
         type: 'string',
-        description: 'The items of `data` as CSV (RFC 4180, UTF-8, header row); nested fields as dotted columns, arrays joined with "; "',
+        description: `The items of \`data\` as CSV (RFC 4180, UTF-8, CRLF, header row), always these columns in this order: ${CSV_COLUMNS[r.operationId as keyof typeof CSV_COLUMNS]?.join(', ') ?? ''}. Licence and attribution: the Link header.`,
       },
     };
   }
@@ -348,7 +349,7 @@ function infoDescription(baseUrl: string, limits: RateLimitQuotas): string {
     '',
     `**Rate limits** per client IP: data routes and MCP data messages (tool calls, resource reads, prompts, completions, pings) ${policyText('data', limits, (q) => `${q}/minute (policy \`data\`)`, 'not rate limited on this server (policy `data` off)')}, POST /v1/ask ${policyText('ask', limits, (q) => `${q}/minute (policy \`ask\`)`, 'not rate limited on this server (policy `ask` off)')}${anyOn ? ', announced in `RateLimit` and `RateLimit-Policy` headers; 429 comes with `Retry-After`' : ''}.`,
     '',
-    `**Caching.** Data routes send \`Cache-Control: ${DATA_CACHE_CONTROL}\`, a strong \`ETag\` and \`Last-Modified\`; \`If-None-Match\` gives 304. /v1/ask and /mcp are \`no-store\`.`,
+    `**Caching.** Data routes send \`Cache-Control: ${DATA_CACHE_CONTROL}\`, a strong \`ETag\` and \`Last-Modified\`; \`If-None-Match\` gives 304. /v1/ask and /mcp are \`no-store\`. Bodies are content-stable: a rebuild in which no figure changed serves the same bytes under the same ETag (\`meta.generated_at\` and \`meta.build\` name the build in which the content last changed; the serving build is in the \`X-Build\` header and /healthz). Every /v1 response sends \`Vary: Accept\` (the format is decided once: \`format=\` wins, then Accept with q-values); prebuilt files of 1 KiB and more are also sent brotli- or gzip-compressed by Accept-Encoding, with \`Vary: Accept-Encoding\` and an ETag per encoding. An invalid percent-encoding or non-UTF-8 bytes anywhere in the URL get a 400.`,
     '',
     '**Errors** are RFC 9457 problem details (`application/problem+json`) with `type`, `title`, `status`, `detail`, `instance`, `request_id` (the `X-Request-Id` of the request, which every response carries; a client may send its own), and `errors: [{ param, message }]` for invalid parameters or `suggestions` for unknown identifiers. Unknown query parameters are refused (400).',
     '',

@@ -52,7 +52,8 @@ describe('MCP tool registry', () => {
   it('validates arguments as the HTTP API does', () => {
     const parse = (name: string, args: unknown) => toolByName(name)!.inputSchema.safeParse(args);
     expect(parse('get_reserve', { commodity: 'GAS', country: 'DE' }).data).toEqual({ commodity: 'gas', country: 'de' });
-    expect(parse('get_reserve', { commodity: 'gas' }).success).toBe(false);
+    // Without country: every country's reserve of the commodity.
+    expect(parse('get_reserve', { commodity: 'gas' }).data).toEqual({ commodity: 'gas' });
     expect(parse('get_reserve', { commodity: 'gas', country: 'de', format: 'csv' }).success).toBe(false);
     expect(parse('get_reserve_timeseries', { commodity: 'gas', country: 'de', from: '2026-02-01', to: '2026-01-01' }).success).toBe(false);
     expect(parse('get_reserve_timeseries', { commodity: 'gas', country: 'de', from: '2026-02-30' }).success).toBe(false);

@@ -6,6 +6,7 @@ import type { Db } from '../db.ts';
 import type { countryNames } from '../names.ts';
 import { type CountryEnergy, countryStressAt, coveredCountries, energyExposures, energyInputs, russianGasShares } from './countries.ts';
 import { maxDate } from './dates.ts';
+import { publishedShare } from './precision.ts';
 import type { ReserveReading } from './reserves.ts';
 import { EI_TRADE_YEAR } from './shares.ts';
 import type { Shares } from './sheets.ts';
@@ -35,7 +36,15 @@ export async function countryProfiles(
   for (const [slug, { producers }] of shares) {
     producers?.entries.forEach((e, i) => {
       const list = production.get(e.iso3) ?? [];
-      list.push({ commodity: slug, value: e.value, unit: producers.unit, share: round4(e.share), rank: i + 1, year: producers.year, source: producers.source });
+      list.push({
+        commodity: slug,
+        value: e.value,
+        unit: producers.unit,
+        share: publishedShare(e.share),
+        rank: i + 1,
+        year: producers.year,
+        source: producers.source,
+      });
       production.set(e.iso3, list);
     });
   }
@@ -102,5 +111,3 @@ export async function countryProfiles(
     };
   });
 }
-
-const round4 = (x: number) => Math.round(x * 1e4) / 1e4;

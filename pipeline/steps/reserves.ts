@@ -93,7 +93,8 @@ export async function gasStorageReading(db: Db, country: string, name: string): 
     kind: 'gas_storage',
     as_of: latest.date,
     fill_pct: latest.fill_pct,
-    volume: { value: round(volume ?? 0, 2), unit: 'TWh' },
+    // AGSI+'s own figure as it publishes it (up to 4 decimals), as in the series; derived from fill × capacity only where it gives none.
+    volume: { value: latest.gas_in_storage_twh ?? round(volume ?? 0, 4), unit: 'TWh' },
     capacity: capacity ? { value: capacity, unit: 'TWh' } : null,
     coverage_days: volume !== null && dailyUse ? round(volume / dailyUse, 1) : null,
     coverage_method: consumption

@@ -4,6 +4,7 @@ import type { Commodity } from '../catalogue.ts';
 import type { ContentBundle } from '../content-stage.ts';
 import type { Db } from '../db.ts';
 import { maxDate } from './dates.ts';
+import { publishedPrice, publishedShare } from './precision.ts';
 import { latestPrices, priceAnomalies, priceFrequency, priceHistory } from './prices.ts';
 import type { ReserveReading } from './reserves.ts';
 import { EI_TRADE_YEAR, HHI_THRESHOLDS, hhi, hhiBand, topFlows, type ShareTableData } from './shares.ts';
@@ -57,9 +58,10 @@ export async function commoditySheet(db: Db, c: Commodity, x: SheetContext): Pro
     price:
       lp && c.price
         ? {
-            value: lp.value,
+            value: publishedPrice(lp.value),
             currency: c.price.currency,
             unit: c.price.unit,
+            ...(c.price.unit_note ? { unit_note: c.price.unit_note } : {}),
             as_of: lp.as_of,
             frequency: priceFrequency(c.price.source),
             benchmark: c.price.benchmark,
@@ -74,9 +76,9 @@ export async function commoditySheet(db: Db, c: Commodity, x: SheetContext): Pro
     url: `/v1/commodities/${c.slug}`,
     aliases: c.aliases,
     critical_mineral_us: critical,
-    producers: producers ? { ...producers, entries: producers.entries.slice(0, 15) } : null,
-    consumers: sh.consumers ? { ...sh.consumers, entries: sh.consumers.entries.slice(0, 15) } : null,
-    reserves_in_ground: sh.inGround ? { ...sh.inGround, entries: sh.inGround.entries.slice(0, 15) } : null,
+    producers: published(producers),
+    consumers: published(sh.consumers),
+    reserves_in_ground: published(sh.inGround),
     concentration: concentration
       ? {
           hhi: concentration.hhi,
@@ -91,12 +93,25 @@ export async function commoditySheet(db: Db, c: Commodity, x: SheetContext): Pro
     flows: flows.map((f) => ({ ...f, year: EI_TRADE_YEAR, source: 'ei-statistical-review-2024' })),
     stress,
     stress_history: stressHist,
-    price_history: lp && c.price ? { frequency: priceFrequency(c.price.source), currency: c.price.currency, unit: c.price.unit, points: history } : null,
+    price_history:
+      lp && c.price
+        ? {
+            frequency: priceFrequency(c.price.source),
+            currency: c.price.currency,
+            unit: c.price.unit,
+            points: history.map((p) => ({ date: p.date, value: publishedPrice(p.value) })),
+          }
+        : null,
     reserves: [...x.readings.keys()]
       .filter((k) => reserveCode !== null && k.startsWith(`${reserveCode}/`))
       .map((k) => k.split('/')[1] as string)
       .map((country) => ({ country, url: `/v1/reserves?commodity=${reserveCode}&country=${country}` })),
   };
+}
+
+/** A share table as a sheet shows it: the 15 largest countries, shares at their published precision (the concentration above uses them unrounded). */
+function published(t: ShareTableData | null): ShareTableData | null {
+  return t && { ...t, entries: t.entries.slice(0, 15).map((e) => ({ ...e, share: publishedShare(e.share) })) };
 }
 
 /** The sources a sheet cites. */

@@ -7,6 +7,7 @@ import { METHODOLOGY_VERSION } from '../../contract/common.ts';
 import type { EventEffect, EventKind } from '../../contract/content.ts';
 import type { CommodityStress, StressBand, StressHistoryPoint } from '../../contract/stress.ts';
 import { type Cadence, type SourceCadence, daysBetween, freshnessOf, periodEnd } from '../freshness.ts';
+import { publishedPrice } from './precision.ts';
 import { clamp01, round } from './reserves.ts';
 
 /** Nominal weights (METHOD.md starting point); rescaled over the components that are available. */
@@ -220,7 +221,11 @@ export function priceStress(p: PriceInput, t: string): PriceReading | { reason: 
     }
     level = sum / n - numeraireLog;
   } else level = Math.log(last.value) - numeraireLog;
-  const inputs: Record<string, number | string | boolean | null> = { latest_price: last.value, latest_date: last.date, level_log: round(level, 6) };
+  const inputs: Record<string, number | string | boolean | null> = {
+    latest_price: publishedPrice(last.value),
+    latest_date: last.date,
+    level_log: round(level, 6),
+  };
   if (p.numeraire) {
     inputs.measured_against = p.numeraire.slug;
     inputs.latest_ratio = round(Math.exp(level), 6);

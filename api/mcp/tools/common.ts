@@ -2,7 +2,9 @@ import type { z } from 'zod';
 import type { Meta } from '../../../contract/common.ts';
 import type { ToolName, TOOLS } from '../../../contract/tools.ts';
 import type { LoadedBuild } from '../../build.ts';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { ApiError } from '../../problem.ts';
+import { MAX_SUGGESTIONS, UnknownIdentifier } from '../../resolve.ts';
 
 type ToolOf<N extends ToolName> = Extract<(typeof TOOLS)[number], { name: N }>;
 export type ToolArgs<N extends ToolName> = z.output<ToolOf<N>['inputSchema']>;
@@ -46,16 +48,39 @@ export const pct = (x: number | null | undefined, digits = 1) => (x === null || 
 export const num = (x: number | null | undefined) => (x === null || x === undefined ? 'n/a' : String(Math.round(x * 100) / 100));
 
 /**
- * An API error as the text of an isError tool result. An unknown commodity or country lists
- * every valid identifier (the model can pick one and call again); other errors list what their
- * problem details suggest or allow.
+ * An API error as the text of an isError tool result (and of a prompt's or resource's JSON-RPC
+ * error): the problem, then what is accepted, then at most five suggestions, each said once. An
+ * unknown commodity or country comes from the one resolver (api/resolve.ts), as over HTTP.
  */
-export function errorText(b: LoadedBuild, err: ApiError): string {
-  const first = err.extras.errors?.[0];
-  let options: string[] | undefined;
-  if (first?.message === 'unknown commodity') options = b.commodities.map((c) => (first.param === 'slug' ? c.slug : c.code));
-  else if (first?.message === 'unknown or uncovered country code') options = [...b.countries.values()].map((c) => c.iso3);
-  else options = err.extras.suggestions?.length ? err.extras.suggestions : err.extras.allowed;
-  const detail = /[.?!]$/.test(err.detail) ? err.detail : `${err.detail}.`;
+export function errorText(_b: LoadedBuild, err: ApiError): string {
+  if (err instanceof UnknownIdentifier) {
+    return `${sentence(err.problem)} Accepted: ${err.accepted}.${err.labelled.length ? ` Did you mean: ${err.labelled.join(', ')}?` : ''}`;
+  }
+  const detail = sentence(err.detail);
+  const options = (err.extras.suggestions?.length ? err.extras.suggestions : err.extras.allowed)?.slice(0, MAX_SUGGESTIONS);
   return options?.length ? `${detail} Valid options: ${options.join(', ')}.` : detail;
+}
+
+const sentence = (s: string) => (/[.?!]$/.test(s) ? s : `${s}.`);
+
+/**
+ * A JSON-RPC error whose message is sent as given. McpError prefixes its message with
+ * "MCP error <code>: ", which the SDK would send on the wire, and the client's McpError adds the
+ * prefix again ("MCP error -32602: MCP error -32602: …").
+ */
+export function rpcError(code: number, message: string, data?: unknown): McpError {
+  const err = new McpError(code, message, data);
+  err.message = message;
+  return err;
+}
+
+/**
+ * An identifier from a resource URI or a prompt argument, checked with its HTTP parameter's
+ * contract schema (length limit first, then the characters names may have) before it is resolved;
+ * a refusal is an invalid-params error naming the argument.
+ */
+export function identifierArg(schema: z.ZodType<string, string>, name: string, value: string): string {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw rpcError(ErrorCode.InvalidParams, `${name}: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+  return parsed.data;
 }

@@ -1,8 +1,20 @@
-import { getReserve } from '../../queries/reserves.ts';
+import { getReserve, listReserves } from '../../queries/reserves.ts';
 import { defineTool, footer, num, pct, resultMeta } from './common.ts';
 
 export default defineTool('get_reserve', (b, args) => {
-  const { data, meta } = getReserve(b, args).envelope();
+  if (!args.country) {
+    // Every country's current reserve of the commodity, as GET /v1/reserves?commodity=… answers.
+    const { data, meta } = listReserves(b, args).envelope();
+    const fullest = [...data].filter((r) => r.fill_pct !== null).sort((x, y) => (y.fill_pct ?? 0) - (x.fill_pct ?? 0));
+    const line = (r: (typeof data)[number]) =>
+      `${r.country} ${r.fill_pct !== null ? pct(r.fill_pct, 1) : `${num(r.volume.value)} ${r.volume.unit}`} on ${r.as_of}`;
+    const shown = fullest.length ? fullest : data;
+    return {
+      structured: { ...resultMeta(meta), reserves: data, count: data.length },
+      summary: `${data.length} ${data[0]?.commodity ?? ''} reserve(s)${fullest.length ? ', fullest first' : ''}: ${shown.slice(0, 5).map(line).join('; ')}${shown.length > 5 ? '; …' : ''}. ${footer(b, meta.as_of)}`,
+    };
+  }
+  const { data, meta } = getReserve(b, { commodity: args.commodity, country: args.country }).envelope();
   const parts = [
     `${data.name}: ${data.fill_pct !== null ? `${pct(data.fill_pct, 2)} full, ` : ''}${num(data.volume.value)} ${data.volume.unit}${data.capacity ? ` of ${num(data.capacity.value)} ${data.capacity.unit}` : ''}`,
     data.coverage_days !== null ? `${num(data.coverage_days)} days of cover` : null,
