@@ -4,9 +4,12 @@ import type { CommoditySheet } from '../../contract/commodities.ts';
 import type { Reserve } from '../../contract/reserves.ts';
 import { fileData, perBuild, type LoadedBuild } from '../build.ts';
 import { searchDocuments, type Hit } from '../queries/search.ts';
+import { type Intent, minusPeriod, readIntent } from './intent.ts';
 import { lexiconFor, type Lexicon } from './lexicon.ts';
+import { localUnit, plan } from './plan.ts';
 import { formatDate, formatNumber, formatPercent } from './numbers.ts';
 import { PHRASES, type Phrases } from './phrases.ts';
+import { countryNameOf, onOrBefore } from './measures.ts';
 import { type CountryRef, isGeneric, type Metric, type Recognised, recognise } from './recognise.ts';
 import type { Lang } from './text.ts';
 
@@ -50,21 +53,7 @@ function record<T>(b: LoadedBuild, path: string): T | null {
   return m.get(path) as T | null;
 }
 
-/** The last point on or before `date` (points in date order). */
-export function onOrBefore<P extends { date: string }>(points: readonly P[], date: string): P | null {
-  let lo = 0;
-  let hi = points.length - 1;
-  let best: P | null = null;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const pt = points[mid]!;
-    if (pt.date <= date) {
-      best = pt;
-      lo = mid + 1;
-    } else hi = mid - 1;
-  }
-  return best;
-}
+export { onOrBefore } from './measures.ts';
 
 const lowerFirst = (s: string, lang: Lang) => (lang === 'de' || /^\p{Lu}{2}/u.test(s) ? s : s.charAt(0).toLowerCase() + s.slice(1));
 const num = (n: number, lang: Lang, d = 2) => formatNumber(n, lang, d);
@@ -88,7 +77,7 @@ function placeName(lex: Lexicon, b: LoadedBuild, c: CountryRef, lang: Lang): str
   if (c.iso2 === 'eu') return PHRASES[lang].eu;
   return lex.profiles.get(c.iso3!)?.names[lang] ?? b.countries.get(c.iso3!)?.name ?? c.iso3!;
 }
-const countryName = (lex: Lexicon, b: LoadedBuild, iso3: string, lang: Lang) => lex.profiles.get(iso3)?.names[lang] ?? b.countries.get(iso3)?.name ?? iso3;
+const countryName = (lex: Lexicon, b: LoadedBuild, iso3: string, lang: Lang) => countryNameOf(b, lex, iso3, lang);
 const commodityName = (lex: Lexicon, slug: string, lang: Lang) => lex.sheets.get(slug)?.names[lang] ?? slug;
 
 const GAS = new Set(['energy.gas', 'energy.lng']);
@@ -119,9 +108,9 @@ function reserveFacts(b: LoadedBuild, lex: Lexicon, d: Draft, code: 'gas' | 'oil
     if (pt.date < r.date.from && r.date.from.slice(0, 7) !== pt.date.slice(0, 7)) d.dateMiss = true;
     const vol = onOrBefore(series.metrics.volume?.points ?? [], pt.date);
     const cover = onOrBefore(series.metrics.days_of_cover?.points ?? [], pt.date);
-    const volUnit = series.metrics.volume?.unit ?? '';
+    const volUnit = localUnit(series.metrics.volume?.unit ?? '', lang);
     const bits = [`date: ${pt.date}`, `${metric}: ${pt.value}`];
-    if (code === 'gas' && vol?.date === pt.date) bits.push(`volume: ${vol.value} ${volUnit}`);
+    if (code === 'gas' && vol?.date === pt.date) bits.push(`volume: ${vol.value} ${series.metrics.volume?.unit ?? ''}`);
     if (cover?.date === pt.date) bits.push(`days_of_cover: ${cover.value}`);
     const fact: Fact = {
       id: key,
@@ -169,7 +158,7 @@ function reserveFacts(b: LoadedBuild, lex: Lexicon, d: Draft, code: 'gas' | 'oil
     const bits = [`as_of: ${cur.as_of}`, `volume: ${cur.volume.value} ${cur.volume.unit}`];
     if (cur.coverage_days !== null) bits.push(`coverage_days: ${cur.coverage_days}`);
     d.used.push({ id: key, type: 'reserve', title, url: `/v1/reserves?commodity=${code}&country=${c.iso2}`, quote: bits.join('; ') });
-    let s = d.p.spr(num(cur.volume.value, lang, 0), cur.volume.unit, formatDate(cur.as_of, lang));
+    let s = d.p.spr(num(cur.volume.value, lang, 0), localUnit(cur.volume.unit, lang), formatDate(cur.as_of, lang));
     if (cur.coverage_days !== null) s += d.p.sprCover(num(cur.coverage_days, lang, 1));
     d.parts.push(`${s}.`);
     return true;
@@ -356,16 +345,34 @@ function scenarioFacts(b: LoadedBuild, d: Draft, r: Recognised): boolean {
   return true;
 }
 
-function eventFacts(b: LoadedBuild, d: Draft, r: Recognised): boolean {
+function eventFacts(b: LoadedBuild, d: Draft, r: Recognised, intent: Intent): boolean {
   const iso3s = r.countries.map((c) => c.iso3).filter((x): x is string => !!x);
-  const list = b.events
-    .filter(
-      (e) =>
-        (r.commodities.length === 0 || e.commodities.some((c) => r.commodities.includes(c))) &&
-        (iso3s.length === 0 || e.countries.some((c) => iso3s.includes(c))) &&
-        (!r.date || (e.date >= r.date.from && e.date <= r.date.date)),
-    )
-    .sort((a, z) => (a.date < z.date ? 1 : a.date > z.date ? -1 : 0));
+  // A period: "over the last month" (from the day of the question), "since March", a named date or month.
+  const op = intent.op;
+  const from =
+    op.kind === 'change' && !(op.since && r.date)
+      ? minusPeriod(d.today, op.months || op.days ? { months: op.months, days: op.days } : { months: 1, days: 0 })
+      : (r.date?.from ?? null);
+  const to = op.kind === 'change' ? d.today : (r.date?.date ?? null);
+  // Oil events are tagged with the benchmark they moved (Brent or WTI): either counts for "oil".
+  const slugs = new Set(r.commodities.flatMap((c) => (OIL.has(c) ? [...OIL] : GAS.has(c) ? [...GAS] : [c])));
+  const matching = (windowed: boolean) =>
+    b.events
+      .filter(
+        (e) =>
+          (slugs.size === 0 || e.commodities.some((c) => slugs.has(c))) &&
+          (iso3s.length === 0 || e.countries.some((c) => iso3s.includes(c))) &&
+          (intent.categories.length === 0 || intent.categories.includes(e.category)) &&
+          (!windowed || ((from === null || e.date >= from) && (to === null || e.date <= to))),
+      )
+      .sort((a, z) => (a.date < z.date ? 1 : a.date > z.date ? -1 : 0));
+  let list = matching(true);
+  let head = d.p.events;
+  // Nothing in the period: say so, then the newest matching events before it (what an analyst would look at next).
+  if (!list.length && (from !== null || to !== null)) {
+    list = matching(false).filter((e) => to === null || e.date <= to);
+    head = d.p.reasons.noEventIn(formatDate(from ?? list.at(-1)?.date ?? d.today, d.lang), formatDate(to ?? d.today, d.lang)) + d.p.events;
+  }
   if (!list.length) {
     d.missing.push(d.p.reasons.noEvent);
     return false;
@@ -381,7 +388,7 @@ function eventFacts(b: LoadedBuild, d: Draft, r: Recognised): boolean {
     });
     return d.p.event(formatDate(e.date, d.lang), e.title, d.p.category[e.category] ?? e.category);
   });
-  d.parts.push(`${d.p.events}${items.join('; ')}.`);
+  d.parts.push(`${head}${items.join('; ')}.`);
   return true;
 }
 
@@ -445,6 +452,19 @@ export async function groundedAnswer(b: LoadedBuild, q: string, now: Date = new 
   const m = r.metrics;
   const explicit = m.size > 0 || r.spr;
   const has = (x: Metric) => m.has(x);
+  const intent = readIntent(q);
+  if (intent.ago && !r.date) {
+    const at = minusPeriod(today, intent.ago);
+    r.date = { date: at, from: at, granularity: 'day', text: '' };
+  }
+  const explicitFigure = numeric || (['producer', 'imports', 'autonomy', 'concentration', 'reserves_in_ground'] as Metric[]).some(has);
+  if (!has('event') && !has('scenario') && !(intent.categories.length && !explicitFigure)) {
+    const planned = plan(b, lex, r, intent, today);
+    if (planned) {
+      const citations = dedupe(planned.used);
+      return { answer: { answer: planned.text, lang, citations, confidence: 0.9, mode: 'grounded' }, context: citations, recognised: r };
+    }
+  }
   const commodities = r.commodities;
   const named = r.countries;
   const iso3s = named.map((c) => c.iso3).filter((x): x is string => !!x);
@@ -483,7 +503,7 @@ export async function groundedAnswer(b: LoadedBuild, q: string, now: Date = new 
   }
   if (has('concentration')) for (const c of commodities) concentrationFact(lex, d, c);
   if (has('scenario')) scenarioFacts(b, d, r);
-  if (has('event')) eventFacts(b, d, r);
+  if (has('event') || (intent.categories.length && !explicitFigure)) eventFacts(b, d, r, intent);
 
   // Nothing asked for by name: the usual reading of what was named.
   if (!explicit) {

@@ -56,7 +56,7 @@ const EXTRA_COUNTRY: Record<string, string[]> = {
   FRA: ['french', 'francais', 'francaise*', 'franzosisch*', 'frances', 'francesa*'],
   ITA: ['italian', 'italienne*', 'italienisch*', 'italiano*', 'italiana*'],
   ESP: ['spanish', 'espagnol*', 'spanisch*', 'espanol*', 'espanola*'],
-  NLD: ['dutch', 'holland', 'hollande', 'holanda', 'neerlandais*', 'niederlandisch*', 'neerlandes*'],
+  NLD: ['dutch', 'holland', 'hollande', 'holanda', 'neerlandais*', 'niederlandisch*', 'neerlandes*', 'niederlanden'],
   AUT: ['austrian', 'autrichien*', 'osterreichisch*', 'austriaco*', 'austriaca*'],
   POL: ['polish', 'polonais*', 'polnisch*', 'polaco*'],
   CZE: ['czech republic', 'czech', 'republique tcheque', 'tschechische republik', 'republica checa'],

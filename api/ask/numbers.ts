@@ -24,7 +24,9 @@ export function formatDate(iso: string, lang: Lang): string {
     dateFormatters.set(lang, f);
   }
   const d = new Date(`${iso}T00:00:00Z`);
-  return Number.isNaN(d.getTime()) ? iso : f.format(d);
+  if (Number.isNaN(d.getTime())) return iso;
+  // French writes the first of the month as an ordinal: 1er novembre 2026.
+  return lang === 'fr' ? f.format(d).replace(/^1 /, '1er ') : f.format(d);
 }
 
 /** A number found in a text, with how many decimals it was written with. */

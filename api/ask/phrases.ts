@@ -15,6 +15,8 @@ export interface Phrases {
     noCountryData: (place: string, what: string) => string;
     noScenario: string;
     noEvent: string;
+    /** Nothing in the period asked: the newest matching events outside it follow. */
+    noEventIn: (from: string, to: string) => string;
   };
   what: { storage: string; price: string; autonomy: string; imports: string; production: string; stress: string; concentration: string; reserves: string };
   eu: string;
@@ -64,6 +66,7 @@ export const PHRASES: Record<Lang, Phrases> = {
       noCountryData: (p, w) => `there is no ${w} figure for ${p}`,
       noScenario: 'no scenario matches',
       noEvent: 'no tagged event matches',
+      noEventIn: (f, t) => `No tagged event matches between ${f} and ${t}. `,
     },
     what: {
       storage: 'storage',
@@ -119,6 +122,7 @@ export const PHRASES: Record<Lang, Phrases> = {
       noCountryData: (p, w) => `il n’existe pas de chiffre (${w}) pour ${p}`,
       noScenario: 'aucun scénario ne correspond',
       noEvent: 'aucun événement répertorié ne correspond',
+      noEventIn: (f, t) => `Aucun événement répertorié ne correspond entre le ${f} et le ${t}. `,
     },
     what: {
       storage: 'stockage',
@@ -139,7 +143,7 @@ export const PHRASES: Record<Lang, Phrases> = {
     targetPassed: (pct, d) => ` L’échéance pour atteindre ${pct} (${d}) est passée ; la valeur ci-dessus est la plus récente des données.`,
     spr: (v, u, d) => `La réserve stratégique de pétrole des États-Unis contenait ${v} ${u} de brut le ${d}`,
     sprCover: (d) => `, soit environ ${d} jours d’importations nettes de brut`,
-    price: (n, p, w, b) => `${n} : ${p} ${w} (${b}).`,
+    price: (n, p, w, b) => `${n} : ${p} ${w} (série de la source : « ${b} »).`,
     stress: (n, i, b) => `L’indice de tension de ${n} est de ${i} sur 100 (${b}).`,
     countryStress: (n, i, b) => `L’indice de tension d’approvisionnement de ${n} est de ${i} sur 100 (${b}).`,
     topProducer: (n, c, s, y) => `Le premier producteur de ${n} est ${c}, avec ${s} de la production mondiale en ${y}`,
@@ -152,7 +156,7 @@ export const PHRASES: Record<Lang, Phrases> = {
     scenarios: (n) => `${n} scénario(s) correspondent : `,
     scenario: (t, s, p, sev) => `${t} (${s}, probabilité ${p}, gravité ${sev}/5)`,
     events: 'Derniers événements répertoriés : ',
-    event: (d, t, c) => `${d} : ${t} (${c})`,
+    event: (d, t, c) => `${d} : « ${t} » (titre en anglais ; ${c})`,
     related: (t) => ` À lire : « ${t} ».`,
     searchOnly: (t, s) => `Aucun chiffre des données ne répond directement ; le document publié le plus proche est « ${t} » : ${s}`,
     status: { active: 'actif', elevated: 'élevé', monitoring: 'sous surveillance', resolved: 'résolu', dismissed: 'écarté' },
@@ -174,6 +178,7 @@ export const PHRASES: Record<Lang, Phrases> = {
       noCountryData: (p, w) => `für ${p} gibt es keinen Wert (${w})`,
       noScenario: 'kein Szenario passt',
       noEvent: 'kein erfasstes Ereignis passt',
+      noEventIn: (f, t) => `Zwischen dem ${f} und dem ${t} passt kein erfasstes Ereignis. `,
     },
     what: {
       storage: 'Speicher',
@@ -194,7 +199,7 @@ export const PHRASES: Record<Lang, Phrases> = {
     targetPassed: (pct, d) => ` Die Frist für ${pct} (${d}) ist verstrichen; der obige Wert ist der neueste in den Daten.`,
     spr: (v, u, d) => `Die strategische Erdölreserve der USA enthielt am ${d} ${v} ${u} Rohöl`,
     sprCover: (d) => `, etwa ${d} Tage der Netto-Rohölimporte`,
-    price: (n, p, w, b) => `${n}: ${p} ${w} (${b}).`,
+    price: (n, p, w, b) => `${n}: ${p} ${w} (Reihe der Quelle: „${b}“).`,
     stress: (n, i, b) => `Der Stressindex von ${n} liegt bei ${i} von 100 (${b}).`,
     countryStress: (n, i, b) => `Der Versorgungsstressindex von ${n} liegt bei ${i} von 100 (${b}).`,
     topProducer: (n, c, s, y) => `Größter Produzent von ${n} ist ${c} mit ${s} der Weltproduktion im Jahr ${y}`,
@@ -207,7 +212,7 @@ export const PHRASES: Record<Lang, Phrases> = {
     scenarios: (n) => `${n} passende(s) Szenario(s): `,
     scenario: (t, s, p, sev) => `${t} (${s}, Wahrscheinlichkeit ${p}, Schwere ${sev}/5)`,
     events: 'Jüngste erfasste Ereignisse: ',
-    event: (d, t, c) => `${d}: ${t} (${c})`,
+    event: (d, t, c) => `${d}: „${t}“ (englischer Titel; ${c})`,
     related: (t) => ` Siehe auch: „${t}“.`,
     searchOnly: (t, s) => `Keine Zahl in den Daten beantwortet das direkt; das nächstliegende veröffentlichte Dokument ist „${t}“: ${s}`,
     status: { active: 'aktiv', elevated: 'erhöht', monitoring: 'unter Beobachtung', resolved: 'beendet', dismissed: 'verworfen' },
@@ -229,6 +234,7 @@ export const PHRASES: Record<Lang, Phrases> = {
       noCountryData: (p, w) => `no hay ninguna cifra (${w}) para ${p}`,
       noScenario: 'ningún escenario coincide',
       noEvent: 'ningún evento registrado coincide',
+      noEventIn: (f, t) => `Ningún evento registrado coincide entre el ${f} y el ${t}. `,
     },
     what: {
       storage: 'almacenamiento',
@@ -249,7 +255,7 @@ export const PHRASES: Record<Lang, Phrases> = {
     targetPassed: (pct, d) => ` El plazo para alcanzar el ${pct} (${d}) ha pasado; el valor anterior es el más reciente de los datos.`,
     spr: (v, u, d) => `La Reserva Estratégica de Petróleo de EE. UU. contenía ${v} ${u} de crudo el ${d}`,
     sprCover: (d) => `, unos ${d} días de importaciones netas de crudo`,
-    price: (n, p, w, b) => `${n}: ${p} ${w} (${b}).`,
+    price: (n, p, w, b) => `${n}: ${p} ${w} (serie de la fuente: «${b}»).`,
     stress: (n, i, b) => `El índice de estrés de ${n} es ${i} sobre 100 (${b}).`,
     countryStress: (n, i, b) => `El índice de estrés de suministro de ${n} es ${i} sobre 100 (${b}).`,
     topProducer: (n, c, s, y) => `El mayor productor de ${n} es ${c}, con el ${s} de la producción mundial en ${y}`,
@@ -262,7 +268,7 @@ export const PHRASES: Record<Lang, Phrases> = {
     scenarios: (n) => `${n} escenario(s) coinciden: `,
     scenario: (t, s, p, sev) => `${t} (${s}, probabilidad ${p}, gravedad ${sev}/5)`,
     events: 'Últimos eventos registrados: ',
-    event: (d, t, c) => `${d}: ${t} (${c})`,
+    event: (d, t, c) => `${d}: «${t}» (título en inglés; ${c})`,
     related: (t) => ` Relacionado: «${t}».`,
     searchOnly: (t, s) => `Ninguna cifra de los datos responde directamente; el documento publicado más cercano es «${t}»: ${s}`,
     status: { active: 'activo', elevated: 'elevado', monitoring: 'en vigilancia', resolved: 'resuelto', dismissed: 'descartado' },

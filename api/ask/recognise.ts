@@ -20,7 +20,7 @@ const METRIC_PATTERNS: [Metric, RegExp][] = [
   ['volume', /\b(?:volume|volumen|twh|barrels?|barils?|barriles|how much (?:gas|oil)|quantite|menge|cantidad|cuanto gas|combien de gaz|wie viel gas)\b/],
   [
     'price',
-    /(?<!\ben )\bcours\b|\b(?:price[sd]?|cost(?:s|ing)?|trading at|trade at|worth|prix|coute|vaut|kostet|kurs|notiert|precios?|cuesta|cotiza\w*|vale)\b|preis/,
+    /(?<!\ben )\bcours\b|\b(?:price[sd]?|cost(?:s|ing)?|expensive|cheap\w*|cher|chere|bon marche|teuer\w*|billig\w*|car[oa]s?|barat[oa]s?|trading at|trade at|worth|prix|coute|vaut|kostet|kurs|notiert|precios?|cuesta|cotiza\w*|vale)\b|preis/,
   ],
   ['stress', /stress|\btension|spannung|anspannung|\bestres/],
   [
@@ -54,7 +54,7 @@ const OUT_OF_SCOPE =
   /\b(?:population|inhabitants|einwohner\w*|bevolkerung|poblacion|habitantes|gdp|pib|bip|inflation|inflacion|unemploy\w*|chomage|arbeitslos\w*|desempleo|weather|meteo|wetter|president\w*|prasident\w*|prime minister|premier ministre|kanzler\w*|election\w*|wahl(?:en)?|eleccion\w*|football|fussball\w*|futbol|world cup|coupe du monde|weltmeister\w*|mundial de futbol|copa del mundo|capital city|capitale|hauptstadt|bitcoin|crypto\w*|exchange rate|taux de change|wechselkurs|tipo de cambio|interest rate|taux d'interet|leitzins|tipo de interes|share price|cours de l'action|aktienkurs|cotizacion de la accion|recipe|recette|rezept|receta)\b/;
 /** Asking about the future: the data holds observations only. */
 const FORECAST =
-  /\b(?:will|forecast\w*|predict\w*|projection|prevision\w*|prevoi\w*|sera|seront|prognos\w*|vorhersage|pronostic\w*|predic\w*|estara|habra|tendra|next year|l'an prochain|l'annee prochaine|nachstes jahr|el ano que viene|el proximo ano)\b|\bwird\b.*\b(?:sein|kosten|liegen|steigen|fallen)\b/;
+  /\b(?:will (?:\w+ )?(?:be|cost|reach|rise|fall|drop|increase|decrease|go|hit|fill|stand|have|happen|trade)|forecast\w*|predict\w*|projection|prevision\w*|prevoi\w*|sera|seront|prognos\w*|vorhersage|pronostic\w*|predic\w*|estara|habra|tendra|next year|l'an prochain|l'annee prochaine|nachstes jahr|el ano que viene|el proximo ano)\b|\bwird\b.*\b(?:sein|kosten|liegen|steigen|fallen)\b/;
 const SPR =
   /\b(?:spr|strategic petroleum reserve|strategic (?:oil|crude) reserves?|reserves? strategiques? de petrole|reserve strategique (?:americaine|des etats unis)|strategischen? (?:erdol|ol|rohol)reserven?|strategische (?:erdol|ol|rohol)reserve|reserva estrategica de petroleo|reservas estrategicas de petroleo)\b/;
 

@@ -1,3 +1,4 @@
+import type { AnswerData } from '../../api/ask/index.ts';
 import type { LoadedBuild } from '../../api/build.ts';
 import * as F from './facts.ts';
 
@@ -12,15 +13,21 @@ export type Lang = 'en' | 'fr' | 'de' | 'es';
 export type Expect =
   | { figure: (b: LoadedBuild) => F.Figure; cite: { type: string; id: string | ((b: LoadedBuild) => string) }; figureCite?: { type: string; id: string } }
   | { cite: { type: string; id: string | ((b: LoadedBuild) => string) }; figure?: undefined }
-  | { unanswerable: true };
+  | { unanswerable: true }
+  /** A judgement computed from the build (eval/ask/planner.ts): '' when the answer is right, else why not. */
+  | { check: (b: LoadedBuild, a: AnswerData, lang: Lang) => string };
 
 export interface EvalQuestion {
   id: string;
   lang: Lang;
   q: string;
   topic: string;
+  /** lookup, comparison, ranking, threshold, change, explanation, events, decline, adversarial (derived from the topic when absent). */
+  category?: string;
   expect: Expect;
 }
+
+export const categoryOf = (q: EvalQuestion): string => q.category ?? (q.topic === 'unanswerable' ? 'decline' : q.topic === 'events' ? 'events' : 'lookup');
 
 const NONE = { unanswerable: true } as const;
 

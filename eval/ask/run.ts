@@ -3,39 +3,19 @@ import { join, resolve } from 'node:path';
 import type { AnswerData } from '../../api/ask/index.ts';
 import { type LoadedBuild, loadBuild } from '../../api/build.ts';
 import { answerQuestion } from '../../api/queries/ask.ts';
-import { QUESTIONS, type EvalQuestion, type Lang } from './questions.ts';
+import { PLANNER_QUESTIONS } from './planner.ts';
+import { QUESTIONS, type EvalQuestion, type Lang, categoryOf } from './questions.ts';
+import { CANNOT, showsFigure } from './shows.ts';
 
-/** The plain "cannot answer" of each language (what an unanswerable question must get). */
-export const CANNOT: Record<Lang, RegExp> = {
-  en: /cannot answer/i,
-  fr: /ne permettent pas de répondre/i,
-  de: /können diese Frage nicht beantworten/i,
-  es: /no permiten responder/i,
-};
+/** The whole evaluation: the lookups and declines, then the planner's operations and adversarial questions. */
+export const ALL_QUESTIONS: readonly EvalQuestion[] = [...QUESTIONS, ...PLANNER_QUESTIONS];
 
-/** Numbers as the language writes them: 1,234.5 (en), 1 234,5 (fr), 1.234,5 (de, es). */
-export function numbersIn(text: string, lang: Lang): { value: number; decimals: number }[] {
-  const out: { value: number; decimals: number }[] = [];
-  const re =
-    lang === 'en'
-      ? /\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?/g
-      : lang === 'fr'
-        ? /\d{1,3}(?:[\s\u00a0\u202f]\d{3})+(?:,\d+)?|\d+(?:,\d+)?/g
-        : /\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d+(?:,\d+)?/g;
-  for (const m of text.matchAll(re)) {
-    const s = lang === 'en' ? m[0].replace(/,/g, '') : m[0].replace(/[\s\u00a0\u202f.]/g, '').replace(',', '.');
-    out.push({ value: Number(s), decimals: s.split('.')[1]?.length ?? 0 });
-  }
-  return out;
-}
-
-/** Whether the answer shows `expected`, rounded to however many decimals it writes. */
-export const showsFigure = (answer: string, lang: Lang, expected: number) =>
-  numbersIn(answer, lang).some((n) => Math.abs(n.value - expected) <= 0.5 * 10 ** -n.decimals + 1e-9);
+export { CANNOT, numbersIn, showsFigure } from './shows.ts';
 
 export interface EvalResult {
   id: string;
   lang: Lang;
+  category: string;
   q: string;
   ok: boolean;
   why: string;
@@ -46,6 +26,7 @@ export interface EvalResult {
 export function judge(b: LoadedBuild, item: EvalQuestion, a: AnswerData): string {
   if (a.lang !== item.lang) return `answered in ${a.lang}, asked in ${item.lang}`;
   const e = item.expect;
+  if ('check' in e) return e.check(b, a, item.lang);
   if ('unanswerable' in e) {
     if (!CANNOT[item.lang].test(a.answer)) return 'does not say plainly that the data cannot answer';
     if (a.citations.length) return `cites ${a.citations.length} record(s) for an unanswerable question`;
@@ -71,11 +52,12 @@ export interface EvalReport {
   correct: number;
   share: number;
   byLang: Record<Lang, { total: number; correct: number }>;
+  byCategory: Record<string, { total: number; correct: number; share: number }>;
   results: EvalResult[];
 }
 
 /** Ask every question of the set against a build (grounded mode unless `llm` is configured). */
-export async function runEval(b: LoadedBuild, now: Date = b.generatedAt, questions: readonly EvalQuestion[] = QUESTIONS): Promise<EvalReport> {
+export async function runEval(b: LoadedBuild, now: Date = b.generatedAt, questions: readonly EvalQuestion[] = ALL_QUESTIONS): Promise<EvalReport> {
   const results: EvalResult[] = [];
   for (const item of questions) {
     const a = await answerQuestion(b, item.q, { llm: null, now });
@@ -85,15 +67,22 @@ export async function runEval(b: LoadedBuild, now: Date = b.generatedAt, questio
     } catch (err) {
       why = `expected fact unavailable: ${(err as Error).message}`;
     }
-    results.push({ id: item.id, lang: item.lang, q: item.q, ok: !why, why, answer: a.answer });
+    results.push({ id: item.id, lang: item.lang, category: categoryOf(item), q: item.q, ok: !why, why, answer: a.answer });
   }
   const byLang = { en: { total: 0, correct: 0 }, fr: { total: 0, correct: 0 }, de: { total: 0, correct: 0 }, es: { total: 0, correct: 0 } };
   for (const r of results) {
     byLang[r.lang].total++;
     if (r.ok) byLang[r.lang].correct++;
   }
+  const byCategory: EvalReport['byCategory'] = {};
+  for (const r of results) {
+    const c = (byCategory[r.category] ??= { total: 0, correct: 0, share: 0 });
+    c.total++;
+    if (r.ok) c.correct++;
+    c.share = c.correct / c.total;
+  }
   const correct = results.filter((r) => r.ok).length;
-  return { total: results.length, correct, share: correct / results.length, byLang, results };
+  return { total: results.length, correct, share: correct / results.length, byLang, byCategory, results };
 }
 
 export function formatReport(r: EvalReport): string {
@@ -101,6 +90,11 @@ export function formatReport(r: EvalReport): string {
   lines.push(
     `  by language: ${Object.entries(r.byLang)
       .map(([l, x]) => `${l} ${x.correct}/${x.total}`)
+      .join(', ')}`,
+  );
+  lines.push(
+    `  by category: ${Object.entries(r.byCategory)
+      .map(([c, x]) => `${c} ${x.correct}/${x.total}`)
       .join(', ')}`,
   );
   for (const x of r.results.filter((y) => !y.ok)) lines.push(`  FAIL ${x.id} (${x.lang}) "${x.q}": ${x.why}\n       → ${x.answer}`);
@@ -113,5 +107,5 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const b = await loadBuild((p) => readFile(join(dist, 'current', p)));
   const report = await runEval(b);
   console.log(formatReport(report));
-  if (report.share < 0.9) process.exitCode = 1;
+  if (Object.values(report.byCategory).some((c) => c.share < 0.9)) process.exitCode = 1;
 }

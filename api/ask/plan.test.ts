@@ -1,0 +1,113 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { type LoadedBuild, loadBuild } from '../build.ts';
+import { answerQuestion } from '../queries/ask.ts';
+import { startTestServer } from '../../test/http.ts';
+import { minusPeriod, readIntent } from './intent.ts';
+
+describe('reading the operation of a question, in four languages', () => {
+  const cases: [string, string, Record<string, unknown>?][] = [
+    ["Is Germany's gas storage fuller than Italy's?", 'compare'],
+    ['¿Cuál es más caro, el Brent o el WTI?', 'compare'],
+    ['Vergleiche den Stressindex von Lithium und Kobalt.', 'compare'],
+    ["Quel pays de l'UE a le stockage de gaz le plus rempli ?", 'rank', { order: 'max' }],
+    ['Which EU country has the emptiest gas storage?', 'rank', { order: 'min' }],
+    ['Top 5 producers of lithium', 'rank', { n: 5 }],
+    ['Which EU countries have gas storage below 20 %?', 'threshold', { op: '<', value: 20 }],
+    ['¿Qué materias primas tienen un índice de estrés por encima de 60?', 'threshold', { op: '>', value: 60 }],
+    ['Welche EU-Länder haben Gasspeicher unter 30 Prozent?', 'threshold', { op: '<', value: 30 }],
+    ['How did the Brent price change over the last month?', 'change', { months: 1 }],
+    ['Wie hat sich der Kupferpreis im letzten Jahr entwickelt?', 'change', { months: 12 }],
+    ['¿Cuánto ha cambiado el precio del WTI en los últimos 3 meses?', 'change', { months: 3 }],
+    ["What drives cobalt's stress index?", 'explain'],
+    ['Pourquoi l’indice de tension du GNL est-il si élevé ?', 'explain'],
+    ['What is the price of gold?', 'lookup'],
+    ['Stockage de gaz en 2026 : plus de 2026 TWh ?', 'lookup'],
+  ];
+  it.each(cases)('%s → %s', (q: string, kind: string, slots?: Record<string, unknown>) => {
+    const intent = readIntent(q);
+    expect(intent.op.kind).toBe(kind);
+    if (slots) expect(intent.op).toMatchObject(slots);
+  });
+  it('reads dates relative to the day of the question and event categories', () => {
+    expect(readIntent('What was the Brent price one year ago?').ago).toEqual({ months: 12, days: 0 });
+    expect(readIntent('Quel était le prix de l’or il y a 3 mois ?').ago).toEqual({ months: 3, days: 0 });
+    expect(readIntent('Wie war der Ölpreis vor einem Monat?').ago).toEqual({ months: 1, days: 0 });
+    expect(readIntent('Recent sanctions events on oil?').categories).toEqual(['sanction']);
+    expect(readIntent('Quels sont les derniers conflits ?').categories).toEqual(['conflict']);
+    expect(minusPeriod('2026-03-31', { months: 1, days: 0 })).toBe('2026-02-28');
+    expect(minusPeriod('2026-11-26', { months: 12, days: 0 })).toBe('2025-11-26');
+  });
+});
+
+describe('answers that compare, rank, filter, follow and explain', () => {
+  let b: LoadedBuild;
+  let server: Awaited<ReturnType<typeof startTestServer>>;
+  const now = () => b.generatedAt;
+  beforeAll(async () => {
+    b = await loadBuild((p) => readFile(join(inject('distDir'), 'current', p)));
+    server = await startTestServer();
+  });
+  afterAll(() => server?.close());
+
+  it('compares two countries on the latest date both report, and names the newer reading', async () => {
+    const a = await answerQuestion(b, "Is Germany's gas storage fuller than Italy's?", { now: now() });
+    const de = b.reserves.get('gas/de')!.series.metrics.fill_pct!.points;
+    const it = b.reserves.get('gas/it')!.series.metrics.fill_pct!.points;
+    const common = [de.at(-1)!.date, it.at(-1)!.date].sort()[0]!;
+    const urls = a.citations.map((c) => c.url);
+    expect(urls).toContain(`/v1/reserves/timeseries?commodity=gas&country=de&from=${common}&to=${common}`);
+    expect(urls).toContain(`/v1/reserves/timeseries?commodity=gas&country=it&from=${common}&to=${common}`);
+    if (de.at(-1)!.date !== it.at(-1)!.date) expect(a.answer).toMatch(/Newer readings/);
+    expect(a.answer).toMatch(/is higher, by [\d.]+ percentage points/);
+  });
+
+  it('answers in the language asked, with its number and date formats and no English unit', async () => {
+    const de = await answerQuestion(b, 'Wie hoch ist die strategische Ölreserve der USA?', { now: now() });
+    expect(de.answer).toContain('Tausend Barrel');
+    expect(de.answer).not.toMatch(/thousand barrels/);
+    const fr = await answerQuestion(b, 'Comment a évolué le stockage de gaz en Allemagne depuis mars 2026 ?', { now: now() });
+    expect(fr.lang).toBe('fr');
+    expect(fr.answer).toMatch(/1er mars 2026/);
+    expect(fr.answer).toMatch(/points de pourcentage/);
+  });
+
+  it('declines a long question only when the data cannot answer it, not for its length', async () => {
+    const q = `${'Our board asks about the winter and I want to be precise, so please read carefully. '.repeat(4)}How full is EU gas storage?`;
+    expect(q.length).toBeGreaterThan(300);
+    const a = await answerQuestion(b, q, { now: now() });
+    expect(a.confidence).toBeGreaterThan(0);
+    expect(a.citations.some((c) => c.id === 'gas/eu')).toBe(true);
+  });
+
+  it('every citation of a planned answer is an API address that returns the figures it quotes', async () => {
+    const questions = [
+      "Is Germany's gas storage fuller than Italy's?",
+      "Quel pays de l'UE a le stockage de gaz le plus rempli ?",
+      'Which EU countries have gas storage below 20 %?',
+      'How did the Brent price change over the last month?',
+      'Comment a évolué le stockage de gaz en Allemagne depuis mars 2026 ?',
+      'How has the US SPR changed over the past year?',
+      "What drives cobalt's stress index?",
+      'Warum hat Deutschland diesen Versorgungsstressindex?',
+      'Which commodity has the highest supply stress right now?',
+      'Recent sanctions events on oil?',
+    ];
+    for (const q of questions) {
+      const a = await answerQuestion(b, q, { now: now() });
+      expect(a.citations.length, q).toBeGreaterThan(0);
+      for (const c of a.citations) {
+        const res = await fetch(server.url + c.url);
+        expect(res.status, `${q}: ${c.url}`).toBe(200);
+        const body = await res.text();
+        // The record's own figures (a derived change, gap or age after them is computed from these).
+        const own = c.quote.split(/; (?:change|difference from \w+|series ends)\b/)[0]!;
+        for (const figure of own.match(/\d{4}-\d{2}-\d{2}|-?\d+(?:\.\d+)?/g) ?? []) {
+          if (/^\d{1,2}$/.test(figure)) continue; // ranks, counts, ids
+          expect(body, `${q}: ${c.url} should hold ${figure} (${own})`).toContain(figure);
+        }
+      }
+    }
+  });
+});

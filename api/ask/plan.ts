@@ -1,0 +1,381 @@
+/**
+ * The planner's operations over the measures: comparison on a common date, ranking and threshold
+ * filters over a set, change over a period, and the explanation of a stress index by its
+ * components. Each returns the sentences and the records they quote, or null when the question
+ * does not fit the operation (the lookup answers it then).
+ */
+import type { LoadedBuild } from '../build.ts';
+import type { Fact } from './grounded.ts';
+import { type Intent, minusPeriod } from './intent.ts';
+import type { Lexicon } from './lexicon.ts';
+import { countryNameOf, entityName, measureOf, type Measure, type MeasureId, onOrBefore, type Point, type Reading } from './measures.ts';
+import { formatDate, formatNumber, formatPercent } from './numbers.ts';
+import { PHRASES } from './phrases.ts';
+import { PLAN_PHRASES, type PlanPhrases } from './plan-phrases.ts';
+import type { Recognised } from './recognise.ts';
+import type { Lang } from './text.ts';
+
+export interface Planned {
+  text: string;
+  used: Fact[];
+}
+
+interface Ctx {
+  intent: Intent;
+  b: LoadedBuild;
+  lex: Lexicon;
+  r: Recognised;
+  lang: Lang;
+  pp: PlanPhrases;
+  today: string;
+}
+
+const GAS = new Set(['energy.gas', 'energy.lng']);
+const OIL = new Set(['energy.oil', 'energy.wti']);
+const DAY = 86_400_000;
+const round = (x: number, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits;
+const daysBetween = (a: string, z: string) => Math.round((Date.parse(`${z}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / DAY);
+
+/** A date as the language writes it; a year stays a year. */
+const dateText = (d: string, lang: Lang) => (/^\d{4}$/.test(d) ? d : formatDate(d, lang));
+
+function valueText(m: Measure, key: string, v: number, lang: Lang): string {
+  switch (m.kind) {
+    case 'pct':
+      return formatPercent(v, lang, 2);
+    case 'share':
+      return formatPercent(v * 100, lang, 1);
+    case 'index':
+      return formatNumber(v, lang, 1);
+    case 'amount': {
+      const u = localUnit(m.unit(key), lang);
+      return `${formatNumber(v, lang, 2)}${u ? ` ${u}` : ''}`;
+    }
+  }
+}
+
+/** Units published in English, as each language writes them. */
+const UNIT_WORDS: Record<string, Record<Lang, string>> = {
+  'thousand barrels': { en: 'thousand barrels', fr: 'milliers de barils', de: 'Tausend Barrel', es: 'miles de barriles' },
+};
+export const localUnit = (u: string, lang: Lang) => UNIT_WORDS[u]?.[lang] ?? u;
+
+function diffText(m: Measure, key: string, d: number, ctx: Ctx): string {
+  const a = Math.abs(d);
+  if (m.kind === 'pct') return `${formatNumber(a, ctx.lang, 2)} ${ctx.pp.pp}`;
+  if (m.kind === 'share') return `${formatNumber(a * 100, ctx.lang, 1)} ${ctx.pp.pp}`;
+  if (m.kind === 'index') return `${formatNumber(a, ctx.lang, 1)} ${ctx.pp.points}`;
+  return valueText(m, key, a, ctx.lang);
+}
+
+const name = (ctx: Ctx, m: Measure, key: string) => entityName(ctx.b, ctx.lex, m, key, ctx.lang, PHRASES[ctx.lang].eu);
+const item = (ctx: Ctx, m: Measure, x: Reading) => ctx.pp.item(name(ctx, m, x.key), valueText(m, x.key, x.value, ctx.lang));
+const itemDated = (ctx: Ctx, m: Measure, x: Reading) =>
+  ctx.pp.itemDated(name(ctx, m, x.key), valueText(m, x.key, x.value, ctx.lang), dateText(x.date, ctx.lang));
+
+/** Which figure the question is about, from its metric words and what it names. */
+export function chooseMeasure(b: LoadedBuild, lex: Lexicon, r: Recognised, intent: Intent): Measure | null {
+  const m = r.metrics;
+  const one = r.commodities.length === 1 ? r.commodities[0] : undefined;
+  const countriesNamed = r.countries.filter((c) => c.iso3).length;
+  const pick = (id: MeasureId, slug?: string) => measureOf(b, lex, id, slug);
+  if (r.spr || ((m.has('storage') || m.has('volume')) && r.commodities.some((c) => OIL.has(c)))) return pick('spr');
+  if ((m.has('storage') || m.has('volume') || m.has('cover')) && (r.commodities.length === 0 || r.commodities.every((c) => GAS.has(c))))
+    return pick('gas_fill');
+  if (m.has('imports')) return one ? pick('import_dependence', one) : null;
+  if (m.has('autonomy')) return one ? pick('autonomy', one) : null;
+  if (m.has('concentration')) return pick('hhi');
+  if (m.has('price')) return pick('price');
+  if (m.has('stress')) {
+    if (r.commodities.length || intent.set === 'commodities') return pick('stress');
+    return countriesNamed || intent.set === 'countries' ? pick('country_stress') : pick('stress');
+  }
+  if (m.has('producer') && one) return pick('producer_share', one);
+  // Nothing asked for by name: the usual figure of what is compared.
+  if (intent.op.kind === 'compare') {
+    if (r.commodities.length >= 2) return pick('price');
+    if (countriesNamed >= 2 || r.countries.length >= 2)
+      return r.countries.every((c) => b.reserves.has(`gas/${c.iso2}`)) ? pick('gas_fill') : pick('country_stress');
+  }
+  return null;
+}
+
+/** The entities the question names, as the measure keys them. */
+function namedKeys(ctx: Ctx, m: Measure): string[] {
+  if (m.entity === 'commodity') return ctx.r.commodities;
+  if (m.entity === 'country2') return ctx.r.countries.map((c) => c.iso2);
+  return ctx.r.countries.map((c) => c.iso3).filter((x): x is string => !!x);
+}
+
+/** The set a ranking or a filter runs over: the named entities when several, else every member (of a group of commodities when asked). */
+function setOf(ctx: Ctx, m: Measure): { keys: string[]; label: string } {
+  const named = namedKeys(ctx, m);
+  if (named.length >= 2) return { keys: named, label: ctx.pp.list(named.map((k) => name(ctx, m, k))) };
+  let keys = m.members();
+  const group = ctx.intent.group;
+  if (m.entity === 'commodity' && group) keys = keys.filter((k) => k.startsWith(`${group}.`));
+  const n = String(keys.length);
+  const label = m.entity === 'commodity' ? ctx.pp.set.commodities(n) : m.entity === 'country2' ? ctx.pp.set.countries2(n) : ctx.pp.set.countries3(n);
+  return { keys, label };
+}
+
+/**
+ * Readings of several entities on one date: for series, the latest date most of them report
+ * (the 25th percentile of their last dates, so one series that stopped long ago does not drag
+ * the comparison into the past; those left out are named); otherwise the current readings.
+ */
+function aligned(m: Measure, keys: string[]): { date: string | null; readings: Reading[]; left: Reading[] } {
+  if (!m.align || !m.series || !m.pointFact) return { date: null, readings: keys.map((k) => m.current(k)).filter((x): x is Reading => !!x), left: [] };
+  const lasts = keys.map((k) => ({ k, last: m.series!(k)?.at(-1) })).filter((x): x is { k: string; last: Point } => !!x.last);
+  if (!lasts.length) return { date: null, readings: [], left: [] };
+  const sorted = lasts.map((x) => x.last.date).sort();
+  const date = sorted[Math.floor((sorted.length - 1) * 0.25)]!;
+  const readings: Reading[] = [];
+  const left: Reading[] = [];
+  for (const { k, last } of lasts) {
+    const pt = last.date >= date ? onOrBefore(m.series(k)!, date) : null;
+    if (pt && daysBetween(pt.date, date) <= 31) readings.push({ key: k, value: pt.value, date: pt.date, fact: m.pointFact(k, pt) });
+    else left.push({ key: k, value: last.value, date: last.date, fact: m.pointFact(k, last) });
+  }
+  return { date, readings, left };
+}
+
+function compare(ctx: Ctx, m: Measure): Planned | null {
+  const keys = namedKeys(ctx, m);
+  if (keys.length < 2) return null;
+  const label = ctx.pp.measure[m.id];
+  if (m.kind === 'amount' && new Set(keys.map((k) => m.unit(k))).size > 1) {
+    const cur = keys.map((k) => m.current(k)).filter((x): x is Reading => !!x);
+    return { text: ctx.pp.units(ctx.pp.list(cur.map((x) => itemDated(ctx, m, x)))), used: cur.map((x) => x.fact) };
+  }
+  const cur = keys.map((k) => m.current(k));
+  if (cur.some((x) => !x)) return null;
+  const latest = cur as Reading[];
+  const sameDay = new Set(latest.map((x) => x.date)).size === 1;
+  let readings = latest;
+  let date: string | null = sameDay ? latest[0]!.date : null;
+  if (!sameDay && m.series && m.pointFact) {
+    // The latest date every series reports.
+    const common = latest.map((x) => x.date).sort()[0]!;
+    const pts = keys.map((k) => onOrBefore(m.series!(k) ?? [], common));
+    if (pts.every((p) => p && daysBetween(p.date, common) <= 31)) {
+      readings = keys.map((k, i) => ({ key: k, value: pts[i]!.value, date: pts[i]!.date, fact: m.pointFact!(k, pts[i]!) }));
+      date = common;
+    }
+  }
+  const sorted = [...readings].sort((a, z) => z.value - a.value);
+  const items = ctx.pp.list(readings.map((x) => item(ctx, m, x)));
+  const used = readings.map((x) => x.fact);
+  let text: string;
+  if (date === null) text = ctx.pp.compareApart(label, ctx.pp.list(readings.map((x) => itemDated(ctx, m, x))), name(ctx, m, sorted[0]!.key));
+  else if (sorted[0]!.value === sorted[1]!.value) text = ctx.pp.compareLevel(label, dateText(date, ctx.lang), items);
+  else {
+    const gap = sorted[0]!.value - sorted[1]!.value;
+    text = ctx.pp.compareCommon(label, dateText(date, ctx.lang), items, name(ctx, m, sorted[0]!.key), diffText(m, sorted[0]!.key, gap, ctx));
+    // The gap is derived from two records: said in the quote of the higher one, so the answer's every figure is quoted.
+    const i = readings.indexOf(sorted[0]!);
+    used[i] = { ...used[i]!, quote: `${used[i]!.quote}; difference from ${sorted[1]!.key}: ${round(m.kind === 'share' ? gap * 100 : gap)}` };
+  }
+  if (date !== null && !sameDay) {
+    const newer = latest.filter((x) => x.date > date);
+    if (newer.length) {
+      text += ctx.pp.newer(ctx.pp.list(newer.map((x) => itemDated(ctx, m, x))));
+      used.push(...newer.map((x) => x.fact));
+    }
+  }
+  return { text, used };
+}
+
+function rank(ctx: Ctx, m: Measure, order: 'max' | 'min', n: number | null): Planned | null {
+  const set = setOf(ctx, m);
+  if (set.keys.length < 2) return null;
+  if (m.kind === 'amount' && new Set(set.keys.map((k) => m.unit(k))).size > 1) return null;
+  const { date, readings, left } = aligned(m, set.keys);
+  if (readings.length < 2) return null;
+  const sorted = [...readings].sort((a, z) => (order === 'max' ? z.value - a.value : a.value - z.value));
+  const shown = sorted.slice(0, Math.min(n ?? 3, 10));
+  const items = ctx.pp.list(shown.map((x) => (date ? item(ctx, m, x) : itemDated(ctx, m, x))));
+  const when = date ? `${dateText(date, ctx.lang)} (${ctx.pp.commonDate})` : null;
+  let text = ctx.pp.rank(ctx.pp.measure[m.id], order, set.label, when, items);
+  const tied = sorted.filter((x) => x.value === sorted[0]!.value).length;
+  if (tied > shown.length) text += ctx.pp.tied(String(tied), valueText(m, sorted[0]!.key, sorted[0]!.value, ctx.lang));
+  if (left.length && date) text += ctx.pp.missingOn(ctx.pp.list(left.map((x) => itemDated(ctx, m, x))), dateText(date, ctx.lang));
+  return { text, used: [...shown.map((x) => x.fact), ...(date ? left.map((x) => x.fact) : [])] };
+}
+
+function threshold(ctx: Ctx, m: Measure, op: '<' | '>', bound: number): Planned | null {
+  const set = setOf(ctx, m);
+  if (set.keys.length < 2) return null;
+  const { date, readings, left } = aligned(m, set.keys);
+  if (!readings.length) return null;
+  const limit = m.kind === 'share' ? bound / 100 : bound;
+  const hits = readings.filter((x) => (op === '<' ? x.value < limit : x.value > limit)).sort((a, z) => (op === '<' ? a.value - z.value : z.value - a.value));
+  const boundText = m.kind === 'pct' || m.kind === 'share' ? formatPercent(bound, ctx.lang, 2) : formatNumber(bound, ctx.lang, 2);
+  const when = date ? `${dateText(date, ctx.lang)} (${ctx.pp.commonDate})` : null;
+  const measure = ctx.pp.measure[m.id];
+  let text: string;
+  let used: Fact[];
+  if (hits.length) {
+    const fmt = (x: Reading) => (date ? item(ctx, m, x) : itemDated(ctx, m, x));
+    text = ctx.pp.threshold(measure, op, boundText, set.label, when, String(hits.length), ctx.pp.list(hits.map(fmt)));
+    used = hits.map((x) => x.fact);
+  } else {
+    const near = [...readings].sort((a, z) => (op === '<' ? a.value - z.value : z.value - a.value))[0]!;
+    text = ctx.pp.thresholdNone(measure, op, boundText, set.label, when, date ? item(ctx, m, near) : itemDated(ctx, m, near));
+    used = [near.fact];
+  }
+  if (left.length && date) {
+    text += ctx.pp.missingOn(ctx.pp.list(left.map((x) => itemDated(ctx, m, x))), dateText(date, ctx.lang));
+    used.push(...left.map((x) => x.fact));
+  }
+  return { text, used };
+}
+
+function change(ctx: Ctx, m: Measure, months: number, days: number, since: boolean): Planned | null {
+  if (!m.series || !m.rangeFact) return null;
+  const keys = namedKeys(ctx, m);
+  const target = keys.length ? keys : m.id === 'spr' ? ['us'] : m.id === 'gas_fill' ? ['eu'] : [];
+  if (!target.length) return null;
+  const parts: string[] = [];
+  const used: Fact[] = [];
+  for (const k of target) {
+    const pts = m.series(k);
+    if (!pts?.length) continue;
+    const asked = ctx.r.date;
+    const end = asked && !since ? onOrBefore(pts, asked.date) : pts.at(-1)!;
+    if (!end) continue;
+    const startDate = since && asked ? asked.from : minusPeriod(end.date, months || days ? { months, days } : { months: 1, days: 0 });
+    const start = onOrBefore(pts, startDate) ?? (since ? pts[0]! : null);
+    if (!start || start.date === end.date) {
+      parts.push(ctx.pp.seriesStarts(dateText(pts[0]!.date, ctx.lang)).trim());
+      continue;
+    }
+    const d = end.value - start.value;
+    const dir = d > 0 ? 'up' : d < 0 ? 'down' : 'flat';
+    const rel = m.kind === 'amount' && start.value !== 0 ? `${d > 0 ? '+' : '−'}${formatPercent(Math.abs((d / start.value) * 100), ctx.lang, 1)}` : null;
+    let s = ctx.pp.change(
+      m.id === 'spr' ? ctx.pp.measure.spr : name(ctx, m, k),
+      m.id === 'price' || m.id === 'spr' ? '' : ctx.pp.measure[m.id],
+      valueText(m, k, end.value, ctx.lang),
+      dateText(end.date, ctx.lang),
+      dir,
+      diffText(m, k, d, ctx),
+      rel,
+      valueText(m, k, start.value, ctx.lang),
+      dateText(start.date, ctx.lang),
+    );
+    const lag = daysBetween(end.date, ctx.today);
+    const late = !asked && lag > 31;
+    if (late) s += ctx.pp.seriesEnds(dateText(end.date, ctx.lang), String(lag));
+    parts.push(s);
+    const f = m.rangeFact(k, start, end);
+    const derived = `change: ${round(d)}${rel ? ` (${round((d / start.value) * 100, 1)} %)` : ''}${late ? `; series ends ${end.date}, ${lag} days before ${ctx.today}` : ''}`;
+    used.push({ ...f, quote: `${f.quote}; ${derived}` });
+  }
+  return used.length ? { text: parts.join(' '), used } : null;
+}
+
+function explainCommodity(ctx: Ctx, slug: string): Planned | null {
+  const s = ctx.lex.sheets.get(slug);
+  if (!s || s.stress_index === null) return null;
+  const { lang, pp } = ctx;
+  const cname = s.names[lang];
+  const lowered = lang === 'de' ? cname : cname.charAt(0).toLowerCase() + cname.slice(1);
+  let text = pp.explainHead(
+    lowered,
+    formatNumber(s.stress_index, lang, 1),
+    PHRASES[lang].band[s.stress_band ?? ''] ?? String(s.stress_band),
+    formatDate(s.stress.as_of, lang),
+  );
+  const bits = [`stress_index: ${s.stress_index} (${s.stress_band}; as_of ${s.stress.as_of})`];
+  const comps = [...s.stress.components].sort((a, z) => (z.contribution ?? -1) - (a.contribution ?? -1));
+  for (const c of comps) {
+    const label = pp.component[c.key];
+    const cap = label.charAt(0).toUpperCase() + label.slice(1);
+    let detail = '';
+    const inp = c.inputs;
+    if (c.key === 'concentration' && typeof inp.top_supplier === 'string' && typeof inp.top_share === 'number') {
+      const sup = countryNameOf(ctx.b, ctx.lex, inp.top_supplier, lang);
+      detail = pp.detail.concentration(
+        sup,
+        formatPercent(inp.top_share * 100, lang, 1),
+        String(inp.basis ?? ''),
+        String(inp.year ?? ''),
+        formatNumber(Number(inp.hhi), lang, 1),
+      );
+      bits.push(`concentration: top_supplier ${inp.top_supplier} share ${inp.top_share}, hhi ${inp.hhi} (${inp.year})`);
+    } else if (c.key === 'reserves' && typeof inp.fill_pct === 'number' && typeof inp.seasonal_norm_pct === 'number') {
+      detail = pp.detail.reserves(formatPercent(inp.fill_pct, lang, 2), formatPercent(inp.seasonal_norm_pct, lang, 2));
+      bits.push(`reserves: fill_pct ${inp.fill_pct}, seasonal_norm_pct ${inp.seasonal_norm_pct}`);
+    } else if (c.key === 'events' && typeof inp.events_counted === 'number') {
+      detail = pp.detail.events(String(inp.events_counted));
+      bits.push(`events: events_counted ${inp.events_counted}`);
+    } else if (c.key === 'price' && typeof inp.change_12m_pct === 'number' && c.contribution === 0) {
+      detail = pp.detail.price12(`${inp.change_12m_pct > 0 ? '+' : '−'}${formatPercent(Math.abs(inp.change_12m_pct), lang, 2)}`);
+      bits.push(`price: change_12m_pct ${inp.change_12m_pct}`);
+    }
+    if (!c.available || c.contribution === null) {
+      text += pp.explainOff(cap, lang === 'en' && c.reason ? c.reason : '');
+    } else if (c.contribution > 0) {
+      text += pp.explainPart(formatNumber(c.contribution, lang, 2), label, detail);
+      bits.push(`${c.key}: contribution ${c.contribution}`);
+    } else text += pp.explainNone(cap, detail);
+  }
+  return { text, used: [{ id: s.slug, type: 'commodity', title: s.name, url: `/v1/commodities/${s.slug}`, quote: bits.join('; ') }] };
+}
+
+function explainCountry(ctx: Ctx, iso3: string): Planned | null {
+  const p = ctx.lex.profiles.get(iso3);
+  if (!p || p.stress_index === null) return null;
+  const { lang, pp } = ctx;
+  const cname = p.names[lang];
+  let text = pp.explainCountryHead(cname, formatNumber(p.stress_index, lang, 1), PHRASES[lang].band[p.stress_band ?? ''] ?? String(p.stress_band));
+  const bits = [`stress_index: ${p.stress_index} (${p.stress_band})`];
+  const fuels = p.stress.parts.filter((x) => x.material).sort((a, z) => z.contribution - a.contribution);
+  text +=
+    fuels
+      .map((f) => {
+        bits.push(
+          `${f.commodity}: contribution ${f.contribution}, energy_share ${f.energy_share}, import_dependence ${f.import_dependence}, commodity_stress ${f.commodity_stress}`,
+        );
+        return pp
+          .explainFuel(
+            ctx.lex.sheets.get(f.commodity)?.names[lang] ?? f.commodity,
+            formatNumber(f.contribution, lang, 2),
+            formatPercent(f.energy_share * 100, lang, 1),
+            formatPercent(f.import_dependence * 100, lang, 1),
+            f.commodity_stress === null ? '—' : formatNumber(f.commodity_stress, lang, 1),
+          )
+          .trimEnd();
+      })
+      .join(';') + '.';
+  return { text, used: [{ id: p.iso3, type: 'country', title: p.name, url: p.url, quote: bits.join('; ') }] };
+}
+
+/** Carry out the operation the question asks for; null when the lookup should answer it instead. */
+export function plan(b: LoadedBuild, lex: Lexicon, r: Recognised, intent: Intent, today: string): Planned | null {
+  const ctx: Ctx = { intent, b, lex, r, lang: r.lang, pp: PLAN_PHRASES[r.lang], today };
+  const op = intent.op;
+  if (op.kind === 'explain') {
+    if (r.commodities.length === 1 && (r.metrics.size === 0 || r.metrics.has('stress'))) return explainCommodity(ctx, r.commodities[0]!);
+    const iso3 = r.countries.find((c) => c.iso3)?.iso3;
+    if (!r.commodities.length && iso3 && (r.metrics.size === 0 || r.metrics.has('stress'))) return explainCountry(ctx, iso3);
+    return null;
+  }
+  if (op.kind === 'lookup') return null;
+  const m = chooseMeasure(b, lex, r, intent);
+  if (!m) return null;
+  switch (op.kind) {
+    case 'compare':
+      // "the fullest storage in the EU" read as a comparison with nothing to compare: a ranking.
+      return namedKeys(ctx, m).length >= 2 ? compare(ctx, m) : rank(ctx, m, intent.order, null);
+    case 'rank':
+      // "the largest producer of cobalt": the producer table answers that, ranked already.
+      if (m.id === 'producer_share' && namedKeys(ctx, m).length < 2 && op.n === null) return null;
+      return rank(ctx, m, op.order, op.n);
+    case 'threshold':
+      return threshold(ctx, m, op.op, op.value);
+    case 'change':
+      return change(ctx, m, op.months, op.days, op.since !== null);
+  }
+}
