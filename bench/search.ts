@@ -1,6 +1,6 @@
 import { rssMb, startNode, waitFor, wrk, type WrkResult } from './api.ts';
 
-/** Queries in the four languages; each request adds a varying limit so the per-build response memo never answers. */
+/** Queries in the four languages (typos and off-topic ones among them); each request adds a varying limit so the per-build response memo never answers. */
 const QUERIES = [
   'cobalt export ban',
   'EU gas storage winter',
@@ -18,6 +18,10 @@ const QUERIES = [
   'níquel Indonesia',
   'rare earth magnets',
   'LNG Asia Europe competition',
+  'fertilser prices',
+  'Kupferpreis Rekord',
+  'Why are urea prices so high?',
+  'football world cup results',
 ];
 const VARIED = `
 local queries = { ${QUERIES.map((q) => JSON.stringify(encodeURIComponent(q))).join(', ')} }

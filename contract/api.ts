@@ -232,8 +232,11 @@ export const SearchHit = z.strictObject({
   id: z.string(),
   lang: z.enum(LANGS),
   title: z.string(),
-  snippet: z.string().describe('Matching passage; matched terms are wrapped in <mark>…</mark>'),
-  score: z.number(),
+  snippet: z.string().describe('The best-matching passage, plain text (not HTML-escaped)'),
+  highlights: z
+    .array(z.array(z.number().int().min(0)).length(2))
+    .describe('The matched words in `snippet`: [start, end) offsets in UTF-16 code units (JavaScript string indices), in order'),
+  score: z.number().min(0).max(1).describe('Absolute relevance, 0–1, comparable across queries (docs/search.md); hits under 0.35 are not returned'),
   url: z.string().describe('API address of the hit'),
 });
 export const SearchResponse = envelope(z.array(SearchHit));

@@ -1,5 +1,4 @@
-import type { z } from 'zod';
-import type { Answer } from '../../contract/api.ts';
+import type { AnswerData, Fact } from './fact.ts';
 import type { CommoditySheet } from '../../contract/commodities.ts';
 import type { Reserve } from '../../contract/reserves.ts';
 import { fileData, perBuild, type LoadedBuild } from '../build.ts';
@@ -13,17 +12,7 @@ import { countryNameOf, onOrBefore } from './measures.ts';
 import { type CountryRef, isGeneric, type Metric, type Recognised, recognise } from './recognise.ts';
 import type { Lang } from './text.ts';
 
-export type AnswerData = z.infer<typeof Answer>;
-
-/** One retrieved record: what a grounded answer cites and what the model is shown. */
-export interface Fact {
-  id: string;
-  type: 'commodity' | 'reserve' | 'country' | 'scenario' | 'event' | 'briefing';
-  title: string;
-  url: string;
-  /** The figures of the record as the record writes them. */
-  quote: string;
-}
+export type { AnswerData, Fact } from './fact.ts';
 
 export interface Grounded {
   answer: AnswerData;
@@ -394,16 +383,8 @@ function eventFacts(b: LoadedBuild, d: Draft, r: Recognised, intent: Intent): bo
 
 // ——— search hits ———————————————————————————————————————————————————————————————————————
 
-const unmark = (s: string) =>
-  s
-    .replace(/<\/?mark>/g, '')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&amp;/g, '&');
-
 function hitFact(h: Hit): Fact {
-  return { id: h.id, type: h.type, title: h.title, url: h.url, quote: unmark(h.snippet) };
+  return { id: h.id, type: h.type, title: h.title, url: h.url, quote: h.snippet };
 }
 
 async function searchHits(b: LoadedBuild, q: string, lang: Lang): Promise<Hit[]> {
@@ -425,7 +406,7 @@ function tagRelevant(lex: Lexicon, h: Hit, r: Recognised): boolean {
 function wordRelevant(h: Hit, r: Recognised): boolean {
   const words = r.rest.filter((w) => w.length >= 5 && !/^\d+$/.test(w) && !isGeneric(w));
   if (!words.length) return false;
-  const text = `${h.title} ${unmark(h.snippet)}`.toLowerCase().normalize('NFKD').replace(/\p{M}/gu, '');
+  const text = `${h.title} ${h.snippet}`.toLowerCase().normalize('NFKD').replace(/\p{M}/gu, '');
   return words.some((w) => new RegExp(`\\b${w}`).test(text));
 }
 

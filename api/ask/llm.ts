@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { LoadedBuild } from '../build.ts';
 import { citationOf, type ExecutedCall, type Leaf, modelTools, runCall, type Unit, type Used } from './calls.ts';
 import type { LlmConfig } from './config.ts';
-import type { AnswerData, Fact } from './grounded.ts';
+import type { AnswerData, Fact } from './fact.ts';
 import { type FoundNumber, formatDate, formatNumber, formatPercent, numberReadings, quoteNumbers, sameFigure } from './numbers.ts';
 import type { Lang } from './text.ts';
 

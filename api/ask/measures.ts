@@ -7,7 +7,7 @@ import type { CommoditySheet } from '../../contract/commodities.ts';
 import type { CountryProfile } from '../../contract/countries.ts';
 import type { Reserve } from '../../contract/reserves.ts';
 import { fileData, type LoadedBuild } from '../build.ts';
-import type { Fact } from './grounded.ts';
+import type { Fact } from './fact.ts';
 import type { Lexicon } from './lexicon.ts';
 import type { Lang } from './text.ts';
 

@@ -5,7 +5,7 @@
  * does not fit the operation (the lookup answers it then).
  */
 import type { LoadedBuild } from '../build.ts';
-import type { Fact } from './grounded.ts';
+import type { Fact } from './fact.ts';
 import { type Intent, minusPeriod } from './intent.ts';
 import type { Lexicon } from './lexicon.ts';
 import { countryNameOf, entityName, measureOf, type Measure, type MeasureId, onOrBefore, type Point, type Reading } from './measures.ts';

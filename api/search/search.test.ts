@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SearchResponse } from '../../contract/api.ts';
+import { SearchHit, SearchResponse } from '../../contract/api.ts';
 import { startTestServer } from '../../test/http.ts';
+import { THRESHOLD } from './engine.ts';
 
 /** /v1/search over real HTTP on the shared real-data test build. */
 let api: Awaited<ReturnType<typeof startTestServer>>;
@@ -29,10 +30,20 @@ describe('GET /v1/search', () => {
     const top = hits.find((h) => h.id === scenario)!;
     expect(top.lang).toBe(lang);
     expect(top.url).toBe(`/v1/scenarios#${scenario}`);
-    expect(top.snippet).toMatch(/<mark>[^<]+<\/mark>/);
+    expect(top.highlights.length).toBeGreaterThan(0);
     for (const h of hits) {
-      expect(h.score).toBeGreaterThan(0);
+      expect(h.score).toBeGreaterThanOrEqual(THRESHOLD);
+      expect(h.score).toBeLessThanOrEqual(1);
       expect(h.title.length).toBeGreaterThan(0);
+      // Highlights are in order, inside the snippet, each on a word.
+      let end = 0;
+      for (const [a, b] of h.highlights as [number, number][]) {
+        expect(a).toBeGreaterThanOrEqual(end);
+        expect(b).toBeGreaterThan(a);
+        expect(b).toBeLessThanOrEqual(h.snippet.length);
+        expect(h.snippet.slice(a, b)).toMatch(/^[\p{L}\p{N}][^\s]*$/u);
+        end = b;
+      }
     }
     // Scores are in order, one hit per document (no two language versions of one scenario).
     expect(hits.map((h) => h.score)).toEqual([...hits.map((h) => h.score)].sort((a, b) => b - a));
@@ -73,10 +84,38 @@ describe('GET /v1/search', () => {
     expect(await search(q('xyzzyqwv'))).toEqual([]);
   });
 
-  it('escapes markup in the query and the snippets', async () => {
+  it('documents the threshold it applies', () => {
+    expect(SearchHit.shape.score.description).toContain(`under ${THRESHOLD} `);
+  });
+
+  it('answers no hit at all to a query the corpus has nothing on', async () => {
+    for (const text of ['football world cup results', 'best pizza recipe', 'recette de la tarte tatin', 'Wetter morgen in Berlin', 'horóscopo de hoy'])
+      expect(await search(q(text)), text).toEqual([]);
+  });
+
+  it('corrects misspelt words, in the right language', async () => {
+    const hits = await search(q('cobolt congo'));
+    expect(hits.slice(0, 2).map((h) => h.id)).toContain('drc-cobalt-export-curbs');
+    // The English version: a misspelt word does not make the query Spanish.
+    expect(hits.find((h) => h.id === 'drc-cobalt-export-curbs')!.lang).toBe('en');
+    expect((await search(q('fertilser prices'))).slice(0, 3).map((h) => h.id)).toContain('2026-06-10-fertiliser-gulf-shock-en');
+  });
+
+  it('splits German compounds', async () => {
+    const hits = await search(q('Kupferpreis Rekord'));
+    expect(hits.slice(0, 2).map((h) => h.id)).toContain('2026-06-15-copper-supply-shortfall-de');
+    // The words marked in the snippet hold a part of the compound (`Kupfermarkt`, `Preise`).
+    const top = hits.find((h) => h.id === '2026-06-15-copper-supply-shortfall-de')!;
+    const marked = top.highlights.map(([a, b]) => top.snippet.slice(a, b).toLowerCase());
+    expect(marked.length).toBeGreaterThan(0);
+    for (const w of marked) expect(w).toMatch(/kupfer|preis|rekord/);
+  });
+
+  it('answers snippets as plain text: markup in a query is a word like any other, entities are decoded', async () => {
     const hits = await search(q('<script>cobalt</script>'));
     expect(hits.length).toBeGreaterThan(0);
-    for (const h of hits) expect(h.snippet.replace(/<\/?mark>/g, '')).not.toMatch(/[<>]/);
+    for (const h of hits) expect(h.snippet).not.toMatch(/&(#\d+|[a-z]+);|<\/?mark>/);
+    expect((await search(q("Congo's cobalt"))).some((h) => h.snippet.includes("'"))).toBe(true);
   });
 
   it('rejects bad parameters', async () => {

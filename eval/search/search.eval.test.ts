@@ -3,9 +3,16 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadBuild, type LoadedBuild } from '../../api/build.ts';
 import { terms } from '../../lib/search/text.ts';
-import { evaluate, indexedDocs, readDevSet, report, type ModeResult } from './run.ts';
+import { CATEGORIES, evaluate, indexedDocs, readDevSet, report, type ModeResult } from './run.ts';
 
-/** The search eval on the shared real-data test build: hybrid must beat BM25 alone on nDCG@10 and recall@10. */
+/**
+ * The search eval on the shared real-data test build (docs/search.md): per-category nDCG@10 of
+ * hybrid search held at the levels measured when the engine was last changed (a little under, so
+ * that only a real regression fails), the issue's typo target (0.85), and no hit at all for every
+ * off-topic query.
+ */
+const FLOORS = { overall: 0.83, keyword: 0.94, paraphrase: 0.35, language: 0.9, typo: 0.95, question: 0.95 } as const;
+
 describe('search eval (eval/search/devset.yaml)', () => {
   const set = readDevSet();
   let b: LoadedBuild;
@@ -20,10 +27,13 @@ describe('search eval (eval/search/devset.yaml)', () => {
     console.log(`search eval, ${set.queries.length} queries:\n${report([bm25, hybrid])}`);
   });
 
-  it('has at least 40 queries, 10 paraphrases, and queries in all four languages', () => {
-    expect(set.queries.length).toBeGreaterThanOrEqual(40);
-    expect(set.queries.filter((q) => q.paraphrase).length).toBeGreaterThanOrEqual(10);
-    for (const lang of ['en', 'fr', 'de', 'es']) expect(set.queries.filter((q) => q.lang === lang).length, lang).toBeGreaterThanOrEqual(5);
+  it('covers every category with several queries in each of the four languages', () => {
+    for (const c of CATEGORIES)
+      for (const lang of ['en', 'fr', 'de', 'es']) {
+        const n = set.queries.filter((q) => q.category === c && q.lang === lang).length;
+        expect(n, `${c} ${lang}`).toBeGreaterThanOrEqual(c === 'language' ? 2 : 3);
+      }
+    expect(set.queries.length).toBeGreaterThanOrEqual(120);
   });
 
   it('judges only documents of the build', () => {
@@ -34,7 +44,7 @@ describe('search eval (eval/search/devset.yaml)', () => {
   it('paraphrases share no word with the title or summary of their grade-3 targets', () => {
     const docs = indexedDocs(b);
     const overlaps: string[] = [];
-    for (const q of set.queries.filter((x) => x.paraphrase)) {
+    for (const q of set.queries.filter((x) => x.category === 'paraphrase')) {
       const words = new Set(terms(q.q));
       for (const [id, grade] of Object.entries(q.relevant)) {
         if (grade < 3) continue;
@@ -48,8 +58,19 @@ describe('search eval (eval/search/devset.yaml)', () => {
     expect(overlaps).toEqual([]);
   });
 
-  it('hybrid beats BM25 alone on nDCG@10 and recall@10', () => {
-    expect(hybrid.ndcg).toBeGreaterThan(bm25.ndcg);
-    expect(hybrid.recall).toBeGreaterThan(bm25.recall);
+  it('answers no hit to every off-topic query', () => {
+    const answered = hybrid.queries
+      .filter((q) => q.category === 'offtopic' && q.hits > 0)
+      .map((q) => `${q.q} (${q.top.map((t) => `${t.id} ${t.score}`).join(', ')})`);
+    expect(answered).toEqual([]);
+    expect(bm25.offtopic.noHit).toBe(bm25.offtopic.n);
+  });
+
+  it('holds nDCG@10 per category (typos at least 0.85), hybrid above keywords alone', () => {
+    expect(hybrid.overall.ndcg).toBeGreaterThanOrEqual(FLOORS.overall);
+    for (const c of ['keyword', 'paraphrase', 'language', 'typo', 'question'] as const) expect(hybrid.byCategory[c].ndcg, c).toBeGreaterThanOrEqual(FLOORS[c]);
+    expect(hybrid.byCategory.typo.ndcg).toBeGreaterThanOrEqual(0.85);
+    expect(hybrid.overall.ndcg).toBeGreaterThan(bm25.overall.ndcg);
+    expect(hybrid.overall.recall).toBeGreaterThan(bm25.overall.recall);
   });
 });

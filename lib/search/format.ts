@@ -3,12 +3,13 @@
  * - `search/index.json`: the Orama database (`save()` output: BM25 index, documents, one vector
  *   per document) and how its vectors were made;
  * - `search/vectors.bin`: the distilled word vectors queries are embedded with (local embedder);
- * - `search/lexicon.json`: the query expansion table (fr/de/es and paraphrases → English).
+ * - `search/lexicon.json`: the query expansion table (fr/de/es and paraphrases → English) and the
+ *   dictionary compound words are split with.
  */
 import { create } from '@orama/orama';
 import { BUILD_PATHS } from '../../contract/layout.ts';
 import type { Lang } from './lexicon.ts';
-import { oramaTokenizer } from './text.ts';
+import { NO_SPLITTER, oramaTokenizer, type Splitter } from './text.ts';
 
 export const SEARCH_INDEX = BUILD_PATHS.searchIndex;
 export const SEARCH_VECTORS = BUILD_PATHS.searchVectors;
@@ -47,8 +48,8 @@ export interface IndexedDoc {
 
 export const SEARCH_PROPERTIES = ['title', 'summary', 'body', 'tags'] as const;
 
-/** The Orama database both sides use: same schema, same tokenizer. */
-export function createSearchDb(dims: number) {
+/** The Orama database both sides use: same schema, same tokenizer (with the build's compound splitter). */
+export function createSearchDb(dims: number, splitter: Splitter = NO_SPLITTER) {
   return create({
     schema: {
       title: 'string',
@@ -59,7 +60,7 @@ export function createSearchDb(dims: number) {
       lang: 'enum',
       embedding: `vector[${dims}]`,
     } as const,
-    components: { tokenizer: oramaTokenizer() },
+    components: { tokenizer: oramaTokenizer(splitter) },
   });
 }
 export type SearchDb = ReturnType<typeof createSearchDb>;

@@ -4,10 +4,12 @@
  * documents at build time and for the queries in the API, so both live in the same space.
  *
  * Layout (little-endian): "CPV1" · u32 header length · header JSON (UTF-8, padded to 4 bytes:
- * `{ dims, count, source, words }`) · f32 scale[count] · f32 weight[count] · f32 mean[dims] ·
+ * `{ dims, count, source, words, common? }`) · f32 scale[count] · f32 weight[count] · f32 mean[dims] ·
  * i8 vector[count × dims]. Each word vector is unit length, quantised to int8 with its own scale;
- * `weight` is the word's smooth-inverse-frequency weight a / (a + p(w)); `mean` is the mean text
- * vector of the corpus, removed from every text vector (the common component).
+ * `weight` is the word's smooth-inverse-frequency weight a / (a + p(w)). `mean` is the common
+ * component removed from every text vector: with `common: "project"` (the current builds) the
+ * direction of general English text (the frequency-weighted mean of the words), projected out;
+ * without (older builds) the mean text vector of the corpus, subtracted.
  */
 
 const MAGIC = 0x31565043; // "CPV1"
@@ -15,6 +17,8 @@ const MAGIC = 0x31565043; // "CPV1"
 export interface VectorTable {
   dims: number;
   source: string;
+  /** How `mean` is removed from a text vector. */
+  common: 'subtract' | 'project';
   /** normalised word → row. */
   index: ReadonlyMap<string, number>;
   words: readonly string[];
@@ -32,10 +36,13 @@ export interface VectorTableInput {
   vectors: readonly Float32Array[];
   weights: readonly number[];
   mean: Float32Array;
+  common?: 'subtract' | 'project';
 }
 
 export function encodeVectors(t: VectorTableInput): Uint8Array {
-  const header = new TextEncoder().encode(JSON.stringify({ dims: t.dims, count: t.words.length, source: t.source, words: t.words }));
+  const header = new TextEncoder().encode(
+    JSON.stringify({ dims: t.dims, count: t.words.length, source: t.source, words: t.words, ...(t.common === 'project' ? { common: 'project' } : {}) }),
+  );
   const headerLen = Math.ceil(header.length / 4) * 4;
   const count = t.words.length;
   const floats = 8 + headerLen;
@@ -65,7 +72,13 @@ export function decodeVectors(bytes: Uint8Array): VectorTable {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (bytes.byteLength < 8 || view.getUint32(0, true) !== MAGIC) throw new Error('search/vectors.bin: not a CPV1 vector table');
   const headerLen = view.getUint32(4, true);
-  const header = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + headerLen))) as { dims: number; count: number; source: string; words: string[] };
+  const header = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + headerLen))) as {
+    dims: number;
+    count: number;
+    source: string;
+    words: string[];
+    common?: 'project';
+  };
   const { dims, count } = header;
   const floats = 8 + headerLen;
   // Copies, so the arrays are aligned whatever the offset of `bytes` in its buffer.
@@ -83,7 +96,7 @@ export function decodeVectors(bytes: Uint8Array): VectorTable {
   header.words.forEach((w, i) => {
     if (!index.has(w)) index.set(w, i);
   });
-  return { dims, source: header.source, index, words: header.words, scales, weights, mean, data };
+  return { dims, source: header.source, common: header.common ?? 'subtract', index, words: header.words, scales, weights, mean, data };
 }
 
 /** The (dequantised) unit vector of a word, or undefined when the word is not in the table. */
@@ -121,10 +134,19 @@ export function rawTextVector(t: VectorTable, items: Iterable<WeightedWord>): Fl
   return n === 0 ? null : unit(acc);
 }
 
-/** A text vector as it is indexed and searched: the raw vector minus the corpus mean, normalised. */
+/** A text vector as it is indexed and searched: the raw vector without the common component (`VectorTable.common`), normalised. */
 export function textVector(t: VectorTable, items: Iterable<WeightedWord>): Float32Array | null {
   const raw = rawTextVector(t, items);
-  return raw && centre(raw, t.mean);
+  return raw && (t.common === 'project' ? project(raw, t.mean) : centre(raw, t.mean));
+}
+
+/** `v` without its component along the unit vector `u`, normalised. */
+export function project(v: Float32Array, u: Float32Array): Float32Array {
+  let d = 0;
+  for (let i = 0; i < v.length; i++) d += v[i]! * u[i]!;
+  const out = new Float32Array(v.length);
+  for (let i = 0; i < v.length; i++) out[i] = v[i]! - d * u[i]!;
+  return unit(out);
 }
 
 export function centre(v: Float32Array, mean: Float32Array): Float32Array {

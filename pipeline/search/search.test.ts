@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expandQuery, makeLexicon } from '../../lib/search/lexicon.ts';
-import { oramaTokenizer, snippet, stem, terms } from '../../lib/search/text.ts';
+import { Corrector, osa } from '../../lib/search/spell.ts';
+import { Splitter, oramaTokenizer, snippet, snippetHtml, stem, terms } from '../../lib/search/text.ts';
 import { decodeVectors, encodeVectors, textVector, wordVector } from '../../lib/search/vectors.ts';
 import { loadCatalogue } from '../catalogue.ts';
 import { DATA_DIR } from '../../test/support.ts';
@@ -61,7 +62,17 @@ describe('distillation of the wink word vectors', () => {
     expect(Array.from(wordVector(t, 'a')!).map((x) => +x.toFixed(2))).toEqual([0.6, 0.8, 0]);
     expect(Array.from(t.weights)).toEqual([0.5, 1]);
     expect(t.mean[0]).toBeCloseTo(0.1);
+    expect(t.common).toBe('subtract');
     expect(textVector(t, [{ word: 'zz', weight: 1 }])).toBeNull();
+  });
+
+  it('projects the common component out of text vectors when the table says so', () => {
+    const vectors = [new Float32Array([0.6, 0.8, 0]), new Float32Array([0, 0.6, 0.8])];
+    const bytes = encodeVectors({ dims: 3, source: 'test', words: ['a', 'b'], vectors, weights: [1, 1], mean: new Float32Array([0, 1, 0]), common: 'project' });
+    const t = decodeVectors(bytes);
+    expect(t.common).toBe('project');
+    // "a" without its component along (0, 1, 0): (1, 0, 0).
+    expect(Array.from(textVector(t, [{ word: 'a', weight: 1 }])!).map((x) => +x.toFixed(2))).toEqual([1, 0, 0]);
   });
 });
 
@@ -103,23 +114,63 @@ describe('text', () => {
     expect(terms('Die Preise der Reserven')).toEqual([stem('preis'), stem('reserve')]);
   });
 
+  it('stems French and Spanish adjectives with their nouns', () => {
+    expect(stem('chinoises')).toBe(stem('chinois'));
+    expect(stem('europeas')).toBe(stem('europeos'));
+    expect(stem('cobalto')).toBe(stem('cobalt'));
+    expect(stem('cargoes')).toBe(stem('cargo'));
+  });
+
   it('tokenises for Orama with whole-word tokens', () => {
     expect(oramaTokenizer().tokenize('Gas, gasoline and GAS')).toEqual(['gas_', 'gasolin_']);
   });
 
-  it('marks matched words and escapes everything else', () => {
-    const s = snippet('Nothing here. Cobalt <b>exports</b> & "quotas" from DR Congo\'s mines.', new Set(terms('cobalt quota')));
-    expect(s).toBe(
-      'Cobalt &lt;b&gt;exports&lt;/b&gt; &amp; &quot;<mark>quotas</mark>&quot; from DR Congo&#39;s mines.'.replace('Cobalt', '<mark>Cobalt</mark>'),
+  it('splits compounds into words of its dictionary, on both sides', () => {
+    const sp = new Splitter(['kupfer', 'preis', 'gas', 'speicher', 'stand', 'rekord', 'niveau', 'export', 'quot'].map(stem));
+    expect(sp.split('kupferpreis')).toEqual(['kupfer', 'preis']);
+    expect(sp.split('gasspeicherstanden')).toEqual(['gas', 'speicher', 'standen']);
+    expect(sp.split('exportquoten')).toEqual(['export', 'quoten']);
+    expect(sp.split('kupfer')).toBeNull();
+    expect(sp.split('rekordhalter')).toBeNull();
+    expect(oramaTokenizer(sp).tokenize('Kupferpreise auf Rekordniveau')).toEqual(
+      ['kupferpreis_', 'kupf_', 'preis_', 'rekordniveau_', 'rekord_', 'niveau_'].map((t) => (t === 'kupf_' ? `${stem('kupfer')}_` : t)),
     );
-    expect(snippet('<img src=x onerror=alert(1)>', new Set())).not.toMatch(/<img/);
+  });
+
+  it("corrects misspellings with Orama's radix tree, counting a swap of two letters as one edit", () => {
+    expect(osa('drougth', 'drought', 1)).toBe(1);
+    expect(osa('cobolt', 'cobalt', 2)).toBe(1);
+    expect(osa('cobolt', 'basalt', 2)).toBe(-1);
+    const c = new Corrector(
+      new Map([
+        ['cobalt', 10],
+        ['cobalto', 2],
+        ['fertiliser', 5],
+        ['detient', 3],
+        ['drought', 1],
+      ]),
+    );
+    expect(c.correct('cobolt')).toEqual({ word: 'cobalt', edits: 1 });
+    expect(c.correct('fertilser')).toEqual({ word: 'fertiliser', edits: 1 });
+    expect(c.correct('drougth')).toEqual({ word: 'drought', edits: 1 });
+    // Never the first letter, never a short word, and only what `accept` lets through.
+    expect(c.correct('retient')).toBeNull();
+    expect(c.correct('cob')).toBeNull();
+    expect(c.correct('cobolt', 1, (w) => w !== 'cobalt')).toBeNull();
+  });
+
+  it('answers the best passage as plain text with the matched words as offsets', () => {
+    const s = snippet('Nothing here. Cobalt <b>exports</b> & "quotas" from DR Congo\'s mines.', new Set(terms('cobalt quota')));
+    expect(s.text).toBe('Cobalt <b>exports</b> & "quotas" from DR Congo\'s mines.');
+    expect(s.highlights.map(([a, b]) => s.text.slice(a, b))).toEqual(['Cobalt', 'quotas']);
+    expect(snippetHtml(s)).toBe('<mark>Cobalt</mark> &lt;b&gt;exports&lt;/b&gt; &amp; &quot;<mark>quotas</mark>&quot; from DR Congo&#39;s mines.');
   });
 
   it('cuts long passages around the first match', () => {
     const long = `${'word '.repeat(80)}the cobalt quota ${'tail '.repeat(80)}`;
     const s = snippet(long, new Set(['cobalt']));
-    expect(s.startsWith('… ')).toBe(true);
-    expect(s).toContain('<mark>cobalt</mark>');
-    expect(s.length).toBeLessThan(330);
+    expect(s.text.startsWith('… ')).toBe(true);
+    expect(s.highlights.map(([a, b]) => s.text.slice(a, b))).toEqual(['cobalt']);
+    expect(s.text.length).toBeLessThan(330);
   });
 });

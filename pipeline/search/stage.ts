@@ -12,8 +12,8 @@ import {
 } from '../../lib/search/format.ts';
 import type { Lang, LexiconFile } from '../../lib/search/lexicon.ts';
 import { embedRemote, type EmbeddingsConfig } from '../../lib/search/remote.ts';
-import { isStopWord, plainText, words } from '../../lib/search/text.ts';
-import { centre, decodeVectors, encodeVectors, rawTextVector, type VectorTable, type WeightedWord } from '../../lib/search/vectors.ts';
+import { Splitter, isStopWord, plainText, stem, words } from '../../lib/search/text.ts';
+import { decodeVectors, encodeVectors, textVector, unit, type VectorTable, type WeightedWord } from '../../lib/search/vectors.ts';
 import type { Commodity } from '../catalogue.ts';
 import type { Logger } from '../effects.ts';
 import type { BuildWriter } from '../publish.ts';
@@ -44,8 +44,12 @@ export interface SearchIndexSummary {
 
 /** Likely query words: the most frequent words of the embedding's corpus, kept whatever the content. */
 export const TOP_WORDS = 30_000;
-/** Relative weight of each part of a document in its vector. */
-const PART_WEIGHTS = { title: 3, summary: 2, tags: 1, body: 1 } as const;
+/**
+ * Relative weight of each part of a document in its vector. The body is left out: averaged word
+ * vectors of a long text drift towards the corpus's common vocabulary, and the title, summary and
+ * names say what the document is about (measured on the dev set: docs/search.md).
+ */
+const PART_WEIGHTS = { title: 3, summary: 2, tags: 1, body: 0 } as const;
 const DOC_EMBED_CHARS = 6000;
 
 const LANG_NAMES = (lang: Lang, date: string) =>
@@ -109,6 +113,7 @@ export function searchDocs(input: Pick<SearchIndexInput, 'briefings' | 'scenario
 function docWords(d: Omit<IndexedDoc, 'embedding'>): WeightedWord[] {
   const out: WeightedWord[] = [];
   for (const part of ['title', 'summary', 'tags', 'body'] as const) {
+    if (!PART_WEIGHTS[part]) continue;
     for (const w of words(d[part])) if (!isStopWord(w) && !/^\d+$/.test(w)) out.push({ word: w, weight: PART_WEIGHTS[part] });
   }
   return out;
@@ -120,8 +125,12 @@ function docWords(d: Omit<IndexedDoc, 'embedding'>): WeightedWord[] {
  * the documents are embedded by that endpoint (on failure: a warning and the local vectors).
  */
 export async function publishSearchIndex(writer: BuildWriter, input: SearchIndexInput): Promise<SearchIndexSummary> {
-  const lexicon = buildLexicon(await readLexiconYaml(input.dataDir ?? new URL('../../data', import.meta.url).pathname), input.catalogue, input.names);
+  const yaml = await readLexiconYaml(input.dataDir ?? new URL('../../data', import.meta.url).pathname);
   const docs = searchDocs(input);
+  const lexicon: LexiconFile = {
+    ...buildLexicon(yaml, input.catalogue, input.names),
+    split: splitDictionary(docs, Object.keys(yaml.de ?? {}), input.catalogue),
+  };
   const remote = input.embeddings ?? null;
   let vectors: Float32Array[] | undefined;
   let embedder: Embedder | undefined;
@@ -143,7 +152,7 @@ export async function publishSearchIndex(writer: BuildWriter, input: SearchIndex
     embedder = { kind: 'local', source: local.source, dims: local.dims };
   }
 
-  const db = createSearchDb(embedder.dims);
+  const db = createSearchDb(embedder.dims, new Splitter(lexicon.split ?? []));
   const full: IndexedDoc[] = docs.map((d, i) => ({ ...d, embedding: Array.from(vectors[i]!, (x) => Math.round(x * 1e5) / 1e5) }));
   const inserted = insertMultiple(db, full as never);
   if (inserted instanceof Promise) await inserted;
@@ -166,6 +175,22 @@ async function embedDocsRemote(cfg: EmbeddingsConfig, docs: readonly Omit<Indexe
   return out;
 }
 
+/**
+ * The dictionary compound words are split with (lib/search/text.ts `Splitter`): the stems of the
+ * words of the German documents, of the German side of the lexicon and of the German commodity
+ * names and aliases, at least 3 letters, stop words and numbers left out.
+ */
+export function splitDictionary(docs: readonly Omit<IndexedDoc, 'embedding'>[], lexiconDe: readonly string[], catalogue: readonly Commodity[]): string[] {
+  const out = new Set<string>();
+  const add = (text: string) => {
+    for (const w of words(text)) if (w.length >= 3 && !isStopWord(w) && !/\d/.test(w)) out.add(stem(w));
+  };
+  for (const d of docs) if (d.lang === 'de') add(`${d.title} ${d.summary} ${d.body} ${d.tags}`);
+  for (const k of lexiconDe) add(k);
+  for (const c of catalogue) add([c.names.de, ...c.aliases.de].join(' '));
+  return [...out].sort();
+}
+
 let cache: { key: string; distilled: Distilled } | undefined;
 
 /**
@@ -175,7 +200,8 @@ let cache: { key: string; distilled: Distilled } | undefined;
  */
 function localVectors(docs: readonly Omit<IndexedDoc, 'embedding'>[], lexicon: LexiconFile) {
   const wanted = new Set<string>();
-  for (const d of docs) for (const { word } of docWords(d)) wanted.add(word);
+  // Every word of the corpus (the body too: a query may use it), the English words of the table.
+  for (const d of docs) for (const w of words(`${d.title} ${d.summary} ${d.tags} ${d.body}`)) if (!isStopWord(w) && !/^\d+$/.test(w)) wanted.add(w);
   for (const [k, e] of Object.entries(lexicon.entries)) {
     for (const w of e.to) wanted.add(w);
     if (e.langs.includes('en')) for (const w of k.split(' ')) wanted.add(w);
@@ -185,16 +211,24 @@ function localVectors(docs: readonly Omit<IndexedDoc, 'embedding'>[], lexicon: L
   const { dims, size, words: found } = cache.distilled;
   const source = `${WINK_PACKAGE} (GloVe 6B, ${dims}d), ${found.length} words`;
   const input = { dims, source, words: found.map((w) => w.word), vectors: found.map((w) => w.vector), weights: found.map((w) => sifWeight(w.rank, size)) };
-  // Quantise first, then embed the documents with the table the API will use.
-  const provisional = decodeVectors(encodeVectors({ ...input, mean: new Float32Array(dims) }));
+  // The common component of English text: the words' vectors weighted by their frequency p(w) and
+  // their frequency weight, as an average text would weigh them (SIF's common component, taken
+  // from general English rather than from this corpus, so that a query far from the corpus does
+  // not come out near the corpus's least typical documents).
+  const common = new Float32Array(dims);
+  for (const w of found) {
+    const p = 1 / ((w.rank + 1) * Math.log(size));
+    const k = p * sifWeight(w.rank, size);
+    for (let i = 0; i < dims; i++) common[i]! += k * w.vector[i]!;
+  }
+  unit(common);
+  const table = encodeVectors({ ...input, mean: common, common: 'project' });
+  // Embed the documents with the (quantised) table the API will use.
+  const t = decodeVectors(table);
   const byGroup = new Map<string, Float32Array | null>();
-  for (const d of docs) if (d.lang === 'en') byGroup.set(d.group, rawTextVector(provisional, docWords(d)));
-  const raw = docs.map((d) => byGroup.get(d.group) ?? rawTextVector(provisional, translated(provisional, lexicon, d)) ?? new Float32Array(dims));
-  const mean = new Float32Array(dims);
-  const distinct = [...new Set(raw)];
-  for (const v of distinct) for (let i = 0; i < dims; i++) mean[i]! += v[i]! / distinct.length;
-  const table = encodeVectors({ ...input, mean });
-  return { dims, source, words: found.length, table, vectors: raw.map((v) => centre(v, mean)) };
+  for (const d of docs) if (d.lang === 'en') byGroup.set(d.group, textVector(t, docWords(d)));
+  const vectors = docs.map((d) => byGroup.get(d.group) ?? textVector(t, translated(t, lexicon, d)) ?? new Float32Array(dims));
+  return { dims, source, words: found.length, table, vectors };
 }
 
 /** A document with no English original, read through the expansion table. */
