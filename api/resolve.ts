@@ -25,22 +25,41 @@ const COMMODITY_FORM = 'a commodity code (gas), slug (energy.gas), or its name i
 const COUNTRY_FORM =
   "an ISO 3166-1 code (DEU or DE), a common abbreviation (UK), or the country's name in English, French, German or Spanish (Germany, Allemagne)";
 
-/** An identifier that names nothing in the build: 404 with the accepted form and the nearest identifiers. */
-export class UnknownIdentifier extends ApiError {
+/**
+ * A refusal a reader can act on, in three parts: the problem, the form the argument accepts, and
+ * at most MAX_SUGGESTIONS suggestions, each with a label, nearest first. The HTTP problem keeps
+ * its own `detail` and `suggestions`; the MCP server and the answerer say these parts as one
+ * short text (api/mcp/tools/common.ts errorText), never the whole list of what exists.
+ */
+export class ExplainedError extends ApiError {
   /** What went wrong, as a sentence without the suggestions: `unknown country 'QQ'`. */
   readonly problem: string;
   /** The forms the parameter accepts. */
   readonly accepted: string;
-  /** The suggestions with a label each (`DEU (Germany)`), best first. */
+  /** The suggestions with a label each (`DEU (Germany)`), best first, at most MAX_SUGGESTIONS. */
   readonly labelled: readonly string[];
+  constructor(
+    status: 400 | 404,
+    detail: string,
+    extras: ConstructorParameters<typeof ApiError>[2],
+    explained: { problem: string; accepted: string; labelled: readonly string[] },
+  ) {
+    super(status, detail, extras);
+    this.problem = explained.problem;
+    this.accepted = explained.accepted;
+    this.labelled = explained.labelled.slice(0, MAX_SUGGESTIONS);
+  }
+}
+
+/** An identifier that names nothing in the build: 404 with the accepted form and the nearest identifiers. */
+export class UnknownIdentifier extends ExplainedError {
   constructor(param: string, what: 'commodity' | 'country', problem: string, accepted: string, suggestions: readonly string[], labelled: readonly string[]) {
-    super(404, labelled.length ? `${problem}; did you mean ${orList(labelled)}?` : `${problem}; expected ${accepted}`, {
-      errors: [{ param, message: `unknown ${what}; expected ${accepted}` }],
-      suggestions: [...suggestions],
-    });
-    this.problem = problem;
-    this.accepted = accepted;
-    this.labelled = labelled;
+    super(
+      404,
+      labelled.length ? `${problem}; did you mean ${orList(labelled)}?` : `${problem}; expected ${accepted}`,
+      { errors: [{ param, message: `unknown ${what}; expected ${accepted}` }], suggestions: [...suggestions] },
+      { problem, accepted, labelled },
+    );
   }
 }
 
@@ -149,17 +168,33 @@ export function resolveReserveCountry(b: LoadedBuild, input: string, param = 'co
   return resolveCountry(b, input, param).iso2.toLowerCase();
 }
 
+const commodityName = (b: LoadedBuild, code: string) => b.commodities.find((c) => c.code === code)?.name ?? code;
+const reserveCountryName = (b: LoadedBuild, iso2: string) =>
+  iso2 === 'eu' ? 'European Union' : ([...b.countries.values()].find((c) => c.iso2.toLowerCase() === iso2)?.name ?? iso2.toUpperCase());
+
 /** The code of a commodity input that has published reserves; 404 naming the commodities that have them. */
 function reserveCode(b: LoadedBuild, commodity: string): string {
   const code = resolveCommodity(b, commodity).split('.')[1] as string;
   const codes = [...new Set([...b.reserves.keys()].map((k) => k.split('/')[0]!))].sort();
   if (!codes.includes(code)) {
-    throw new ApiError(404, `no reserve is published for ${code}; reserves are published for ${codes.join(', ')}`, {
-      errors: [{ param: 'commodity', message: 'no published reserve' }],
-      suggestions: codes.map((c) => `commodity=${c}`).slice(0, MAX_SUGGESTIONS),
-    });
+    const nearest = codes.slice(0, MAX_SUGGESTIONS);
+    throw new ExplainedError(
+      404,
+      `no reserve is published for ${code}; reserves are published for ${codes.join(', ')}`,
+      { errors: [{ param: 'commodity', message: 'no published reserve' }], suggestions: nearest.map((c) => `commodity=${c}`) },
+      {
+        problem: `no reserve is published for ${commodityName(b, code)} (${code})`,
+        accepted: 'a commodity with published strategic reserves',
+        labelled: nearest.map((c) => `${c} (${commodityName(b, c)})`),
+      },
+    );
   }
   return code;
+}
+
+/** The newest stored volume of a reserve (0 when it has none): the larger reserve is the likelier one meant. */
+function storedVolume(b: LoadedBuild, key: string): number {
+  return b.reserves.get(key)?.series.metrics.volume?.points.at(-1)?.value ?? 0;
 }
 
 /** The keys `<code>/<iso2>` of every published reserve of one commodity, in key order; 404 when it has none. */
@@ -177,18 +212,26 @@ export function resolveReserve(b: LoadedBuild, commodity: string, country: strin
   if (b.reserves.has(key)) return key;
   const available = [...b.reserves.keys()].sort();
   const forCommodity = available.filter((k) => k.startsWith(`${code}/`));
-  // Meaning first: this country's other reserves, the EU aggregate of this commodity; then the rest of this commodity.
+  // Meaning first: this country's other reserves, the EU aggregate of this commodity; then the
+  // other reserves of this commodity, the largest (by stored volume) first.
+  const bySize = (keys: string[]) => [...keys].sort((x, y) => storedVolume(b, y) - storedVolume(b, x) || x.localeCompare(y));
   const ranked = [
     ...available.filter((k) => k.endsWith(`/${iso2}`)),
     ...forCommodity.filter((k) => k.endsWith('/eu')),
-    ...(forCommodity.length ? forCommodity : available),
+    ...bySize(forCommodity.length ? forCommodity : available),
   ];
-  throw new ApiError(
+  const nearest = [...new Set(ranked)].slice(0, MAX_SUGGESTIONS);
+  const arg = (k: string) => `commodity=${k.split('/')[0]}&country=${k.split('/')[1]}`;
+  throw new ExplainedError(
     404,
     `no reserve is published for ${code} in ${iso2}; ${forCommodity.length ? `${code} reserves exist for ${forCommodity.map((k) => k.split('/')[1]).join(', ')}` : `reserves exist for ${available.join(', ')}`}`,
+    { errors: [{ param: 'country', message: `no ${code} reserve published for this country` }], suggestions: nearest.map(arg) },
     {
-      errors: [{ param: 'country', message: `no ${code} reserve published for this country` }],
-      suggestions: [...new Set(ranked)].slice(0, MAX_SUGGESTIONS).map((k) => `commodity=${k.split('/')[0]}&country=${k.split('/')[1]}`),
+      problem: `no ${code} reserve is published for ${reserveCountryName(b, iso2)} (${iso2})`,
+      accepted: forCommodity.length
+        ? `one of the ${forCommodity.length} countries with a published ${code} reserve${forCommodity.some((k) => k.endsWith('/eu')) ? ' (eu for the EU aggregate)' : ''}`
+        : 'a country with a published reserve',
+      labelled: nearest.map((k) => `${arg(k)} (${reserveCountryName(b, k.split('/')[1]!)})`),
     },
   );
 }

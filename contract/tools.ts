@@ -46,6 +46,13 @@ export interface ToolSpec<N extends string = string, I extends z.ZodObject = z.Z
   readonly annotations: ToolAnnotations;
   /** Path of the HTTP route in ROUTES the tool mirrors, if any (search_briefings is /v1/search with type=briefing). */
   readonly route?: string;
+  /**
+   * Arguments of the tool that its route does not take (named like a parameter of another
+   * route): `lang` and `limit` where a tool keeps its answer in one language or short.
+   */
+  readonly toolOnlyArgs?: readonly string[];
+  /** The MCP App (`ui://` resource, MCP_APPS) that renders the tool's structured result as a chart. */
+  readonly app?: string;
 }
 
 const READ_ONLY: ToolAnnotations = { readOnlyHint: true, openWorldHint: false };
@@ -53,6 +60,32 @@ const READ_ONLY: ToolAnnotations = { readOnlyHint: true, openWorldHint: false };
 function tool<N extends string, I extends z.ZodObject, O extends z.ZodObject>(spec: Omit<ToolSpec<N, I, O>, 'annotations'>): ToolSpec<N, I, O> {
   return { ...spec, annotations: READ_ONLY };
 }
+
+/**
+ * MCP protocol revisions the server speaks (the official SDK's, less its pre-release 2024-10-07),
+ * newest first. In `initialize` the client names the revision it wants; the server answers with
+ * that one when it is listed here, else with the newest, and the client may then disconnect.
+ */
+export const MCP_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;
+/** The first revision with `resource_link` content blocks: older clients get the addresses in the text only. */
+export const RESOURCE_LINK_SINCE = '2025-06-18';
+
+/**
+ * MCP Apps (the `io.modelcontextprotocol/ui` extension, SEP-1865, revision 2026-01-26): a tool
+ * names a `ui://` resource of MIME type `text/html;profile=mcp-app` in `_meta.ui.resourceUri`,
+ * and a host that supports the extension renders it beside the result, passing it the tool
+ * result over postMessage. Hosts without it ignore `_meta` and keep the text and the data.
+ */
+export const MCP_APPS = {
+  extension: 'io.modelcontextprotocol/ui',
+  mimeType: 'text/html;profile=mcp-app',
+  protocolVersion: '2026-01-26',
+  apps: {
+    reserveSeries: 'ui://chokepoint/reserve-series.html',
+    commodityHistory: 'ui://chokepoint/commodity-history.html',
+    countryExposures: 'ui://chokepoint/country-exposures.html',
+  },
+} as const;
 
 /** `limit` as a tool argument: a JSON number (a numeric string is accepted too), same bounds and default as the HTTP parameter. */
 const toolLimit = (max: number, def: number) =>
@@ -76,6 +109,10 @@ const canonical = <E extends z.ZodEnum>(values: E, http: z.ZodType) => values.op
 const { format: _tsFormat, ...timeSeriesShape } = TimeSeriesQuery.shape;
 const { format: _evFormat, limit: _evLimit, ...eventsShape } = EventsQuery.shape;
 const { format: _lcFormat, ...listCommoditiesShape } = ListCommoditiesQuery.shape;
+/** Bounds of the `limit` of the list tools whose routes return every item (scenarios, commodities). */
+export const TOOL_LIST_LIMITS = { scenarios: { limit: 50, maxLimit: 100 }, commodities: { limit: 100, maxLimit: 100 } } as const;
+/** `lang` of the tools whose content is written in several languages: one language, English by default. */
+const toolLang = (what: string) => Lang.optional().default('en').describe(`Language of ${what}: en (default), fr, de or es`);
 const { format: _scFormat, ...scenariosShape } = ScenariosQuery.shape;
 const { type: _srType, limit: _srLimit, ...searchShape } = SearchQuery.shape;
 
@@ -97,11 +134,20 @@ export const ListEventsInput = z
     if (q.since && q.until && q.until < q.since) ctx.addIssue({ code: 'custom', path: ['until'], message: `must not be before since (${q.since})` });
   });
 
-export const ListCommoditiesInput = z.strictObject({ ...listCommoditiesShape, group: canonical(CommodityGroup, listCommoditiesShape.group) });
-export const ListScenariosInput = z.strictObject({ ...scenariosShape, status: canonical(z.enum(SCENARIO_STATUSES), scenariosShape.status) });
+export const ListCommoditiesInput = z.strictObject({
+  ...listCommoditiesShape,
+  group: canonical(CommodityGroup, listCommoditiesShape.group),
+  limit: toolLimit(TOOL_LIST_LIMITS.commodities.maxLimit, TOOL_LIST_LIMITS.commodities.limit),
+});
+export const ListScenariosInput = z.strictObject({
+  ...scenariosShape,
+  status: canonical(z.enum(SCENARIO_STATUSES), scenariosShape.status),
+  lang: toolLang('the titles and summaries'),
+  limit: toolLimit(TOOL_LIST_LIMITS.scenarios.maxLimit, TOOL_LIST_LIMITS.scenarios.limit),
+});
 export const SearchBriefingsInput = z.strictObject({
   ...searchShape,
-  lang: canonical(Lang, searchShape.lang),
+  lang: toolLang('the briefings searched (the query itself may be in any of them)'),
   limit: toolLimit(LIST_DEFAULTS.search.maxLimit, LIST_DEFAULTS.search.limit),
 });
 export const GetCountryProfileInput = CountryPath;
@@ -114,7 +160,7 @@ export const CompareCountriesInput = z.strictObject({
     .array(CountryPath.shape.iso)
     .min(2, 'give at least 2 countries')
     .max(10, 'give at most 10 countries')
-    .describe('2 to 10 countries, ISO 3166-1 alpha-3 (`DEU`, `FRA`); alpha-2 is accepted too')
+    .describe('2 to 10 countries: ISO 3166-1 alpha-3 (`DEU`) or alpha-2 (`fr`), a common abbreviation (`UK`) or a name in en, fr, de or es (`Italia`)')
     .meta({ examples: [['DEU', 'FRA', 'ITA']] }),
 });
 
@@ -184,11 +230,30 @@ export const GetCountryProfileResult = withResultMeta(CountryProfile);
 export const GetCommodityResult = withResultMeta(CommoditySheet);
 export const GetReserveTimeseriesResult = withResultMeta(TimeSeries);
 export const CompareCountriesResult = withResultMeta(z.strictObject({ countries: z.array(CountryComparison).describe('In the order requested') }));
-export const ListCommoditiesResult = withResultMeta(z.strictObject({ commodities: z.array(CommodityListEntry), count }));
-export const ListScenariosResult = withResultMeta(z.strictObject({ scenarios: z.array(ScenarioSchema), count }));
+const total = z.number().int().nonnegative().describe('How many items match before `limit`: more than `count` when the list was cut');
+export const ListCommoditiesResult = withResultMeta(z.strictObject({ commodities: z.array(CommodityListEntry), count, total }));
+
+/** A scenario in one language: the title and summary in `lang`, without the other translations. */
+export const LocalizedScenario = ScenarioSchema.omit({ translations: true })
+  .extend({
+    lang: Lang.describe('Language of title and summary'),
+    title: z.string().describe('Title, in `lang`'),
+    summary: z.string().describe('What would happen and what it would do to supply, in `lang`'),
+  })
+  .describe('A crisis scenario in one language, with its probability, severity and status history');
+export const ListScenariosResult = withResultMeta(
+  z.strictObject({ scenarios: z.array(LocalizedScenario).describe('In the order of GET /v1/scenarios'), count, total }),
+);
 export const ListEventsResult = withResultMeta(z.strictObject({ events: z.array(EventSchema).describe('Newest first'), count }));
+/** A search hit of search_briefings: the /v1/search hit, and the MCP resource that holds the briefing. */
+export const BriefingHit = SearchHit.extend({
+  resource: z.string().describe('URI of the briefing as an MCP resource (chokepoint://briefing/{lang}/{id}): read it with resources/read'),
+});
 export const SearchBriefingsResult = withResultMeta(
-  z.strictObject({ results: z.array(SearchHit).describe('Best match first; every hit is a briefing'), count }),
+  z.strictObject({
+    results: z.array(BriefingHit).describe('Best match first, as GET /v1/search?type=briefing ranks them; every hit is a briefing'),
+    count,
+  }),
 );
 
 const DATA_NOTE = `Data is ${LICENSE}: cite Chokepoint with a link when you reuse it.`;
@@ -231,17 +296,18 @@ export const TOOLS = [
     title: 'Crisis scenarios',
     description:
       'Forward-looking crisis scenarios (e.g. a closure of the Strait of Hormuz) with probability (0–1), severity (1–5), status (monitoring, elevated, active, resolved, dismissed), status history, commodities and countries concerned. ' +
-      `Filter by status or commodity. Use it for "what could disrupt supply of X" questions. ${DATA_NOTE}`,
+      `Filter by status or commodity; titles and summaries come in one language (lang, English by default), at most limit scenarios. Use it for "what could disrupt supply of X" questions. ${DATA_NOTE}`,
     inputSchema: ListScenariosInput,
     outputSchema: ListScenariosResult,
     route: '/v1/scenarios',
+    toolOnlyArgs: ['lang', 'limit'],
   }),
   tool({
     name: 'search_briefings',
     title: 'Search briefings',
     description:
-      'Keyword and semantic search over the editorial briefings in English, French, German and Spanish; returns the best-matching briefings with a snippet, a score and the API address of each. ' +
-      `Use it to find analysis or context on a topic, an event or a commodity. ${DATA_NOTE}`,
+      'Keyword and semantic search over the editorial briefings of one language (lang: en by default, fr, de or es; the query may be written in any of them); returns the best-matching briefings with a snippet and a score, ranked exactly as GET /v1/search?type=briefing ranks them. ' +
+      `Each hit names its MCP resource (chokepoint://briefing/{lang}/{id}): read it with resources/read for the whole briefing. Use it to find analysis or context on a topic, an event or a commodity. ${DATA_NOTE}`,
     inputSchema: SearchBriefingsInput,
     outputSchema: SearchBriefingsResult,
     route: '/v1/search',
@@ -255,6 +321,7 @@ export const TOOLS = [
     inputSchema: GetCountryProfileInput,
     outputSchema: GetCountryProfileResult,
     route: '/v1/countries/{iso}',
+    app: MCP_APPS.apps.countryExposures,
   }),
   tool({
     name: 'list_commodities',
@@ -265,26 +332,29 @@ export const TOOLS = [
     inputSchema: ListCommoditiesInput,
     outputSchema: ListCommoditiesResult,
     route: '/v1/commodities',
+    toolOnlyArgs: ['limit'],
   }),
   tool({
     name: 'get_commodity',
     title: 'Commodity sheet',
     description:
-      'Full sheet of one commodity: producers and consumers by country with shares, known reserves in the ground, supplier concentration (HHI), largest trade flows, price history (a daily series is shortened to the last observation of each month), and the stress index with every component (raw value, score, weight, inputs). ' +
+      'Full sheet of one commodity: producers and consumers by country with shares, known reserves in the ground, supplier concentration (HHI), largest trade flows, price history (a daily series is shortened to the last observation of each month; the text links the full series as JSON and CSV), the monthly stress history, and the stress index with every component (raw value, score, weight, inputs). ' +
       `Use it to explain why a commodity is under stress or who supplies it. ${DATA_NOTE}`,
     inputSchema: GetCommodityInput,
     outputSchema: GetCommodityResult,
     route: '/v1/commodities/{slug}',
+    app: MCP_APPS.apps.commodityHistory,
   }),
   tool({
     name: 'get_reserve_timeseries',
     title: 'Reserve time series',
     description:
-      'Time series of one reserve metric (fill_pct, volume or days_of_cover) for one commodity and country between two dates, optionally resampled to weekly or monthly (last observation of each period). Without a frequency, a series longer than 400 points is resampled to weekly, then monthly, and a note says so. ' +
+      'Time series of one reserve metric (fill_pct, volume or days_of_cover) for one commodity and country between two dates, optionally resampled to weekly or monthly (last observation of each period). Without a frequency, a series longer than 400 points is resampled to weekly, then monthly, and a note says so; the text gives a long series as a summary with links to the JSON and CSV. ' +
       `Use it for trends and comparisons with earlier years. ${DATA_NOTE}`,
     inputSchema: GetReserveTimeseriesInput,
     outputSchema: GetReserveTimeseriesResult,
     route: '/v1/reserves/timeseries',
+    app: MCP_APPS.apps.reserveSeries,
   }),
   tool({
     name: 'list_events',
@@ -313,7 +383,16 @@ export function serverName(baseUrl: string): string {
   return `${reversed}/chokepoint`;
 }
 
-/** The tools as an MCP `tools/list` would show them: JSON Schemas of the zod input and output schemas. */
+/**
+ * `_meta` of a tool with an MCP App: `ui.resourceUri`, and the flat `ui/resourceUri` key that
+ * hosts written before the extension's 2026-01-26 revision read (as the extension's own
+ * registerAppTool sets both).
+ */
+export function appMeta(app: string | undefined): Record<string, unknown> | undefined {
+  return app ? { ui: { resourceUri: app }, 'ui/resourceUri': app } : undefined;
+}
+
+/** The tools as an MCP `tools/list` would show them: JSON Schemas of the zod input and output schemas, and the app of those that have one. */
 export function toolDescriptors(): Array<{
   name: string;
   title: string;
@@ -321,13 +400,18 @@ export function toolDescriptors(): Array<{
   inputSchema: JsonSchema;
   outputSchema: JsonSchema;
   annotations: Record<string, unknown>;
+  _meta?: Record<string, unknown>;
 }> {
-  return TOOLS.map((t) => ({
-    name: t.name,
-    title: t.title,
-    description: t.description,
-    inputSchema: jsonSchemaOf(t.inputSchema, 'input'),
-    outputSchema: jsonSchemaOf(t.outputSchema, 'output'),
-    annotations: { title: t.title, ...t.annotations },
-  }));
+  return TOOLS.map((t) => {
+    const meta = appMeta(t.app);
+    return {
+      name: t.name,
+      title: t.title,
+      description: t.description,
+      inputSchema: jsonSchemaOf(t.inputSchema, 'input'),
+      outputSchema: jsonSchemaOf(t.outputSchema, 'output'),
+      annotations: { title: t.title, ...t.annotations },
+      ...(meta ? { _meta: meta } : {}),
+    };
+  });
 }

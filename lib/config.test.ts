@@ -39,7 +39,7 @@ describe('readConfig', () => {
       MCP_ALLOWED_HOSTS: [],
       MCP_ALLOWED_ORIGINS: [],
       OPENAI_MODEL: 'gpt-4o-mini',
-      OPENAI_TIMEOUT_MS: 4000,
+      OPENAI_TIMEOUT_MS: 10000,
       REBUILD_EVERY: { text: '15m', ms: 900_000 },
       SUPERVISE: true,
       CHOKEPOINT_SITE: true,

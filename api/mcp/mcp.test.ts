@@ -2,9 +2,9 @@ import { request as httpRequest } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TOOLS } from '../../contract/tools.ts';
+import { MCP_PROTOCOL_VERSIONS, TOOLS } from '../../contract/tools.ts';
 import { resample } from '../queries/reserves.ts';
 import { startTestServer } from '../../test/http.ts';
 
@@ -56,6 +56,27 @@ const rest = async (api: Api, path: string): Promise<Json> => {
 };
 const withoutMeta = (x: Json, keep: string[] = []) => Object.fromEntries(Object.entries(x).filter(([k]) => !META_KEYS.includes(k) || keep.includes(k)));
 const text = (r: CallToolResult) => r.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+const links = (r: CallToolResult) => r.content.flatMap((c) => (c.type === 'resource_link' ? [c] : []));
+/** A REST scenario as list_scenarios gives it in one language. */
+const localized =
+  (lang: string) =>
+  ({ translations, ...s }: Json): Json => ({
+    ...s,
+    lang,
+    title: lang === 'en' ? s.title : translations[lang].title,
+    summary: lang === 'en' ? s.summary : translations[lang].summary,
+  });
+/** Every page of resources/list. */
+async function allResources(client: Client): Promise<Json[]> {
+  const out: Json[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.listResources(cursor ? { cursor } : {});
+    out.push(...page.resources);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return out;
+}
 
 /** An initialize request as a Streamable HTTP client sends it. */
 const INIT = {
@@ -139,8 +160,11 @@ describe('MCP at /mcp over the running app', () => {
         expect(sc.attribution).toBe(body.meta.attribution);
         // The same sources as the HTTP meta, each saying how old its data is.
         if (name !== 'get_price') expect(sc.sources).toEqual(body.meta.sources);
+        // The text block is the result for a host that passes only text: never a pointer to structuredContent.
         expect(r.content[0]?.type).toBe('text');
-        expect(text(r).length).toBeLessThan(1200);
+        expect(text(r)).not.toMatch(/structuredContent/);
+        expect(text(r)).toContain(`Source: Chokepoint (${body.meta.attribution.match(/\((https?:[^)]+)\)/)[1]})`);
+        expect(text(r).length).toBeLessThan(16_000);
         return { sc, body };
       };
 
@@ -184,26 +208,35 @@ describe('MCP at /mcp over the running app', () => {
         expect(r.structuredContent!.license).toBe('CC-BY-4.0');
       });
 
-      it('list_scenarios', async () => {
-        await agrees('list_scenarios', {}, '/v1/scenarios', (b) => ({ scenarios: b.data, count: b.data.length }));
+      it('list_scenarios (one language, at most limit)', async () => {
+        await agrees('list_scenarios', {}, '/v1/scenarios', (b) => ({ scenarios: b.data.map(localized('en')), count: b.data.length, total: b.data.length }));
         const { sc } = await agrees('list_scenarios', { status: 'elevated' }, '/v1/scenarios?status=elevated', (b) => ({
-          scenarios: b.data,
+          scenarios: b.data.map(localized('en')),
           count: b.meta.count,
+          total: b.meta.count,
         }));
         expect(sc.as_of).toBeDefined();
+        const fr = await agrees('list_scenarios', { status: 'active', lang: 'fr', limit: 3 }, '/v1/scenarios?status=active', (b) => ({
+          scenarios: b.data.slice(0, 3).map(localized('fr')),
+          count: 3,
+          total: b.meta.count,
+        }));
+        expect(JSON.stringify(fr.sc)).not.toContain('translations');
+        expect((fr.sc.notes as string[]).join(' ')).toMatch(/the first 3 of \d+ scenarios/);
+        // 18 KB with every translation before; one language now.
+        const active = await call(clients[kind], 'list_scenarios', { status: 'active' });
+        expect(JSON.stringify(active.structuredContent).length).toBeLessThan(10_000);
       });
 
-      it('search_briefings', async () => {
-        const { sc } = await agrees('search_briefings', { q: 'gas storage', limit: 5 }, '/v1/search?q=gas%20storage&type=briefing&limit=5', (b) => ({
-          results: b.data,
+      it('search_briefings (English by default; each hit names its resource)', async () => {
+        const hits = (b: Json) => ({
+          results: (b.data as Json[]).map((h) => ({ ...h, resource: `chokepoint://briefing/${h.lang}/${h.id}` })),
           count: b.meta.count,
-        }));
+        });
+        const { sc } = await agrees('search_briefings', { q: 'gas storage', limit: 5 }, '/v1/search?q=gas%20storage&type=briefing&lang=en&limit=5', hits);
         expect(sc.count).toBeGreaterThan(0);
-        expect((sc.results as Json[]).every((h) => h.type === 'briefing')).toBe(true);
-        await agrees('search_briefings', { q: 'cobalt', lang: 'fr', limit: 3 }, '/v1/search?q=cobalt&type=briefing&lang=fr&limit=3', (b) => ({
-          results: b.data,
-          count: b.meta.count,
-        }));
+        expect((sc.results as Json[]).every((h) => h.type === 'briefing' && h.lang === 'en')).toBe(true);
+        await agrees('search_briefings', { q: 'cobalt', lang: 'fr', limit: 3 }, '/v1/search?q=cobalt&type=briefing&lang=fr&limit=3', hits);
       });
 
       it('get_country_profile', async () => {
@@ -212,9 +245,18 @@ describe('MCP at /mcp over the running app', () => {
       });
 
       it('list_commodities', async () => {
-        const { sc, body } = await agrees('list_commodities', {}, '/v1/commodities', (b) => ({ commodities: b.data, count: b.data.length }));
+        const { sc, body } = await agrees('list_commodities', {}, '/v1/commodities', (b) => ({
+          commodities: b.data,
+          count: b.data.length,
+          total: b.data.length,
+        }));
         expect(sc.as_of).toBe(body.meta.as_of);
-        await agrees('list_commodities', { group: 'metals' }, '/v1/commodities?group=metals', (b) => ({ commodities: b.data, count: b.meta.count }));
+        await agrees('list_commodities', { group: 'metals' }, '/v1/commodities?group=metals', (b) => ({
+          commodities: b.data,
+          count: b.meta.count,
+          total: b.meta.count,
+        }));
+        await agrees('list_commodities', { limit: 4 }, '/v1/commodities', (b) => ({ commodities: b.data.slice(0, 4), count: 4, total: b.data.length }));
       });
 
       it('get_commodity (a daily price history is shortened to monthly)', async () => {
@@ -259,15 +301,23 @@ describe('MCP at /mcp over the running app', () => {
         [
           'get_reserve',
           { commodity: 'gas', country: 'us' },
-          /no reserve is published for gas in us.*Valid options: commodity=oil&country=us, commodity=gas&country=eu/s,
+          /^no gas reserve is published for United States \(us\)\. Accepted: one of the 18 countries with a published gas reserve \(eu for the EU aggregate\)\. Did you mean: commodity=oil&country=us \(United States\), commodity=gas&country=eu \(European Union\), commodity=gas&country=de \(Germany\)/,
         ],
         ['get_country_profile', { iso: 'XXX' }, /^unknown or uncovered country 'XXX'\. Accepted: an ISO 3166-1 code .*Spanish/s],
         ['get_country_profile', { iso: 'Germny' }, /^unknown or uncovered country 'Germny'\. Accepted: .*Did you mean: DEU \(Germany\)/s],
         ['compare_countries', { countries: ['DEU', 'QQQ'] }, /^unknown or uncovered country 'QQQ'\. Accepted: /s],
         ['get_commodity', { slug: 'metals.cobalth' }, /^unknown commodity 'metals\.cobalth'\. Accepted: .*Did you mean: metals\.cobalt \(Cobalt\)/s],
-        ['get_price', { commodity: 'tungsten' }, /no public price series.*Valid options: (\w+, ){0,4}\w+\.$/s],
+        [
+          'get_price',
+          { commodity: 'tungsten' },
+          /^Tungsten \(tungsten\) has no public price series in our sources\. Accepted: a commodity with a price series \(\d+ of the \d+\)\. Did you mean: (\w+ \([^)]+\), ){4}\w+ \([^)]+\)\?$/,
+        ],
         ['list_events', { commodity: 'unobtainium' }, /^unknown commodity 'unobtainium'\. Accepted: /s],
-        ['get_reserve_timeseries', { commodity: 'oil', country: 'us', from: '2025-01-01', metric: 'fill_pct' }, /not published.*Valid options: .*volume/s],
+        [
+          'get_reserve_timeseries',
+          { commodity: 'oil', country: 'us', from: '2025-01-01', metric: 'fill_pct' },
+          /not published.*Did you mean: volume, days_of_cover\?$/s,
+        ],
       ];
       for (const [name, args, pattern] of cases) {
         const r = await call(c, name, args);
@@ -280,15 +330,16 @@ describe('MCP at /mcp over the running app', () => {
       expect(text(bad)).toMatch(/limit/);
     });
 
-    it('offers resource templates for commodity sheets, country profiles and reserve series', async () => {
+    it('offers resource templates for commodity sheets, country profiles, reserve series and briefings', async () => {
       const { client } = clients[kind];
       const { resourceTemplates } = await client.listResourceTemplates();
       expect(resourceTemplates.map((t) => t.uriTemplate).sort()).toEqual([
+        'chokepoint://briefing/{lang}/{id}',
         'chokepoint://commodity/{slug}',
         'chokepoint://country/{iso}',
         'chokepoint://reserve/{commodity}/{country}',
       ]);
-      const { resources } = await client.listResources();
+      const resources = await allResources(client);
       expect(resources.map((r) => r.uri)).toEqual(
         expect.arrayContaining(['chokepoint://commodity/energy.gas', 'chokepoint://country/DEU', 'chokepoint://reserve/gas/de', 'chokepoint://reserve/oil/us']),
       );
@@ -336,9 +387,349 @@ describe('MCP at /mcp over the running app', () => {
       const named = await client.getPrompt({ name: 'country_supply_risk_briefing', arguments: { country: 'Deutschland' } });
       expect(named.messages[1]!.content).toMatchObject({ type: 'resource', resource: { uri: 'chokepoint://country/DEU' } });
     });
+
+    it('puts the figures themselves in the text block, for hosts that pass only text', async () => {
+      const c = clients[kind];
+      const has = (r: CallToolResult, ...xs: unknown[]) => {
+        expect(r.isError, text(r)).toBeFalsy();
+        for (const x of xs) expect(text(r), String(x)).toContain(String(x));
+      };
+      // A small result: its JSON.
+      const de = await call(c, 'get_reserve', { commodity: 'gas', country: 'de' });
+      const reserve = de.structuredContent!;
+      has(de, `"fill_pct":${reserve.fill_pct}`, `"value":${reserve.volume.value}`, `"coverage_days":${reserve.coverage_days}`, `Data as of ${reserve.as_of}`);
+      const price = await call(c, 'get_price', { commodity: 'copper' });
+      has(price, `"value":${price.structuredContent!.value}`, price.structuredContent!.currency);
+      // Larger ones: tables with every row.
+      const gas = await call(c, 'get_reserve', { commodity: 'gas' });
+      for (const r of gas.structuredContent!.reserves as Json[]) has(gas, `| ${r.country} | ${r.name} | ${r.as_of} | ${r.fill_pct} |`);
+      const list = await call(c, 'list_commodities', {});
+      for (const x of list.structuredContent!.commodities as Json[]) has(list, `| ${x.code} | ${x.slug} |`, x.stress_index ?? 'n/a');
+      const scenarios = await call(c, 'list_scenarios', { lang: 'de' });
+      for (const x of scenarios.structuredContent!.scenarios as Json[]) has(scenarios, `${x.id}: ${x.title}`, `probability ${x.probability}`, x.summary);
+      const events = await call(c, 'list_events', { since: '2024-01-01', limit: 20 });
+      for (const x of events.structuredContent!.events as Json[]) has(events, x.id, x.title);
+      const compared = await call(c, 'compare_countries', { countries: ['DEU', 'ITA'] });
+      for (const x of compared.structuredContent!.countries as Json[]) has(compared, `| ${x.iso3} | ${x.name} | ${x.stress_index} |`);
+      const profile = await call(c, 'get_country_profile', { iso: 'USA' });
+      const usa = profile.structuredContent!;
+      for (const m of usa.mineral_exposures as Json[]) has(profile, `| ${m.commodity.split('.')[1]} | ${m.year} | ${m.net_import_reliance_printed} |`);
+      for (const p of usa.stress.parts as Json[]) has(profile, `| ${p.commodity.split('.')[1]} |`, p.contribution);
+      const sheet = await call(c, 'get_commodity', { slug: 'cobalt' });
+      for (const k of sheet.structuredContent!.stress.components as Json[]) has(sheet, `| ${k.key} | ${k.weight} |`);
+      const lastPrice = (sheet.structuredContent!.price_history.points as Json[]).at(-1)!;
+      has(sheet, `${lastPrice.date} ${lastPrice.value}`);
+      // A short series: every point.
+      const short = await call(c, 'get_reserve_timeseries', { commodity: 'gas', country: 'de', from: '2026-06-01', to: '2026-08-31', frequency: 'weekly' });
+      for (const p of short.structuredContent!.points as Json[]) has(short, `${p.date} ${p.value}`);
+      const found = await call(c, 'search_briefings', { q: 'cobalt export ban', limit: 3 });
+      for (const h of found.structuredContent!.results as Json[]) has(found, h.title, `score ${h.score}`, h.resource);
+    });
+
+    it('gives a long series as a summary with links to its JSON and CSV, not thousands of points', async () => {
+      const c = clients[kind];
+      const r = await call(c, 'get_reserve_timeseries', { commodity: 'gas', country: 'de', from: '2015-01-01', to: '2026-08-31', frequency: 'daily' });
+      const sc = r.structuredContent!;
+      expect(sc.points.length).toBeGreaterThan(2000);
+      const t = text(r);
+      expect(t.length).toBeLessThan(3000);
+      const last = (sc.points as Json[]).at(-1)!;
+      expect(t).toContain(`${sc.points.length} points from ${sc.points[0].date} to ${last.date}`);
+      expect(t).toContain(`${last.date} ${last.value}`);
+      // The same addresses as resource_link blocks (the SDK client negotiates the newest revision) and in the text.
+      const [json, csv, resource] = links(r);
+      expect(json).toMatchObject({ mimeType: 'application/json', uri: expect.stringMatching(/^https:\/\/chokepoint\.test\/v1\/reserves\/timeseries\?/) });
+      expect(csv).toMatchObject({ mimeType: 'text/csv', uri: `${json!.uri}&format=csv` });
+      expect(resource).toMatchObject({ uri: 'chokepoint://reserve/gas/de' });
+      for (const l of [json!, csv!]) expect(t).toContain(l.uri);
+      // They answer the whole series over HTTP.
+      const local = (u: string) => u.replace('https://chokepoint.test', '');
+      expect((await rest(api, local(json!.uri))).data.points).toEqual(sc.points);
+      const rows = (await (await fetch(`${api.url}${local(csv!.uri)}`)).text()).trim().split(/\r?\n/);
+      expect(rows.length - 1).toBe(sc.points.length);
+      // The commodity sheet: the daily price history behind its links.
+      const oil = await call(c, 'get_commodity', { slug: 'oil' });
+      const priceCsv = links(oil).find((l) => l.mimeType === 'text/csv')!;
+      expect(priceCsv.uri).toBe('https://chokepoint.test/v1/commodities/energy.oil?format=csv');
+      const daily = (await rest(api, '/v1/commodities/energy.oil')).data.price_history.points.length;
+      expect((await (await fetch(`${api.url}${local(priceCsv.uri)}`)).text()).trim().split(/\r?\n/).length - 1).toBe(daily);
+      expect(text(oil)).toMatch(new RegExp(`shortened from ${daily} daily points`));
+    });
+
+    it('reads bare codes, aliases, ISO codes and names in four languages on every tool and resource', async () => {
+      const c = clients[kind];
+      const ok = async (name: string, args: Json) => {
+        const r = await call(c, name, args);
+        expect(r.isError, `${name} ${JSON.stringify(args)}: ${text(r)}`).toBeFalsy();
+        return r.structuredContent!;
+      };
+      expect((await ok('get_commodity', { slug: 'cobalt' })).slug).toBe('metals.cobalt');
+      expect((await ok('get_commodity', { slug: 'Kobalt' })).slug).toBe('metals.cobalt');
+      expect((await ok('get_price', { commodity: 'pétrole' })).slug).toBe('energy.oil');
+      expect(withoutMeta(await ok('get_reserve', { commodity: 'Erdgas', country: 'Allemagne' }), ['as_of'])).toEqual(
+        (await rest(api, '/v1/reserves?commodity=gas&country=de')).data,
+      );
+      expect((await ok('get_reserve', { commodity: 'gas', country: 'Unión Europea' })).country).toBe('eu');
+      expect((await ok('get_reserve_timeseries', { commodity: 'natural gas', country: 'Deutschland', from: '2026-08-01' })).country).toBe('de');
+      expect((await ok('get_country_profile', { iso: 'UK' })).iso3).toBe('GBR');
+      expect((await ok('get_country_profile', { iso: 'gb' })).iso3).toBe('GBR');
+      expect(((await ok('compare_countries', { countries: ['Italia', 'FRA', 'de'] })).countries as Json[]).map((x) => x.iso3)).toEqual(['ITA', 'FRA', 'DEU']);
+      const scenarios = await ok('list_scenarios', { commodity: 'Kobalt' });
+      expect(scenarios.scenarios).toEqual((await rest(api, '/v1/scenarios?commodity=metals.cobalt')).data.map(localized('en')));
+      expect((await ok('list_events', { commodity: 'cobalt', country: 'DRC', since: '2020-01-01' })).events).toEqual(
+        (await rest(api, '/v1/events?commodity=metals.cobalt&country=COD&since=2020-01-01')).data,
+      );
+      const read = async (uri: string) => JSON.parse(((await c.client.readResource({ uri })).contents[0] as { text: string }).text) as Json;
+      expect((await read('chokepoint://commodity/cobalt')).data.slug).toBe('metals.cobalt');
+      expect((await read('chokepoint://country/UK')).data.iso3).toBe('GBR');
+      expect((await read(`chokepoint://reserve/Erdgas/${encodeURIComponent('Union européenne')}`)).data.country).toBe('eu');
+    });
+
+    it('says an error once and short: the problem, the accepted form, at most five suggestions by meaning', async () => {
+      const c = clients[kind];
+      const bad: [string, Json][] = [
+        ['get_reserve', { commodity: 'gas', country: 'UK' }],
+        ['get_reserve', { commodity: 'gas', country: 'Japan' }],
+        ['get_reserve', { commodity: 'copper' }],
+        ['get_country_profile', { iso: 'Narnia' }],
+        ['get_commodity', { slug: 'natural' }],
+        ['get_price', { commodity: 'tungsten' }],
+        ['list_scenarios', { status: 'actve' }],
+        ['list_scenarios', { lang: 'french' }],
+        ['list_commodities', { group: 'metal' }],
+        ['list_events', { limit: 9999 }],
+        ['get_price', { commodity: 'oil', benchmark: 'brent' }],
+        ['get_commodity', { slug: 'cobalt!' }],
+        ['compare_countries', { countries: ['DEU'] }],
+        ['search_briefings', { q: '' }],
+        ['get_reserve_timeseries', { commodity: 'gas', country: 'de', from: '2026-13-01' }],
+      ];
+      for (const [name, args] of bad) {
+        const r = await call(c, name, args);
+        const t = text(r);
+        const what = `${name} ${JSON.stringify(args)}: ${t}`;
+        expect(r.isError, what).toBe(true);
+        expect(t, what).not.toMatch(/MCP error|Input validation error|structuredContent/);
+        expect(t.length, what).toBeLessThan(500);
+        expect(t, what).toMatch(/Accepted: /);
+        expect(t.match(/Accepted: /g)!.length, what).toBe(1);
+        const suggestions = /Did you mean: (.*)\?$/.exec(t)?.[1]?.split(', ') ?? [];
+        expect(suggestions.length, what).toBeLessThanOrEqual(5);
+        expect(new Set(suggestions).size, what).toBe(suggestions.length);
+      }
+      // Meaning first: the EU aggregate and the largest reserves for a country without one; the argument's values for a typo.
+      expect(text(await call(c, 'get_reserve', { commodity: 'gas', country: 'UK' }))).toMatch(
+        /^no gas reserve is published for United Kingdom \(gb\)\. Accepted: [^.]*\. Did you mean: commodity=gas&country=eu \(European Union\), commodity=gas&country=de \(Germany\), /,
+      );
+      expect(text(await call(c, 'list_scenarios', { status: 'actve' }))).toBe(
+        "Invalid arguments for list_scenarios: status: 'actve' is not accepted. Accepted: one of monitoring, elevated, active, resolved, dismissed. Did you mean: active?",
+      );
+      expect(text(await call(c, 'list_scenarios', { lang: 'french' }))).toMatch(/Did you mean: fr\?$/);
+      expect(text(await call(c, 'get_price', { commodity: 'oil', benchmark: 'brent' }))).toBe(
+        "Invalid arguments for get_price: get_price has no argument 'benchmark'. Accepted: the arguments commodity.",
+      );
+      // Prompts and resources: one JSON-RPC error, its message said once.
+      await expect(c.client.getPrompt({ name: 'reserve_outlook', arguments: { commodity: 'gas', country: 'UK' } })).rejects.toThrow(
+        /^MCP error -32602: no gas reserve is published for United Kingdom \(gb\)\. Accepted: [^]*Did you mean: ([^,]+, ){4}[^,]+\?$/,
+      );
+      await expect(c.client.readResource({ uri: 'chokepoint://reserve/gas/jp' })).rejects.toThrow(
+        /^MCP error -32002: chokepoint:\/\/reserve\/gas\/jp: no gas reserve/,
+      );
+      // The SDK's own refusals too: one prefix, in the same form.
+      await expect(c.client.getPrompt({ name: 'reserve_outlok', arguments: {} })).rejects.toThrow(
+        /^MCP error -32602: unknown prompt 'reserve_outlok'\. Accepted: [^]*Did you mean: reserve_outlook\?$/,
+      );
+      await expect(c.client.getPrompt({ name: 'reserve_outlook', arguments: { commodity: 'gas' } })).rejects.toThrow(
+        /^MCP error -32602: Invalid arguments for prompt reserve_outlook: [^]*country$/,
+      );
+      await expect(c.client.readResource({ uri: 'chokepoint://nothing/x' })).rejects.toMatchObject({
+        code: -32002,
+        message: expect.stringMatching(
+          /^MCP error -32002: unknown resource 'chokepoint:\/\/nothing\/x'\. Accepted: a URI of chokepoint:\/\/commodity\/\{slug\}/,
+        ),
+      });
+      expect(text(await call(c, 'get_reserves', {}))).toBe(
+        "unknown tool 'get_reserves'. Accepted: one of the 10 tools of tools/list. Did you mean: get_reserve?",
+      );
+    });
+
+    it('completes reserve_outlook with the countries that have a reserve, not every country', async () => {
+      const { client } = clients[kind];
+      const complete = async (name: string, value: string, commodity?: string) =>
+        (
+          await client.complete({
+            ref: { type: 'ref/prompt', name: 'reserve_outlook' },
+            argument: { name, value },
+            ...(commodity ? { context: { arguments: { commodity } } } : {}),
+          })
+        ).completion.values;
+      const gas = (await rest(api, '/v1/reserves?commodity=gas')).data.map((r: Json) => r.country);
+      expect((await complete('country', '', 'gas')).sort()).toEqual([...gas].sort());
+      expect(await complete('country', '', 'oil')).toEqual(['us']);
+      expect((await complete('country', '')).length).toBe(gas.length + 1);
+      expect(await complete('country', 'Germ', 'gas')).toEqual(['de']);
+      expect((await complete('commodity', '')).sort()).toEqual(['gas', 'oil']);
+    });
+
+    it('serves each briefing as a resource, which search hits link to', async () => {
+      const { client } = clients[kind];
+      const found = await call(clients[kind], 'search_briefings', { q: 'gas storage', limit: 3 });
+      const hit = (found.structuredContent!.results as Json[])[0]!;
+      expect(hit.resource).toBe(`chokepoint://briefing/en/${hit.id}`);
+      expect(links(found).map((l) => l.uri)).toEqual((found.structuredContent!.results as Json[]).map((h) => h.resource));
+      const briefing = ((await rest(api, '/v1/briefings?lang=en&limit=50')).data as Json[]).find((x) => x.id === hit.id)!;
+      const { contents } = await client.readResource({ uri: hit.resource });
+      expect(contents).toHaveLength(1);
+      expect(contents[0]).toMatchObject({ uri: hit.resource, mimeType: 'text/markdown' });
+      const md = (contents[0] as { text: string }).text;
+      expect(md.startsWith(`# ${briefing.title}\n`)).toBe(true);
+      expect(md).toContain(briefing.body);
+      expect(md).toContain(`Published ${briefing.published_at}`);
+      expect(md).toContain('CC-BY-4.0');
+      // Its other languages, by URI; the translation key reads the same briefing in another language.
+      const fr = ((await rest(api, '/v1/briefings?lang=fr&limit=50')).data as Json[]).find((x) => x.translation_key === briefing.translation_key)!;
+      expect(md).toContain(`fr: chokepoint://briefing/fr/${fr.id}`);
+      const byKey = await client.readResource({ uri: `chokepoint://briefing/fr/${briefing.translation_key}` });
+      expect(byKey.contents[0]!.uri).toBe(`chokepoint://briefing/fr/${briefing.translation_key}`);
+      expect((byKey.contents[0] as { text: string }).text).toContain(fr.body);
+      // An English id asked in French: the French version is the first suggestion.
+      await expect(client.readResource({ uri: `chokepoint://briefing/fr/${briefing.id}x` })).rejects.toThrow(
+        /^MCP error -32002: [^]*Accepted: a briefing's id/,
+      );
+      await expect(client.readResource({ uri: `chokepoint://briefing/fr/${briefing.id}` })).rejects.toThrow(new RegExp(`Did you mean: ${fr.id} \\(`));
+      await expect(client.readResource({ uri: `chokepoint://briefing/it/${briefing.id}` })).rejects.toThrow(/^MCP error -32602: lang: 'it' is not a language/);
+      // Listed (resources/list pages through everything, apps and briefings included) and completed.
+      const resources = await allResources(client);
+      const briefings = resources.filter((r) => r.uri.startsWith('chokepoint://briefing/'));
+      let total = 0;
+      for (const lang of ['en', 'fr', 'de', 'es']) total += (await rest(api, `/v1/briefings?lang=${lang}&limit=50`)).data.length;
+      expect(briefings).toHaveLength(total);
+      expect(briefings.every((r) => r.mimeType === 'text/markdown')).toBe(true);
+      const ids = await client.complete({
+        ref: { type: 'ref/resource', uri: 'chokepoint://briefing/{lang}/{id}' },
+        argument: { name: 'id', value: '2026-08-20' },
+        context: { arguments: { lang: 'de' } },
+      });
+      expect(ids.completion.values.length).toBeGreaterThan(0);
+      expect(ids.completion.values.every((v) => v.startsWith('2026-08-20') && v.endsWith('-de'))).toBe(true);
+    });
+
+    it('pages resources/list with a cursor', async () => {
+      const { client } = clients[kind];
+      const first = await client.listResources();
+      expect(first.resources).toHaveLength(100);
+      expect(first.nextCursor).toEqual(expect.any(String));
+      const all = await allResources(client);
+      expect(all.length).toBeGreaterThan(200);
+      expect(new Set(all.map((r) => r.uri)).size).toBe(all.length);
+      expect(all.slice(0, 3).map((r) => r.uri)).toEqual([
+        'ui://chokepoint/reserve-series.html',
+        'ui://chokepoint/commodity-history.html',
+        'ui://chokepoint/country-exposures.html',
+      ]);
+      await expect(client.listResources({ cursor: 'not-a-cursor' })).rejects.toMatchObject({ code: -32602 });
+    });
+
+    it('ranks search_briefings exactly as GET /v1/search ranks briefings, for the same query and filters', async () => {
+      const queries: [string, string, number][] = [
+        ['gas storage', 'en', 10],
+        ['cobalt export ban', 'en', 5],
+        ['Strait of Hormuz', 'en', 10],
+        ['stockage de gaz', 'fr', 10],
+        ['Kobalt', 'de', 3],
+        ['fertilizantes', 'es', 10],
+        ['copper shortage', 'fr', 50],
+      ];
+      for (const [q, lang, limit] of queries) {
+        const r = await call(clients[kind], 'search_briefings', { q, lang, limit });
+        const body = await rest(api, `/v1/search?q=${encodeURIComponent(q)}&type=briefing&lang=${lang}&limit=${limit}`);
+        const mine = (r.structuredContent!.results as Json[]).map((h) => [h.id, h.score]);
+        expect(mine, `${q} ${lang}`).toEqual((body.data as Json[]).map((h) => [h.id, h.score]));
+        // Without type, /v1/search mixes in scenarios; its briefings keep their order.
+        const mixed = await rest(api, `/v1/search?q=${encodeURIComponent(q)}&lang=${lang}&limit=50`);
+        const briefingIds = (mixed.data as Json[]).filter((h) => h.type === 'briefing').map((h) => h.id);
+        expect(
+          mine.map(([id]) => id).filter((id) => briefingIds.includes(id)),
+          `${q} ${lang}`,
+        ).toEqual(briefingIds.filter((id) => mine.some(([m]) => m === id)));
+      }
+    });
+
+    it('links three tools to MCP Apps: ui:// resources of type text/html;profile=mcp-app, self-contained', async () => {
+      const { client } = clients[kind];
+      const { tools } = await client.listTools();
+      const apps = Object.fromEntries(tools.filter((t) => t._meta?.ui).map((t) => [t.name, (t._meta!.ui as Json).resourceUri]));
+      expect(apps).toEqual({
+        get_country_profile: 'ui://chokepoint/country-exposures.html',
+        get_commodity: 'ui://chokepoint/commodity-history.html',
+        get_reserve_timeseries: 'ui://chokepoint/reserve-series.html',
+      });
+      for (const t of tools) if (t._meta?.ui) expect(t._meta['ui/resourceUri'], t.name).toBe(apps[t.name]);
+      expect(client.getServerCapabilities()?.extensions).toEqual({ 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } });
+      for (const uri of Object.values(apps) as string[]) {
+        const { contents } = await client.readResource({ uri });
+        expect(contents).toHaveLength(1);
+        const page = contents[0] as { uri: string; mimeType: string; text: string; _meta?: Json };
+        expect(page.mimeType).toBe('text/html;profile=mcp-app');
+        expect(page._meta?.ui).toEqual({ csp: { connectDomains: [], resourceDomains: [] }, prefersBorder: true });
+        const html = page.text;
+        expect(html.startsWith('<!DOCTYPE html>')).toBe(true);
+        expect(html.length).toBeLessThan(12 * 1024);
+        // Self-contained: no external script, style, image or font, no network call of any kind.
+        expect(html).not.toMatch(/\b(src|href)\s*=|@import|url\(|\bfetch\(|XMLHttpRequest|WebSocket|EventSource|import\(|sendBeacon/);
+        expect(html).not.toMatch(/https?:\/\/(?!www\.w3\.org\/2000\/svg)/);
+        // The View side of the MCP Apps handshake, and both colour schemes.
+        for (const s of [
+          'ui/initialize',
+          'ui/notifications/initialized',
+          'ui/notifications/tool-result',
+          'ui/notifications/size-changed',
+          'color-scheme:light dark',
+        ])
+          expect(html, `${uri} ${s}`).toContain(s);
+      }
+    });
   });
 
   describe('HTTP', () => {
+    it('speaks the revisions the SDK supports and links data as resource_link only from 2025-06-18', async () => {
+      expect([...MCP_PROTOCOL_VERSIONS]).toEqual(SUPPORTED_PROTOCOL_VERSIONS.filter((v) => v !== '2024-10-07'));
+      const card = await rest(api, '/.well-known/mcp/server-card');
+      for (const r of card.remotes as Json[]) expect(r.supportedProtocolVersions).toEqual([...MCP_PROTOCOL_VERSIONS]);
+      const session = async (protocolVersion: string) => {
+        const init = await postInit(api, {}, { ...INIT, params: { ...INIT.params, protocolVersion } });
+        const answered = ((await init.json()) as Json).result.protocolVersion;
+        const headers = {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-session-id': init.headers.get('mcp-session-id')!,
+          'mcp-protocol-version': answered,
+        };
+        await fetch(`${api.url}/mcp`, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+        const res = await fetch(`${api.url}/mcp`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 2,
+            method: 'tools/call',
+            params: { name: 'get_reserve_timeseries', arguments: { commodity: 'gas', country: 'de', from: '2020-01-01', to: '2026-08-31' } },
+          }),
+        });
+        const result = ((await res.json()) as Json).result as CallToolResult;
+        await fetch(`${api.url}/mcp`, { method: 'DELETE', headers });
+        return { answered, result };
+      };
+      const old = await session('2025-03-26');
+      expect(old.answered).toBe('2025-03-26');
+      expect(old.result.content.map((c) => c.type)).toEqual(['text']);
+      expect(text(old.result)).toMatch(/Full data:\n- .*, JSON: https:\/\/chokepoint\.test\/v1\/reserves\/timeseries\?/);
+      const current = await session('2025-06-18');
+      expect(current.result.content.map((c) => c.type)).toEqual(['text', 'resource_link', 'resource_link', 'resource_link']);
+      // A revision the server does not know: it answers with its newest, and the client decides.
+      expect((await session('2099-01-01')).answered).toBe(MCP_PROTOCOL_VERSIONS[0]);
+    });
+
     it('sends Cache-Control: no-store, the licence link and the session id', async () => {
       const res = await postInit(api);
       expect(res.status).toBe(200);

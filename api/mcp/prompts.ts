@@ -8,7 +8,7 @@ import { ApiError } from '../problem.ts';
 import { resolveCommodity, resolveCountry, resolveReserve } from '../resolve.ts';
 import type { McpServerDeps } from './deps.ts';
 import { countryResource, reserveResource, type ResourceText } from './resources.ts';
-import { errorText, identifierArg, rpcError } from './tools/common.ts';
+import { errorText, explained, identifierArg, rpcError } from './tools/common.ts';
 import { CommodityParam, CountryParam } from '../../contract/api.ts';
 import { TOOL_MODULES } from './tools/index.ts';
 
@@ -53,6 +53,31 @@ export function registerPrompts(mcp: McpServer, deps: McpServerDeps): void {
     (deps.source.current()?.commodities.map((c) => c.code) ?? []).filter((c) => c.startsWith(lower(v))),
   );
   const langArg = z.string().optional().describe('Language of the briefing: en (default), fr, de or es');
+  // reserve_outlook: only what has a published reserve (gas, oil; the countries of the commodity chosen).
+  const reserveKeys = () => [...(deps.source.current()?.reserves.keys() ?? [])].sort();
+  const reserveCommodityArg = completable(z.string().describe('Commodity with a strategic reserve: gas or oil (a slug or name resolves too)'), (v) =>
+    [...new Set(reserveKeys().map((k) => k.split('/')[0]!))].filter((c) => c.startsWith(lower(v))),
+  );
+  const reserveCountryArg = completable(
+    z
+      .string()
+      .describe(
+        'Country of the reserve: ISO 3166-1 alpha-2 (de), eu for the EU aggregate, or its name; the completions list only the countries with a reserve',
+      ),
+    (v, ctx) => {
+      const b = deps.source.current();
+      const commodity = lower(ctx?.arguments?.commodity ?? '');
+      const names = new Map([...(b?.countries.values() ?? [])].map((c) => [c.iso2.toLowerCase(), c.name.toLowerCase()]));
+      names.set('eu', 'european union');
+      return [
+        ...new Set(
+          reserveKeys()
+            .filter((k) => !commodity || k.startsWith(`${commodity}/`) || b?.commodities.find((c) => c.code === k.split('/')[0])?.slug === commodity)
+            .map((k) => k.split('/')[1]!),
+        ),
+      ].filter((iso2) => iso2.startsWith(lower(v)) || (names.get(iso2) ?? '').startsWith(lower(v)));
+    },
+  );
 
   mcp.registerPrompt(
     'country_supply_risk_briefing',
@@ -65,7 +90,17 @@ export function registerPrompts(mcp: McpServer, deps: McpServerDeps): void {
     async ({ country, lang }): Promise<GetPromptResult> => {
       const b = currentBuild(deps);
       const c = orInvalid(b, () => resolveCountry(b, identifierArg(CountryParam, 'country', country)));
-      const language = LANGUAGE_NAMES[(LANGS as readonly string[]).includes(lower(lang ?? 'en')) ? (lower(lang ?? 'en') as keyof typeof LANGUAGE_NAMES) : 'en'];
+      const code = lower(lang || 'en');
+      if (!(LANGS as readonly string[]).includes(code))
+        throw rpcError(
+          ErrorCode.InvalidParams,
+          explained(
+            `lang: '${lang}' is not a language of the briefing`,
+            `one of ${LANGS.join(', ')}`,
+            LANGS.filter((l) => code.startsWith(l)),
+          ),
+        );
+      const language = LANGUAGE_NAMES[code as keyof typeof LANGUAGE_NAMES];
       const profile = orInvalid(b, () => countryResource(b, c.iso3));
       return {
         description: `Supply-risk briefing for ${c.name}`,
@@ -127,7 +162,7 @@ export function registerPrompts(mcp: McpServer, deps: McpServerDeps): void {
     {
       title: 'Strategic reserve outlook',
       description: 'An assessment of one strategic reserve (EU gas storage, the US SPR): level against target and seasonal norm, trend, days of cover.',
-      argsSchema: { commodity: commodityArg, country: countryArg },
+      argsSchema: { commodity: reserveCommodityArg, country: reserveCountryArg },
     },
     async ({ commodity, country }): Promise<GetPromptResult> => {
       const b = currentBuild(deps);

@@ -1,24 +1,36 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { TOOLS } from '../../contract/tools.ts';
-import { serverName, toolDescriptors } from '../../contract/tools.ts';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  type CallToolResult,
+  type ContentBlock,
+  isInitializeRequest,
+  type JSONRPCMessage,
+  LATEST_PROTOCOL_VERSION,
+  ListToolsRequestSchema,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { appMeta, MCP_APPS, RESOURCE_LINK_SINCE, serverName, TOOLS, toolDescriptors } from '../../contract/tools.ts';
 import { perBuild } from '../build.ts';
 import type { McpServerDeps } from './deps.ts';
 import { ApiError } from '../problem.ts';
+import { registerApps } from './apps/index.ts';
 import { registerPrompts } from './prompts.ts';
-import { registerResources } from './resources.ts';
-import { errorText } from './tools/common.ts';
+import { registerResources, RESOURCE_NOT_FOUND, RESOURCE_TEMPLATES } from './resources.ts';
+import { argumentsText, errorText, explained, resultText, type ToolLink } from './tools/common.ts';
+import { suggest } from '../../lib/suggest.ts';
 import { TOOL_MODULES } from './tools/index.ts';
 
 const INSTRUCTIONS = [
   'Chokepoint: open data on supply stress for raw materials and energy (strategic reserves, prices, country exposure, crisis scenarios, geopolitical events, briefings). Read-only.',
-  'Start with list_commodities to learn the commodity codes; countries are ISO 3166-1 codes (alpha-3 DEU or alpha-2 de; `eu` for the EU gas aggregate).',
+  'Start with list_commodities to learn the commodity codes; a commodity is its code, slug or name (gas, energy.gas, Erdgas), a country its ISO 3166-1 code or name (DEU, de, UK, Allemagne; `eu` for the EU gas aggregate).',
+  'Each result comes as text (a summary, the figures, links to the full data) and as structuredContent (the whole object). Read a briefing found by search_briefings with resources/read on its chokepoint://briefing/{lang}/{id} URI.',
   'Every result carries as_of, license (CC-BY-4.0) and attribution: cite Chokepoint with a link when you reuse figures.',
   'Tool calls, resource reads, prompts, completions and pings count against the data rate limit of your IP (shared with the HTTP API); a session ends after a while without one of those, and after its maximum lifetime in any case.',
 ].join('\n');
 
 let descriptors: ReturnType<typeof toolDescriptors> | undefined;
-/** tools/list: the very descriptors the server card is generated from (same names, schemas, annotations). */
+/** tools/list: the very descriptors the server card is generated from (same names, schemas, annotations, app links). */
 const toolList = () => (descriptors ??= toolDescriptors());
 
 /** Name and version as the server card of a build gives them (the card is generated from the same registry). */
@@ -32,35 +44,76 @@ function identity(deps: McpServerDeps): { name: string; version: string; base: s
   return b ? cardIdentity(b) : { name: serverName(deps.baseUrl), version: '0.0.0', base: deps.baseUrl };
 }
 
-/** One MCP server (one per session): the ten tools, the resource templates and the prompts, over the current build. */
+/** What a session negotiated in `initialize`: the protocol revision (as the SDK answers it). */
+interface Negotiated {
+  protocolVersion: string;
+}
+
+/** The revision the SDK answers an initialize request with: the client's when supported, else the latest. */
+const negotiate = (requested: unknown) =>
+  typeof requested === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION;
+
+/** Any JSON object: the SDK hands the arguments over as they came, and the handler checks them with the tool's schema. */
+const ANY_ARGUMENTS = z.looseObject({});
+
+/**
+ * The content blocks of a result: the text (summary, figures, notes, links, citation), then, for
+ * clients of a revision that knows them, a resource_link per link.
+ */
+function contentOf(text: string, links: readonly ToolLink[], negotiated: Negotiated): ContentBlock[] {
+  const withLinks = negotiated.protocolVersion >= RESOURCE_LINK_SINCE;
+  return [
+    { type: 'text', text },
+    ...(withLinks
+      ? links.map((l) => ({
+          type: 'resource_link' as const,
+          uri: l.uri,
+          name: l.name,
+          title: l.title,
+          mimeType: l.mimeType,
+          ...(l.description ? { description: l.description } : {}),
+        }))
+      : []),
+  ];
+}
+
+/** One MCP server (one per session): the ten tools, the resource templates, the apps and the prompts, over the current build. */
 export function createMcpServer(deps: McpServerDeps): McpServer {
   const log = deps.log ?? (() => {});
   const { name, version, base } = identity(deps);
   const mcp = new McpServer({ name, title: 'Chokepoint', version, websiteUrl: `${base}/` }, { instructions: INSTRUCTIONS });
+  const negotiated: Negotiated = { protocolVersion: LATEST_PROTOCOL_VERSION };
 
   for (const spec of TOOLS) {
     const tool = TOOL_MODULES[spec.name] as { run(b: unknown, args: unknown): ReturnType<(typeof TOOL_MODULES)[typeof spec.name]['run']> };
     // The rate limit is applied before the call reaches here (gate.ts).
-    const handler = async (args: unknown): Promise<CallToolResult> => {
+    const handler = async (raw: Record<string, unknown>): Promise<CallToolResult> => {
       const b = deps.source.current();
       if (!b) return { isError: true, content: [{ type: 'text', text: 'no build has been published yet; try again in 30 seconds' }] };
+      const parsed = spec.inputSchema.safeParse(raw);
+      if (!parsed.success) return { isError: true, content: [{ type: 'text', text: argumentsText(spec.name, spec.inputSchema, raw, parsed.error.issues) }] };
       try {
-        const { structured, summary } = await tool.run(b, args);
-        return { structuredContent: structured as Record<string, unknown>, content: [{ type: 'text', text: summary }] };
+        const outcome = await tool.run(b, parsed.data);
+        const structured = outcome.structured as Record<string, unknown>;
+        const text = resultText(b, { ...outcome, structured });
+        return { structuredContent: structured, content: contentOf(text, outcome.links ?? [], negotiated) };
       } catch (err) {
         if (err instanceof ApiError) return { isError: true, content: [{ type: 'text', text: errorText(b, err) }] };
         log(`MCP tool ${spec.name} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
         return { isError: true, content: [{ type: 'text', text: `${spec.name} failed unexpectedly; the error has been logged` }] };
       }
     };
+    const meta = appMeta(spec.app);
     mcp.registerTool(
       spec.name,
       {
         title: spec.title,
         description: spec.description,
-        inputSchema: spec.inputSchema,
+        // Checked by the handler with spec.inputSchema, so that a refusal is one short text (argumentsText), not the SDK's.
+        inputSchema: ANY_ARGUMENTS,
         outputSchema: spec.outputSchema,
         annotations: { title: spec.title, ...spec.annotations },
+        ...(meta ? { _meta: meta } : {}),
       },
       handler as never,
     );
@@ -68,9 +121,75 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
   // The SDK would derive the JSON Schemas itself (draft-07); list exactly what the card publishes.
   mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolList() as never }));
 
+  registerApps(mcp);
   registerResources(mcp, deps);
   registerPrompts(mcp, deps);
   // The registrations announce listChanged: true; nothing changes at runtime (as the server card says).
-  mcp.server.registerCapabilities({ tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false } });
+  mcp.server.registerCapabilities({
+    tools: { listChanged: false },
+    resources: { listChanged: false },
+    prompts: { listChanged: false },
+    extensions: { [MCP_APPS.extension]: { mimeTypes: [MCP_APPS.mimeType] } },
+  });
+
+  // The revision the session speaks, read off the client's initialize request as it passes: a
+  // result links its data as resource_link blocks only for revisions that have them. And the
+  // errors the SDK itself raises, said once and short on their way out (sayOnce).
+  const connect = mcp.connect.bind(mcp);
+  mcp.connect = async (transport: Transport) => {
+    await connect(transport);
+    const onmessage = transport.onmessage;
+    transport.onmessage = (message, extra) => {
+      if (isInitializeRequest(message)) negotiated.protocolVersion = negotiate(message.params.protocolVersion);
+      onmessage?.(message, extra);
+    };
+    const send = transport.send.bind(transport);
+    transport.send = (message, options) => send(sayOnce(message), options);
+  };
   return mcp;
+}
+
+const SDK_PREFIX = /^(?:MCP error -?\d+: )+/;
+const PROMPTS = ['country_supply_risk_briefing', 'commodity_stress_explainer', 'reserve_outlook'];
+
+/** An error message of the SDK in the form of ours: `Tool x not found` → the problem, the accepted form, suggestions. */
+function sdkMessage(message: string): { message: string; code?: number } {
+  const m = message.replace(SDK_PREFIX, '');
+  let x: RegExpExecArray | null;
+  if ((x = /^Tool (.+) not found$/.exec(m))) {
+    const names = TOOLS.map((t) => t.name);
+    return { message: explained(`unknown tool '${x[1]}'`, `one of the ${names.length} tools of tools/list`, suggest(x[1]!, names, 5)) };
+  }
+  if ((x = /^Prompt (.+) not found$/.exec(m)))
+    return { message: explained(`unknown prompt '${x[1]}'`, `one of ${PROMPTS.join(', ')}`, suggest(x[1]!, PROMPTS, 5)) };
+  if ((x = /^Resource (.+) not found$/.exec(m)))
+    return {
+      code: RESOURCE_NOT_FOUND,
+      message: explained(
+        `unknown resource '${x[1]}'`,
+        `a URI of ${Object.values(RESOURCE_TEMPLATES).join(', ')}, or one of the ui://chokepoint/ apps (resources/list names them all)`,
+        [],
+      ),
+    };
+  return { message: m };
+}
+
+/**
+ * The SDK's McpError puts "MCP error <code>: " before its message, and a client's McpError puts it
+ * again ("MCP error -32602: MCP error -32602: Prompt x not found"); a tool result it makes from
+ * such an error starts with it. Outgoing errors and error results are sent without it, the SDK's
+ * own refusals in the form of ours (the problem, the accepted form, suggestions).
+ */
+function sayOnce(message: JSONRPCMessage): JSONRPCMessage {
+  if ('error' in message && SDK_PREFIX.test(message.error.message)) {
+    const { message: text, code } = sdkMessage(message.error.message);
+    return { ...message, error: { ...message.error, message: text, ...(code ? { code } : {}) } };
+  }
+  if ('result' in message && message.result.isError === true && Array.isArray(message.result.content)) {
+    const content = (message.result.content as { type: string; text?: string }[]).map((c) =>
+      c.type === 'text' && c.text && SDK_PREFIX.test(c.text) ? { ...c, text: sdkMessage(c.text).message } : c,
+    );
+    return { ...message, result: { ...message.result, content } };
+  }
+  return message;
 }

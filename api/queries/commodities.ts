@@ -3,8 +3,7 @@ import type { CommodityPath, ListCommoditiesQuery } from '../../contract/api.ts'
 import type { CommodityListEntry, CommoditySheet, Price } from '../../contract/commodities.ts';
 import type { Meta } from '../../contract/common.ts';
 import { type LoadedBuild, perBuild } from '../build.ts';
-import { ApiError } from '../problem.ts';
-import { MAX_SUGGESTIONS, resolveCommodity } from '../resolve.ts';
+import { ExplainedError, MAX_SUGGESTIONS, resolveCommodity } from '../resolve.ts';
 import { type Answer, computed, fromFile } from './answer.ts';
 import { BUILD_FILES } from '../../contract/layout.ts';
 
@@ -33,12 +32,14 @@ export function getPrice(b: LoadedBuild, q: { commodity: string }): Answer<Price
     const priced = b.commodities.filter((c) => c.price);
     // Suggestions: priced commodities of the same group first.
     const nearest = [...priced.filter((c) => c.group === entry.group), ...priced.filter((c) => c.group !== entry.group)].slice(0, MAX_SUGGESTIONS);
-    throw new ApiError(
+    throw new ExplainedError(
       404,
       `${entry.name} (${entry.code}) has no public price series in our sources; commodities with a price: ${priced.map((c) => c.code).join(', ')}`,
+      { errors: [{ param: 'commodity', message: 'no price series' }], suggestions: nearest.map((c) => c.code) },
       {
-        errors: [{ param: 'commodity', message: 'no price series' }],
-        suggestions: nearest.map((c) => c.code),
+        problem: `${entry.name} (${entry.code}) has no public price series in our sources`,
+        accepted: `a commodity with a price series (${priced.length} of the ${b.commodities.length})`,
+        labelled: nearest.map((c) => `${c.code} (${c.name})`),
       },
     );
   }

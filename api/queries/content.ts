@@ -1,10 +1,15 @@
 import type { z } from 'zod';
 import type { BriefingsQuery, BriefingsQueryEcho, EventsQuery, EventsQueryEcho, ScenariosQuery } from '../../contract/api.ts';
 import type { Briefing, Event, Scenario } from '../../contract/content.ts';
+import type { Lang } from '../../contract/languages.ts';
 import { BUILD_FILES } from '../../contract/layout.ts';
 import { defaultEventsSince, LIST_DEFAULTS } from '../../contract/limits.ts';
-import type { LoadedBuild } from '../build.ts';
-import { resolveCommodity, resolveCountry } from '../resolve.ts';
+import type { LocalizedScenario as LocalizedScenarioSchema } from '../../contract/tools.ts';
+import { lookupName, nameIndex, rankNames, type NameIndex } from '../../lib/suggest.ts';
+import { type LoadedBuild, perBuild } from '../build.ts';
+import { ExplainedError, MAX_SUGGESTIONS, resolveCommodity, resolveCountry } from '../resolve.ts';
+
+export type LocalizedScenario = z.infer<typeof LocalizedScenarioSchema>;
 import { type Answer, computed, type Envelope, fromFile } from './answer.ts';
 
 export type ScenariosParams = Omit<z.output<typeof ScenariosQuery>, 'format'>;
@@ -87,4 +92,44 @@ export function listBriefings(b: LoadedBuild, q: BriefingsParams): Answer<Briefi
   if (file && q.limit === LIST_DEFAULTS.briefings.limit) return fromFile(file);
   const { data, meta } = computeBriefings(b, query);
   return computed(data, meta);
+}
+
+/** A scenario in one language: its title and summary in `lang` (as written, in English), without the other translations. */
+export function localizeScenario(s: Scenario, lang: Lang): LocalizedScenario {
+  const { translations, ...rest } = s;
+  const own = lang === 'en' ? undefined : translations[lang];
+  return { ...rest, lang, title: own?.title ?? s.title, summary: own?.summary ?? s.summary };
+}
+
+/** Briefing names per language: id, translation key and title → id, for lookups and suggestions. */
+const briefingNames = perBuild((b) => {
+  const out = new Map<string, NameIndex<string>>();
+  for (const [lang, set] of b.briefings) out.set(lang, nameIndex(set.items.map((x) => ({ id: x.id, names: [x.id, x.translation_key, x.title] }))));
+  return out;
+});
+
+const BRIEFING_FORM =
+  "a briefing's id (2026-08-20-eu-gas-storage-winter-2026-en) or translation key (the id without its language), as search_briefings and GET /v1/briefings give them";
+
+/**
+ * One briefing, by its language and its id (or its translation key, or its exact title), with the
+ * meta of its language's set; 404 with at most five briefings of that language nearest in name.
+ */
+export function getBriefing(b: LoadedBuild, lang: Lang, input: string): Envelope<Briefing> {
+  const set = b.briefings.get(lang)!;
+  const index = briefingNames(b).get(lang)!;
+  const hits = lookupName(index, input);
+  const found = hits.length === 1 ? set.items.find((x) => x.id === hits[0]) : undefined;
+  if (found) return { data: found, meta: { ...set.meta, as_of: found.published_at } };
+  // Another language's id: the same briefing in this language first.
+  const key = [...b.briefings.values()].flatMap((s) => s.items).find((x) => x.id === input.trim().toLowerCase())?.translation_key;
+  const sibling = key ? set.items.filter((x) => x.translation_key === key).map((x) => x.id) : [];
+  const nearest = [...new Set([...sibling, ...hits, ...rankNames(index, input, MAX_SUGGESTIONS)])].slice(0, MAX_SUGGESTIONS);
+  const title = (id: string) => set.items.find((x) => x.id === id)?.title ?? id;
+  throw new ExplainedError(
+    404,
+    `no ${lang} briefing '${input}'`,
+    { errors: [{ param: 'id', message: `unknown briefing; expected ${BRIEFING_FORM}` }], suggestions: nearest },
+    { problem: `no ${lang} briefing '${input}'`, accepted: BRIEFING_FORM, labelled: nearest.map((id) => `${id} (${title(id)})`) },
+  );
 }

@@ -4,8 +4,7 @@ import type { Meta, Point } from '../../contract/common.ts';
 import { isoWeekId } from '../../contract/dates.ts';
 import type { Frequency, Reserve, TimeSeries } from '../../contract/reserves.ts';
 import { type LoadedBuild, perBuild } from '../build.ts';
-import { ApiError } from '../problem.ts';
-import { resolveReserve, resolveReserves } from '../resolve.ts';
+import { ExplainedError, resolveReserve, resolveReserves } from '../resolve.ts';
 import { type Answer, computed, type Envelope, fromFile } from './answer.ts';
 import { BUILD_FILES } from '../../contract/layout.ts';
 
@@ -89,17 +88,22 @@ export function getTimeseries(b: LoadedBuild, q: TimeSeriesParams, today = new D
   const metricName = q.metric ?? (series.metrics.fill_pct ? 'fill_pct' : 'volume');
   const metric = series.metrics[metricName];
   if (!metric) {
-    throw new ApiError(400, `metric '${metricName}' is not published for ${key}; available: ${Object.keys(series.metrics).join(', ')}`, {
-      errors: [{ param: 'metric', message: 'not available for this reserve' }],
-      allowed: Object.keys(series.metrics),
-    });
+    const available = Object.keys(series.metrics);
+    throw new ExplainedError(
+      400,
+      `metric '${metricName}' is not published for ${key}; available: ${available.join(', ')}`,
+      { errors: [{ param: 'metric', message: 'not available for this reserve' }], allowed: available },
+      { problem: `metric '${metricName}' is not published for the ${key} reserve`, accepted: `a metric this reserve publishes`, labelled: available },
+    );
   }
   const frequency = q.frequency ?? series.native_frequency;
   if (frequency === 'daily' && series.native_frequency === 'weekly') {
-    throw new ApiError(400, `${key} is published weekly; ask for frequency=weekly or monthly`, {
-      errors: [{ param: 'frequency', message: 'finer than the source' }],
-      allowed: ['weekly', 'monthly'],
-    });
+    throw new ExplainedError(
+      400,
+      `${key} is published weekly; ask for frequency=weekly or monthly`,
+      { errors: [{ param: 'frequency', message: 'finer than the source' }], allowed: ['weekly', 'monthly'] },
+      { problem: `the ${key} reserve is published weekly, not daily`, accepted: 'a frequency no finer than the source', labelled: ['weekly', 'monthly'] },
+    );
   }
   const to = q.to ?? today;
   const slice = metric.points.slice(lowerBound(metric.points, q.from), lowerBound(metric.points, `${to}\uffff`));

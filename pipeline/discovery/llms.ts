@@ -2,7 +2,7 @@ import { BULK_RESOURCES } from '../../contract/bulk.ts';
 import type { z } from 'zod';
 import { ASK_MAX_BODY_BYTES, ROUTES, type RouteSpec } from '../../contract/api.ts';
 import { LICENSE } from '../../contract/common.ts';
-import { TOOLS } from '../../contract/tools.ts';
+import { MCP_APPS, TOOLS } from '../../contract/tools.ts';
 import { docOf, shapeOf } from '../../contract/json-schema.ts';
 import { DATA_CACHE_CONTROL } from '../../contract/http.ts';
 import { DEFAULT_RATE_LIMITS } from '../../lib/config.ts';
@@ -63,6 +63,11 @@ export function llmsTxt({ baseUrl, rateLimits = DEFAULT_RATE_LIMITS }: { baseUrl
     `- Endpoint: \`${baseUrl}/mcp\` — Streamable HTTP (POST JSON-RPC messages) and the HTTP+SSE transport (GET opens the event stream, which names the URL to POST to) on the same path. No authentication.`,
     `- [Server card](${baseUrl}/.well-known/mcp/server-card): the tools with their input and output JSON Schemas.`,
     `- Tool arguments use the HTTP parameter names. Tool calls, resource reads, prompts, completions and pings ${policyText('data', rateLimits, () => 'count against the data rate limit', 'are not rate limited on this server')}; sessions expire when idle and after one hour.`,
+    '- Each tool result has a text block with the figures themselves (a summary line, tables or the JSON, links to the full data as JSON and CSV) and `structuredContent` with the whole object.',
+    '- Resources: `chokepoint://commodity/{slug}`, `chokepoint://country/{iso}`, `chokepoint://reserve/{commodity}/{country}` and `chokepoint://briefing/{lang}/{id}` (one briefing as Markdown; `search_briefings` hits name theirs).',
+    `- MCP Apps (\`${MCP_APPS.extension}\`): ${TOOLS.filter((t) => t.app)
+      .map((t) => `\`${t.name}\``)
+      .join(', ')} link a \`ui://\` chart (\`${MCP_APPS.mimeType}\`) that a host supporting the extension shows beside the result.`,
     '',
     `### Tools (${TOOLS.length})`,
     '',

@@ -1,5 +1,5 @@
 import { LICENSE, LICENSE_URL } from '../../contract/common.ts';
-import { serverName, toolDescriptors } from '../../contract/tools.ts';
+import { MCP_APPS, MCP_PROTOCOL_VERSIONS, serverName, toolDescriptors } from '../../contract/tools.ts';
 import { DEFAULT_RATE_LIMITS, DEFAULT_SECURITY_CONTACT } from '../../lib/config.ts';
 import { attributionRule, RATE_LIMIT_WINDOW_SECONDS, type RateLimitQuotas } from './openapi.ts';
 
@@ -67,13 +67,13 @@ export interface ServerCardOptions {
   version: string;
   /** MCP protocol versions the remote endpoint supports. */
   protocolVersions?: readonly string[];
-  /** Server capabilities as in the MCP initialize result; default: tools, resources and prompts, none changing at runtime. */
+  /** Server capabilities as in the MCP initialize result; default: tools, resources and prompts, none changing at runtime, and the MCP Apps extension. */
   capabilities?: Record<string, Record<string, unknown>>;
   /** The rate limits the server runs with (RATE_LIMIT_DATA, RATE_LIMIT_ASK; 0 = off); default 60 and 10. */
   rateLimits?: RateLimitQuotas;
 }
 
-export const MCP_PROTOCOL_VERSIONS = ['2024-11-05', '2025-03-26', '2025-06-18'] as const;
+export { MCP_PROTOCOL_VERSIONS } from '../../contract/tools.ts';
 export const SERVER_CARD_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json';
 
 /**
@@ -107,7 +107,12 @@ export function serverCard({
       `tool calls, resource reads, prompts, completions and pings ${quota > 0 ? `count against the data rate limit (${quota} per minute per client IP)` : 'are not rate limited on this server (the data rate limit is off)'}. Data ${LICENSE}, attribution with a link back required.`,
     websiteUrl: `${baseUrl}/`,
     remotes: [remote('streamable-http'), remote('sse')],
-    capabilities: capabilities ?? { tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false } },
+    capabilities: capabilities ?? {
+      tools: { listChanged: false },
+      resources: { listChanged: false },
+      prompts: { listChanged: false },
+      extensions: { [MCP_APPS.extension]: { mimeTypes: [MCP_APPS.mimeType] } },
+    },
     tools: toolDescriptors(),
     _meta: {
       license: LICENSE,

@@ -1,11 +1,12 @@
 import { getPrice } from '../../queries/commodities.ts';
-import { defineTool, footer, num, resultMeta } from './common.ts';
+import { defineTool, num, resultMeta } from './common.ts';
 
 export default defineTool('get_price', (b, args) => {
   const { data, meta } = getPrice(b, args).envelope();
   const change = data.change_1y_pct !== null ? `, ${data.change_1y_pct >= 0 ? '+' : ''}${num(data.change_1y_pct)} % over one year` : '';
+  // A price is small: its JSON is the figures.
   return {
     structured: { ...resultMeta(meta), ...data },
-    summary: `${data.name}: ${num(data.value)} ${data.currency}${data.unit ? ` per ${data.unit}` : ''} (${data.benchmark}, ${data.frequency}) on ${data.as_of}${change}. ${footer(b, data.as_of)}`,
+    summary: `${data.name}: ${num(data.value)} ${data.currency}${data.unit ? ` per ${data.unit}` : ''} (${data.benchmark}, ${data.frequency}) on ${data.as_of}${change}.`,
   };
 });

@@ -1,5 +1,5 @@
 import { getReserve, listReserves } from '../../queries/reserves.ts';
-import { defineTool, footer, num, pct, resultMeta } from './common.ts';
+import { defineTool, num, pct, resultMeta, table } from './common.ts';
 
 export default defineTool('get_reserve', (b, args) => {
   if (!args.country) {
@@ -11,12 +11,27 @@ export default defineTool('get_reserve', (b, args) => {
     const shown = fullest.length ? fullest : data;
     return {
       structured: { ...resultMeta(meta), reserves: data, count: data.length },
-      summary: `${data.length} ${data[0]?.commodity ?? ''} reserve(s)${fullest.length ? ', fullest first' : ''}: ${shown.slice(0, 5).map(line).join('; ')}${shown.length > 5 ? '; …' : ''}. ${footer(b, meta.as_of)}`,
+      summary: `${data.length} ${data[0]?.commodity ?? ''} reserve(s)${fullest.length ? ', fullest first' : ''}: ${shown.slice(0, 5).map(line).join('; ')}${shown.length > 5 ? '; …' : ''}.`,
+      figures: table(
+        ['country', 'name', 'as_of', 'fill_pct', 'volume', 'capacity', 'coverage_days', 'seasonal_norm_pct', 'gap_to_norm_pct', 'target'],
+        data.map((r) => [
+          r.country,
+          r.name,
+          r.as_of,
+          r.fill_pct,
+          `${num(r.volume.value)} ${r.volume.unit}`,
+          r.capacity ? `${num(r.capacity.value)} ${r.capacity.unit}` : null,
+          r.coverage_days,
+          r.seasonal_norm_pct,
+          r.gap_to_norm_pct,
+          r.target ? `${r.target.fill_pct} % by ${r.target.date}` : null,
+        ]),
+      ),
     };
   }
   const { data, meta } = getReserve(b, { commodity: args.commodity, country: args.country }).envelope();
   const parts = [
-    `${data.name}: ${data.fill_pct !== null ? `${pct(data.fill_pct, 2)} full, ` : ''}${num(data.volume.value)} ${data.volume.unit}${data.capacity ? ` of ${num(data.capacity.value)} ${data.capacity.unit}` : ''}`,
+    `${data.name}: ${data.fill_pct !== null ? `${pct(data.fill_pct, 2)} full, ` : ''}${num(data.volume.value)} ${data.volume.unit}${data.capacity ? ` of ${num(data.capacity.value)} ${data.capacity.unit}` : ''} on ${data.as_of}`,
     data.coverage_days !== null ? `${num(data.coverage_days)} days of cover` : null,
     data.seasonal_norm_pct !== null ? `seasonal norm ${pct(data.seasonal_norm_pct)} (gap ${num(data.gap_to_norm_pct)} pp)` : null,
     // Against the build date: a deadline already past is said to be past, never counted down from the reading.
@@ -24,5 +39,6 @@ export default defineTool('get_reserve', (b, args) => {
       ? `target ${pct(data.target.fill_pct, 0)} by ${data.target.date}${data.target.date < b.manifest.generated_at.slice(0, 10) ? ` (passed; the reading of ${data.as_of} is the newest)` : ''}`
       : null,
   ].filter(Boolean);
-  return { structured: { ...resultMeta(meta), ...data }, summary: `${parts.join('; ')}. ${footer(b, data.as_of)}` };
+  // A single reserve is small: its JSON is the figures.
+  return { structured: { ...resultMeta(meta), ...data }, summary: `${parts.join('; ')}.` };
 });

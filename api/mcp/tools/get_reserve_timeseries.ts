@@ -1,5 +1,5 @@
 import { getTimeseries } from '../../queries/reserves.ts';
-import { defineTool, footer, num, resultMeta } from './common.ts';
+import { defineTool, httpLinks, num, resultMeta, seriesText } from './common.ts';
 
 /** Without an explicit frequency, a longer series is resampled (weekly, then monthly) to stay compact. */
 export const MAX_POINTS = 400;
@@ -21,9 +21,26 @@ export default defineTool('get_reserve_timeseries', (b, args) => {
   const { data, meta } = answer;
   const first = data.points[0];
   const last = data.points.at(-1);
+  const label = `${data.metric} of the ${data.commodity} reserve in ${data.country}, ${data.frequency}`;
   const summary =
     first && last
-      ? `${data.metric} of ${data.commodity} reserve in ${data.country}, ${data.frequency}: ${num(first.value)} ${data.unit} on ${first.date} → ${num(last.value)} ${data.unit} on ${last.date} (${data.points.length} points)`
-      : `${data.metric} of ${data.commodity} reserve in ${data.country}: no observation between ${data.from} and ${data.to}`;
-  return { structured: { ...resultMeta(meta, notes), ...data }, summary: `${summary}. ${footer(b, meta.as_of)}` };
+      ? `${label}: ${num(first.value)} ${data.unit} on ${first.date} → ${num(last.value)} ${data.unit} on ${last.date} (${data.points.length} points)`
+      : `${label}: no observation between ${data.from} and ${data.to}`;
+  // The query as asked, for the links: the same series over HTTP (every point at the native frequency without a frequency).
+  const query = new URLSearchParams({ commodity: data.commodity, country: data.country, from: data.from, to: data.to, metric: data.metric });
+  if (args.frequency) query.set('frequency', args.frequency);
+  return {
+    structured: { ...resultMeta(meta, notes), ...data },
+    summary: `${summary}.`,
+    figures: seriesText(label, data.points, data.unit),
+    links: [
+      ...httpLinks(b, `/v1/reserves/timeseries?${query.toString()}`, `${data.commodity}/${data.country} ${data.metric} series`, true),
+      {
+        uri: `chokepoint://reserve/${data.commodity}/${data.country}`,
+        name: `reserve-${data.commodity}-${data.country}`,
+        title: `${data.commodity}/${data.country} reserve, last 365 days, MCP resource`,
+        mimeType: 'application/json',
+      },
+    ],
+  };
 });

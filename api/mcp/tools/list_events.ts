@@ -1,5 +1,7 @@
 import { listEvents } from '../../queries/content.ts';
-import { defineTool, footer, resultMeta } from './common.ts';
+import { defineTool, resultMeta, table } from './common.ts';
+
+const code = (slug: string) => slug.slice(slug.indexOf('.') + 1);
 
 export default defineTool('list_events', (b, args) => {
   const { data, meta } = listEvents(b, args).envelope();
@@ -9,6 +11,21 @@ export default defineTool('list_events', (b, args) => {
     .join('; ');
   return {
     structured: { events: data, count: data.length, ...resultMeta(meta) },
-    summary: `${data.length} event(s)${data.length ? `, newest first: ${shown}${data.length > 3 ? '; …' : ''}` : ''}. ${footer(b, meta.as_of)}`,
+    summary: `${data.length} event(s)${data.length ? `, newest first: ${shown}${data.length > 3 ? '; …' : ''}` : ''}.`,
+    figures: data.length
+      ? table(
+          ['date', 'id', 'category', 'effect', 'title', 'commodities', 'countries', 'source'],
+          data.map((e) => [
+            e.ended_on ? `${e.date} → ${e.ended_on}` : e.date,
+            e.id,
+            e.category,
+            e.effect,
+            e.title,
+            e.commodities.map(code).join(', '),
+            e.countries.join(', '),
+            e.source_name,
+          ]),
+        )
+      : 'No event matches.',
   };
 });

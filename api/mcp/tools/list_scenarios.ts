@@ -1,12 +1,30 @@
-import { listScenarios } from '../../queries/content.ts';
-import { defineTool, footer, resultMeta } from './common.ts';
+import { listScenarios, localizeScenario } from '../../queries/content.ts';
+import { defineTool, resultMeta } from './common.ts';
+
+const code = (slug: string) => slug.slice(slug.indexOf('.') + 1);
 
 export default defineTool('list_scenarios', (b, args) => {
-  const { data, meta } = listScenarios(b, args).envelope();
+  const { data: all, meta } = listScenarios(b, {
+    ...(args.status ? { status: args.status } : {}),
+    ...(args.commodity ? { commodity: args.commodity } : {}),
+  }).envelope();
+  // One language (the title and summary in `lang`, without the other translations), at most `limit`.
+  const data = all.slice(0, args.limit).map((s) => localizeScenario(s, args.lang));
+  const notes =
+    data.length < all.length ? [`the first ${data.length} of ${all.length} scenarios; raise limit or filter by status or commodity for the others`] : [];
   const top = [...data].sort((x, y) => y.probability * y.severity - x.probability * x.severity).slice(0, 3);
   const tops = top.map((s) => `${s.title} (${s.status}, p=${s.probability}, severity ${s.severity})`).join('; ');
+  const since = (s: (typeof data)[number]) => s.status_history.at(-1)?.date ?? s.updated_at;
   return {
-    structured: { scenarios: data, count: data.length, ...resultMeta(meta) },
-    summary: `${data.length} scenario(s)${data.length ? `; highest risk: ${tops}` : ''}. ${footer(b, meta.as_of)}`,
+    structured: { scenarios: data, count: data.length, total: all.length, ...resultMeta(meta, notes) },
+    summary: `${data.length} scenario(s)${data.length ? `; highest risk: ${tops}` : ''}.`,
+    figures: data.length
+      ? data
+          .map(
+            (s) =>
+              `- ${s.id}: ${s.title}. Status ${s.status} since ${since(s)}; probability ${s.probability}; severity ${s.severity}/5; commodities ${s.commodities.map(code).join(', ')}; countries ${s.countries.join(', ')}.\n  ${s.summary}`,
+          )
+          .join('\n')
+      : 'No scenario matches.',
   };
 });
