@@ -96,6 +96,8 @@ export async function runCall(b: LoadedBuild, n: number, name: string, rawArgs: 
   } catch {
     return fail('the arguments are not a JSON object');
   }
+  // Multilingual content in the question's language unless the model asks for another.
+  if (raw && typeof raw === 'object' && !Array.isArray(raw) && 'lang' in spec.inputSchema.shape && !('lang' in raw)) raw = { ...raw, lang };
   const parsed = spec.inputSchema.safeParse(raw);
   if (!parsed.success) return fail(`invalid arguments: ${issuesText(parsed.error.issues)}`);
   const args = parsed.data as Record<string, unknown>;
