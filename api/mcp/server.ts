@@ -78,11 +78,13 @@ function contentOf(text: string, links: readonly ToolLink[], negotiated: Negotia
 }
 
 /** One MCP server (one per session): the ten tools, the resource templates, the apps and the prompts, over the current build. */
-export function createMcpServer(deps: McpServerDeps): McpServer {
+export function createMcpServer(deps: McpServerDeps, opts: { protocolVersion?: string | undefined } = {}): McpServer {
   const log = deps.log ?? (() => {});
   const { name, version, base } = identity(deps);
   const mcp = new McpServer({ name, title: 'Chokepoint', version, websiteUrl: `${base}/` }, { instructions: INSTRUCTIONS });
-  const negotiated: Negotiated = { protocolVersion: LATEST_PROTOCOL_VERSION };
+  // A stateless server (api/mcp/stateless.ts) never sees the initialize request: it is told the
+  // revision from the request's MCP-Protocol-Version header.
+  const negotiated: Negotiated = { protocolVersion: opts.protocolVersion ? negotiate(opts.protocolVersion) : LATEST_PROTOCOL_VERSION };
 
   for (const spec of TOOLS) {
     const tool = TOOL_MODULES[spec.name] as { run(b: unknown, args: unknown): ReturnType<(typeof TOOL_MODULES)[typeof spec.name]['run']> };
