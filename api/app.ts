@@ -5,7 +5,7 @@ import type { LoadedBuild } from './build.ts';
 import type { BuildSource } from './build-store.ts';
 import { DATA_CACHE_CONTROL, HTML_CACHE_CONTROL, JSON_TYPE } from '../contract/http.ts';
 import { commonHeaders } from './headers.ts';
-import { MEMO_KEY, queryObject, sendBytes, sendFile, urlEncodingProblem } from './http.ts';
+import { MEMO_KEY, queryObject, sendFile, sendMemoised, urlEncodingProblem } from './http.ts';
 import { negotiateFormat, negotiatedFormat, varyOf } from './negotiate.ts';
 import { parseParams } from './params.ts';
 import { healthOf } from './health.ts';
@@ -157,12 +157,7 @@ export function createApp(opts: AppOptions): Hono {
       const path = canonicalJson(c.req.param() as Record<string, unknown>);
       const key = `${r.operationId}|${path}|${canonicalJson(params)}|${negotiatedFormat(c) ?? 'json'}|${new Date().toISOString().slice(0, 10)}`;
       const hit = b.memo.get(key);
-      if (hit)
-        return sendBytes(c, b, hit.body, hit.contentType, {
-          etag: hit.etag,
-          lastModified: b.lastModified,
-          ...(hit.cacheControl ? { cacheControl: hit.cacheControl } : {}),
-        });
+      if (hit) return sendMemoised(c, b, key, hit);
       c.set(MEMO_KEY, key);
       return h(c, b);
     };

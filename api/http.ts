@@ -3,8 +3,9 @@ import { CSV_TYPE, DATA_CACHE_CONTROL, JSON_TYPE } from '../contract/http.ts';
 import { recordsToCsv } from '../lib/csv.ts';
 import { etagOf, matches } from './headers.ts';
 import type { LoadedBuild, StaticFile } from './build.ts';
-import type { ContentCoding } from '../contract/manifest.ts';
+import type { MemoEntry } from './memo.ts';
 import { negotiatedFormat, preferredCoding, preferredFormat, varyOf } from './negotiate.ts';
+import { codingsOf, LIMIT_HEADERS, recordAnswer, replyOf, type ByteAnswer } from './prebuilt.ts';
 import { ApiError } from './problem.ts';
 
 const encoder = new TextEncoder();
@@ -15,16 +16,31 @@ export interface CacheInfo {
   cacheControl?: string;
 }
 
-/** Rate-limit headers the limiter computed for this request, added when the response is built. */
-export const LIMIT_HEADERS = 'limitHeaders';
+export { LIMIT_HEADERS };
 
 /**
- * Bytes as they are, or one of their compressed copies when the file has them and Accept-Encoding
- * prefers one (api/negotiate.ts: br, then gzip, then identity), each copy with its own strong
- * ETag. Every header is set at construction (a header added to a finished response would make
- * the Node adapter copy the body through a stream); 304 when the client has the bytes it would
- * get. Vary names what chose them: Accept on /v1 routes, Accept-Encoding where copies exist.
+ * Bytes as they are, or one of their compressed copies when the answer has them and
+ * Accept-Encoding prefers one (api/negotiate.ts: br, then gzip, then identity), each copy with
+ * its own strong ETag; 304 when the client has the bytes it would get. The headers are those of
+ * api/prebuilt.ts replyOf(), which the listener's fast path sends too, plus the rate limiter's.
+ * Every header is set at construction (a header added to a finished response would make the
+ * Node adapter copy the body through a stream).
  */
+export function sendAnswer(c: Context, b: Pick<LoadedBuild, 'headers'>, answer: ByteAnswer): Response {
+  const codings = codingsOf(answer);
+  const coding = preferredCoding(c.req.header('accept-encoding'), codings);
+  if (!coding) {
+    throw new ApiError(406, `this resource is available as ${['identity', ...codings].join(', ')}; the Accept-Encoding header allows none`, {
+      allowed: ['identity', ...codings],
+    });
+  }
+  const reply = replyOf(b.headers, answer, coding, varyOf(c));
+  const limit = c.get(LIMIT_HEADERS) as Record<string, string> | undefined;
+  if (matches(c.req.header('if-none-match'), reply.etag)) return new Response(null, { status: 304, headers: { ...reply.notModified, ...limit } });
+  return new Response(reply.body as ConstructorParameters<typeof Response>[0], { status: 200, headers: { ...reply.ok, ...limit } });
+}
+
+/** sendAnswer() of bytes described piece by piece. */
 export function sendBytes(
   c: Context,
   b: Pick<LoadedBuild, 'headers'>,
@@ -34,41 +50,51 @@ export function sendBytes(
   extra?: Record<string, string>,
   encodings?: StaticFile['encodings'],
 ): Response {
-  const available = encodings ? (Object.keys(encodings) as ContentCoding[]) : [];
-  const coding = preferredCoding(c.req.header('accept-encoding'), available);
-  if (!coding) {
-    throw new ApiError(406, `this resource is available as ${['identity', ...available].join(', ')}; the Accept-Encoding header allows none`, {
-      allowed: ['identity', ...available],
-    });
-  }
-  const chosen = coding === 'identity' ? { body, etag: cache.etag } : encodings![coding]!;
-  const vary = [varyOf(c), available.length > 0 ? 'Accept-Encoding' : undefined].filter(Boolean).join(', ');
-  const headers: Record<string, string> = {
-    ...b.headers,
-    ...(c.get(LIMIT_HEADERS) as Record<string, string> | undefined),
-    'content-type': contentType,
-    etag: chosen.etag,
-    'last-modified': cache.lastModified,
-    'cache-control': cache.cacheControl ?? DATA_CACHE_CONTROL,
-    ...(vary ? { vary } : {}),
-    ...extra,
-  };
-  if (matches(c.req.header('if-none-match'), chosen.etag)) return new Response(null, { status: 304, headers });
-  if (coding !== 'identity') headers['content-encoding'] = coding;
-  return new Response(chosen.body as ConstructorParameters<typeof Response>[0], { status: 200, headers });
+  return sendAnswer(c, b, answerOf(body, contentType, cache, extra, encodings));
 }
 
+function answerOf(body: Uint8Array, contentType: string, cache: CacheInfo, extra?: Record<string, string>, encodings?: StaticFile['encodings']): ByteAnswer {
+  return {
+    body,
+    etag: cache.etag,
+    contentType,
+    lastModified: cache.lastModified,
+    cacheControl: cache.cacheControl ?? DATA_CACHE_CONTROL,
+    ...(encodings ? { encodings } : {}),
+    ...(extra ? { extra } : {}),
+  };
+}
+
+/** A file of the build, as it is: the listener may answer the next request for this target from it (api/prebuilt.ts). */
 export function sendFile(c: Context, b: LoadedBuild, file: StaticFile, extra?: Record<string, string>): Response {
-  return sendBytes(c, b, file.body, file.contentType, { etag: file.etag, lastModified: b.lastModified }, extra, file.encodings);
+  const answer = answerOf(file.body, file.contentType, { etag: file.etag, lastModified: b.lastModified }, extra, file.encodings);
+  recordAnswer(c, b, answer);
+  return sendAnswer(c, b, answer);
 }
 
 /** Context key under which a memoised route names its answer (see `memoised` in app.ts). */
 export const MEMO_KEY = 'memoKey';
 
+/** A memoised answer (just computed, or found in the memo): the listener may answer the next request for this target from it. */
+export function sendMemoised(c: Context, b: LoadedBuild, key: string, entry: MemoEntry): Response {
+  const answer = answerOf(entry.body, entry.contentType, {
+    etag: entry.etag,
+    lastModified: b.lastModified,
+    ...(entry.cacheControl ? { cacheControl: entry.cacheControl } : {}),
+  });
+  recordAnswer(c, b, answer, { key, entry });
+  return sendAnswer(c, b, answer);
+}
+
 function sendComputed(c: Context, b: LoadedBuild, body: Uint8Array, contentType: string, cacheControl?: string): Response {
   const etag = etagOf(body);
   const key = c.get(MEMO_KEY) as string | undefined;
-  if (key) b.memo.set(key, { body, etag, contentType, ...(cacheControl ? { cacheControl } : {}) });
+  const entry: MemoEntry = { body, etag, contentType, ...(cacheControl ? { cacheControl } : {}) };
+  if (key) {
+    b.memo.set(key, entry);
+    // Recorded only when the memo kept it (an answer over its size limit is not).
+    if (b.memo.get(key) === entry) return sendMemoised(c, b, key, entry);
+  }
   return sendBytes(c, b, body, contentType, { etag, lastModified: b.lastModified, ...(cacheControl ? { cacheControl } : {}) });
 }
 

@@ -51,30 +51,49 @@ export interface MetricsOptions {
   process?: boolean;
 }
 
+/** One series of chokepoint_http_requests_total. */
+interface Count {
+  labels: { route: string; status: string; answered_by: 'app' | 'fast_path' };
+  n: number;
+}
+
 export class ServerMetrics {
   readonly registry = new Registry();
-  private readonly requests: Counter<'route' | 'status'>;
-  private readonly limited: Counter<'policy'>;
-  /** One child counter per route and status, so counting a request is a Map lookup. */
-  private readonly children = new Map<string, { inc(): void }>();
+  /** Refusals by policy, handed to the counter at each scrape like the request counts. */
+  private readonly limited = { data: 0, ask: 0 };
+  /**
+   * The request counts by route, status and what answered, kept here and handed to the counter
+   * at each scrape: counting a request is a Map lookup and an addition (prom-client's inc()
+   * hashes the labels on every call, a cost the fast path's answers notice).
+   */
+  private readonly counts = { app: new Map<string, Map<number, Count>>(), fast_path: new Map<string, Map<number, Count>>() };
   private readonly withProcess: boolean;
 
   constructor(opts: MetricsOptions) {
     const registers = [this.registry];
     this.withProcess = opts.process ?? true;
-    this.requests = new Counter({
+    const counts = this.counts;
+    new Counter({
       name: 'chokepoint_http_requests_total',
-      help: 'HTTP requests answered, by route pattern and status',
-      labelNames: ['route', 'status'],
+      help: 'HTTP requests answered, by route pattern, status, and what answered: the listener from prebuilt bytes (fast_path) or the app',
+      labelNames: ['route', 'status', 'answered_by'],
       registers,
+      collect() {
+        this.reset();
+        for (const byRoute of Object.values(counts)) for (const byStatus of byRoute.values()) for (const c of byStatus.values()) this.inc(c.labels, c.n);
+      },
     });
-    this.limited = new Counter({
+    const limited = this.limited;
+    new Counter({
       name: 'chokepoint_rate_limited_total',
       help: 'Requests refused by a rate limit (429), by policy',
       labelNames: ['policy'],
       registers,
+      collect() {
+        this.reset();
+        for (const policy of ['data', 'ask'] as const) this.inc({ policy }, limited[policy]);
+      },
     });
-    for (const policy of ['data', 'ask'] as const) this.limited.inc({ policy }, 0);
     new Gauge({
       name: 'chokepoint_build_age_seconds',
       help: 'Seconds since the served build was generated (NaN before the first build)',
@@ -121,18 +140,24 @@ export class ServerMetrics {
     }
   }
 
-  /** Count one answered request. */
-  request(path: string, status: number): void {
-    const route = routeLabel(path, status);
-    const key = `${status} ${route}`;
-    let child = this.children.get(key);
-    if (!child) this.children.set(key, (child = this.requests.labels({ route, status: String(status) })));
-    child.inc();
+  /**
+   * Count one answered request. `fastPath`: the route label of a request the listener answered
+   * from prebuilt bytes (api/fast-path.ts), computed once per target; otherwise the app answered.
+   */
+  request(path: string, status: number, fastPath?: string): void {
+    const answeredBy = fastPath === undefined ? 'app' : 'fast_path';
+    const route = fastPath ?? routeLabel(path, status);
+    const byRoute = this.counts[answeredBy];
+    let byStatus = byRoute.get(route);
+    if (!byStatus) byRoute.set(route, (byStatus = new Map()));
+    const count = byStatus.get(status);
+    if (count) count.n++;
+    else byStatus.set(status, { labels: { route, status: String(status), answered_by: answeredBy }, n: 1 });
   }
 
   /** Count one request refused by the rate limiter. */
   rateLimited(policy: Policy): void {
-    this.limited.inc({ policy });
+    this.limited[policy]++;
   }
 
   /** The exposition text and its media type (`text/plain; version=0.0.4; charset=utf-8`). */

@@ -19,9 +19,31 @@ export type Format = 'json' | 'csv';
 /** The media type each format answers with, as a client names it in Accept. */
 export const FORMAT_MEDIA: Record<Format, string> = { json: 'application/json', csv: 'text/csv' };
 
-/** Context keys: the format decided for this request, and the request headers its answer varies on. */
+/** Context keys: the format decided for this request, the formats its route offers, and the request headers its answer varies on. */
 export const FORMAT_KEY = 'negotiatedFormat';
+export const OFFERS_KEY = 'offeredFormats';
 export const VARY_KEY = 'vary';
+
+/**
+ * Decisions already taken for a header value: clients send the same few Accept and
+ * Accept-Encoding values again and again, and parsing one costs more than the rest of a prebuilt
+ * answer. Bounded: short values only, and emptied when full.
+ */
+class Decisions<T> {
+  private readonly seen = new Map<string, T>();
+  get(key: string, decide: () => T): T {
+    const known = this.seen.get(key);
+    if (known !== undefined || this.seen.has(key)) return known as T;
+    const value = decide();
+    if (key.length <= 256) {
+      if (this.seen.size >= 512) this.seen.clear();
+      this.seen.set(key, value);
+    }
+    return value;
+  }
+}
+const formatDecisions = new Decisions<Format | null>();
+const codingDecisions = new Decisions<Coding | null>();
 
 /** One element of an Accept or Accept-Encoding list: the lower-cased value and its weight. */
 interface Weighted {
@@ -128,6 +150,10 @@ export function qualityOf(ranges: readonly MediaRange[], mediaType: string): num
  */
 export function preferredFormat(accept: string | undefined, offers: readonly Format[]): Format | null {
   if (accept === undefined || accept.trim() === '') return offers[0] ?? null;
+  return formatDecisions.get(`${offers.join()} ${accept}`, () => weighFormats(accept, offers));
+}
+
+function weighFormats(accept: string, offers: readonly Format[]): Format | null {
   const ranges = parseAccept(accept);
   let chosen: Format | null = null;
   let bestQ = 0;
@@ -145,7 +171,7 @@ export function preferredFormat(accept: string | undefined, offers: readonly For
  * The `format` of a URL's query as the contract reads it (trimmed, lower-cased); the route's
  * parser refuses a value it does not offer, or one given twice.
  */
-function formatParam(url: string): string | undefined {
+export function formatParam(url: string): string | undefined {
   const q = url.indexOf('?');
   if (q < 0) return undefined;
   return new URLSearchParams(url.slice(q + 1)).get('format')?.trim().toLowerCase();
@@ -159,14 +185,29 @@ function formatParam(url: string): string | undefined {
  */
 export function negotiateFormat(c: Context, offers: readonly Format[]): Format {
   c.set(VARY_KEY, 'Accept');
-  const fromUrl = formatParam(c.req.url);
-  const chosen = fromUrl !== undefined ? (fromUrl === 'csv' && offers.includes('csv') ? 'csv' : 'json') : preferredFormat(c.req.header('accept'), offers);
+  c.set(OFFERS_KEY, offers);
+  const chosen = chooseFormat(formatParam(c.req.url), c.req.header('accept'), offers);
   if (!chosen) {
     const allowed = offers.map((f) => FORMAT_MEDIA[f]);
     throw new ApiError(406, `this route answers ${allowed.join(' or ')}; the Accept header allows neither`, { allowed }, { vary: 'Accept' });
   }
   c.set(FORMAT_KEY, chosen);
   return chosen;
+}
+
+/**
+ * The rule of negotiateFormat, from its inputs: the `format` of the URL (formatParam) wins, a
+ * value the route does not offer counting as JSON (its parser refuses it); else Accept; null
+ * when Accept admits none of the offers (a 406).
+ */
+export function chooseFormat(fromUrl: string | undefined, accept: string | undefined, offers: readonly Format[]): Format | null {
+  if (fromUrl !== undefined) return fromUrl === 'csv' && offers.includes('csv') ? 'csv' : 'json';
+  return preferredFormat(accept, offers);
+}
+
+/** The formats the route of this request offers, when it negotiated one. */
+export function offeredFormats(c: Context): readonly Format[] | undefined {
+  return c.get(OFFERS_KEY) as readonly Format[] | undefined;
 }
 
 /** The format decided for this request (negotiateFormat), if one was. */
@@ -194,6 +235,10 @@ export type Coding = ContentCoding | 'identity';
  */
 export function preferredCoding(header: string | undefined, available: readonly ContentCoding[]): Coding | null {
   if (header === undefined) return 'identity';
+  return codingDecisions.get(`${available.join()} ${header}`, () => weighCodings(header, available));
+}
+
+function weighCodings(header: string, available: readonly ContentCoding[]): Coding | null {
   const weights = new Map<string, number>();
   for (const { value, q } of weightedList(header)) {
     const name = value === 'x-gzip' ? 'gzip' : value;

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { PROBLEM_TYPE, problemBody, type ProblemExtras, type ProblemStatus } from '../contract/problems.ts';
-import { withRequestId } from './request-id.ts';
+import { requestIdOf } from './request-id.ts';
 
 /** An error a client can act on: thrown anywhere, turned into problem details by one handler. */
 export class ApiError extends Error {
@@ -18,16 +18,39 @@ export class ApiError extends Error {
   }
 }
 
-export function problemResponse(c: Context, err: ApiError, common: Record<string, string> = {}): Response {
-  const body = problemBody(err.status, err.detail, c.req.path, withRequestId(c, err.extras));
-  return new Response(body, {
+/** What a problem says: an ApiError's status, detail, extension members and headers, or the same as plain data (no stack to capture). */
+export type Problem = Pick<ApiError, 'status' | 'detail' | 'extras' | 'headers'>;
+
+const encoder = new TextEncoder();
+
+/**
+ * A problem's status, headers and body: `common` first (the build's headers, Vary), then the
+ * rate limiter's, the type, no-store, the error's own, and the length (a HEAD gets it too). The
+ * app (problemResponse) and the listener's fast path (its 429) both answer with it.
+ */
+export function problemReply(
+  err: Problem,
+  instance: string,
+  requestId: string | undefined,
+  common: Record<string, string>,
+  limitHeaders?: Record<string, string>,
+): { status: ProblemStatus; headers: Record<string, string>; body: Uint8Array } {
+  const body = encoder.encode(problemBody(err.status, err.detail, instance, requestId ? { ...err.extras, request_id: requestId } : err.extras));
+  return {
     status: err.status,
     headers: {
       ...common,
-      ...(c.get('limitHeaders') as Record<string, string> | undefined),
+      ...limitHeaders,
       'content-type': `${PROBLEM_TYPE}; charset=utf-8`,
       'cache-control': 'no-store',
       ...err.headers,
+      'content-length': String(body.byteLength),
     },
-  });
+    body,
+  };
+}
+
+export function problemResponse(c: Context, err: ApiError, common: Record<string, string> = {}): Response {
+  const p = problemReply(err, c.req.path, requestIdOf(c), common, c.get('limitHeaders') as Record<string, string> | undefined);
+  return new Response(p.body as ConstructorParameters<typeof Response>[0], { status: p.status, headers: p.headers });
 }

@@ -2,8 +2,9 @@ import type { Context, MiddlewareHandler } from 'hono';
 import type { createClient as CreateClient } from 'redis';
 import { clientIp, type TrustProxy } from './client-ip.ts';
 import { rateKey } from './ip-text.ts';
-import { ApiError, problemResponse } from './problem.ts';
-import { LIMIT_HEADERS } from './http.ts';
+import type { RateLimitPolicy } from '../contract/http.ts';
+import { ApiError, type Problem } from './problem.ts';
+import { LIMIT_HEADERS, LIMIT_POLICY } from './prebuilt.ts';
 
 /**
  * Rate limits per client IP (SPEC §7): the data routes and MCP reads share one budget ("data",
@@ -20,7 +21,7 @@ import { LIMIT_HEADERS } from './http.ts';
  * knows them), then counts in Redis again. One warning per outage.
  */
 
-export type Policy = 'data' | 'ask';
+export type Policy = RateLimitPolicy;
 
 export interface RateLimitOptions {
   /** Requests per window on the data routes (and MCP reads); 0 turns the policy off. */
@@ -57,6 +58,14 @@ export interface RateLimits {
   ask: MiddlewareHandler;
   /** Count one hit of `policy` for this request's client (MCP reads use 'data'). */
   consume(c: Context, policy: Policy): Promise<ConsumeResult>;
+  /**
+   * Count one hit of `policy` for a client key (rateKey of its address): the result at once when
+   * counting in memory, a promise when the count goes to Redis. What consume() and the middleware
+   * do once they have the key; the listener's fast path (api/fast-path.ts) calls it directly.
+   */
+  consumeKey(policy: Policy, key: string): ConsumeResult | Promise<ConsumeResult>;
+  /** The 429 problem of a refused result, its headers included: the one refusal of every path. */
+  refusal(policy: Policy, result: ConsumeResult): Problem;
   /** The headers to send with a consume() result: RateLimit-Policy, RateLimit, and Retry-After when refused; {} when the policy is off. */
   headers(policy: Policy, result: ConsumeResult): Record<string, string>;
   /** Where counting happens now: 'memory' (no Redis configured), 'redis', or 'fallback' (Redis configured, unavailable). */
@@ -84,30 +93,126 @@ interface Admission {
 }
 
 /**
+ * The admissions of one client, oldest first: a ring of (time, count) buckets that grows
+ * (doubling) up to the quota. Dropping what left the window and adding the newest are O(1), so a
+ * high limit (a benchmark's, a proxy's) never costs time per request; and admissions of the same
+ * bucket share one entry, so in memory it costs at most one entry per millisecond of the window
+ * (60,000 entries, 720 KB, for a client sending thousands of requests a second) rather than one
+ * per request.
+ */
+class Ring {
+  private times = new Float64Array(4);
+  private counts = new Uint32Array(4);
+  private head = 0;
+  /** Buckets held. */
+  private used = 0;
+  /** Admissions held: the sum of the counts. */
+  size = 0;
+
+  private slot(i: number): number {
+    return (this.head + i) % this.times.length;
+  }
+
+  /** The time of the oldest admission held. */
+  oldest(): number {
+    return this.times[this.head]!;
+  }
+
+  /** Drop the admissions at or before `cutoff`. */
+  dropUntil(cutoff: number): void {
+    while (this.used > 0 && this.times[this.head]! <= cutoff) this.dropBucket();
+  }
+
+  /** Drop the `n` oldest admissions. */
+  dropOldest(n: number): void {
+    while (n > 0 && this.used > 0) {
+      const c = this.counts[this.head]!;
+      if (c > n) {
+        this.counts[this.head] = c - n;
+        this.size -= n;
+        return;
+      }
+      n -= c;
+      this.dropBucket();
+    }
+  }
+
+  private dropBucket(): void {
+    this.size -= this.counts[this.head]!;
+    this.head = (this.head + 1) % this.times.length;
+    this.used--;
+  }
+
+  /** Add an admission at `t`, in order (a Redis admission may come back after a later one; the newest is the common case). */
+  insert(t: number, cap: number): void {
+    this.size++;
+    let i = this.used;
+    while (i > 0 && this.times[this.slot(i - 1)]! > t) i--;
+    if (i > 0 && this.times[this.slot(i - 1)] === t) {
+      this.counts[this.slot(i - 1)]!++;
+      return;
+    }
+    if (this.used === this.times.length) this.grow(cap);
+    for (let j = this.used; j > i; j--) {
+      this.times[this.slot(j)] = this.times[this.slot(j - 1)]!;
+      this.counts[this.slot(j)] = this.counts[this.slot(j - 1)]!;
+    }
+    this.times[this.slot(i)] = t;
+    this.counts[this.slot(i)] = 1;
+    this.used++;
+  }
+
+  private grow(cap: number): void {
+    const length = Math.max(4, Math.min(this.times.length * 2, cap + 1));
+    const times = new Float64Array(length);
+    const counts = new Uint32Array(length);
+    for (let i = 0; i < this.used; i++) {
+      times[i] = this.times[this.slot(i)]!;
+      counts[i] = this.counts[this.slot(i)]!;
+    }
+    this.times = times;
+    this.counts = counts;
+    this.head = 0;
+  }
+
+  /** Every admission's time, oldest first. */
+  toArray(): number[] {
+    const out: number[] = [];
+    for (let i = 0; i < this.used; i++) for (let c = this.counts[this.slot(i)]!; c > 0; c--) out.push(this.times[this.slot(i)]!);
+    return out;
+  }
+}
+
+/**
  * Admitted requests per client in this process, oldest first, at most `limit` per client (a log
  * never holds more than its quota), swept once per window. admit() is synchronous, so
  * concurrent requests in one Node process are counted exactly.
+ *
+ * Times are kept to `resolutionUs`, rounded up: counting alone, a millisecond (an admission
+ * leaves the window up to 1 ms after its exact time, never before, so the limit still holds for
+ * every span of the window); beside Redis, the microsecond (each admission keeps its own stamp,
+ * which names it in Redis when this instance's admissions are copied back there).
  */
 class MemoryLog {
-  private readonly logs = new Map<string, number[]>();
+  private readonly logs = new Map<string, Ring>();
   private readonly timer: NodeJS.Timeout;
 
   private readonly windowUs: number;
   private readonly cap: number;
-  constructor(windowUs: number, cap: number) {
+  private readonly resolutionUs: number;
+  constructor(windowUs: number, cap: number, resolutionUs = 1) {
     this.windowUs = windowUs;
     this.cap = cap;
+    this.resolutionUs = resolutionUs;
     this.timer = setInterval(() => this.sweep(), windowUs / 1000);
     this.timer.unref();
   }
 
-  private live(key: string, now: number): number[] | undefined {
+  private live(key: string, now: number): Ring | undefined {
     const log = this.logs.get(key);
     if (!log) return undefined;
-    let drop = 0;
-    while (drop < log.length && log[drop]! <= now - this.windowUs) drop++;
-    if (drop) log.splice(0, drop);
-    if (log.length === 0) {
+    log.dropUntil(now - this.windowUs);
+    if (log.size === 0) {
       this.logs.delete(key);
       return undefined;
     }
@@ -116,27 +221,25 @@ class MemoryLog {
 
   admit(key: string, limit: number, now: number): Admission {
     const log = this.live(key, now);
-    const n = log?.length ?? 0;
-    if (n >= limit) return { allowed: false, count: n, oldest: log![0]! };
+    const n = log?.size ?? 0;
+    if (n >= limit) return { allowed: false, count: n, oldest: log!.oldest() };
     this.record(key, now);
-    return { allowed: true, count: n + 1, oldest: log?.[0] ?? now };
+    return { allowed: true, count: n + 1, oldest: this.logs.get(key)!.oldest() };
   }
 
   /** Remember an admission (Redis admitted it, or this log did). */
   record(key: string, t: number): void {
     let log = this.logs.get(key);
-    if (!log) this.logs.set(key, (log = []));
-    let i = log.length;
-    while (i > 0 && log[i - 1]! > t) i--;
-    log.splice(i, 0, t);
-    if (log.length > this.cap) log.splice(0, log.length - this.cap);
+    if (!log) this.logs.set(key, (log = new Ring()));
+    log.insert(this.resolutionUs === 1 ? t : Math.ceil(t / this.resolutionUs) * this.resolutionUs, this.cap);
+    if (log.size > this.cap) log.dropOldest(log.size - this.cap);
   }
 
   /** Every client's admissions still in the window (for copying to Redis). */
   *recent(now: number): Generator<[string, number[]]> {
     for (const key of [...this.logs.keys()]) {
       const log = this.live(key, now);
-      if (log) yield [key, [...log]];
+      if (log) yield [key, log.toArray()];
     }
   }
 
@@ -366,13 +469,6 @@ class RedisBackend {
 
 // --- headers and middleware ---------------------------------------------------------------
 
-function headerValues(policy: Policy, limit: number, windowMs: number, remaining: number, resetSeconds: number): Record<string, string> {
-  return {
-    'RateLimit-Policy': `"${policy}";q=${limit};w=${Math.ceil(windowMs / 1000)}`,
-    RateLimit: `"${policy}";r=${remaining};t=${resetSeconds}`,
-  };
-}
-
 /** Build the limits from the configuration (RATE_LIMIT_DATA, RATE_LIMIT_ASK, RATE_LIMIT_INSTANCES, REDIS_URL, TRUST_PROXY). */
 export async function createRateLimits(opts: RateLimitOptions): Promise<RateLimits> {
   const windowMs = opts.windowMs ?? 60_000;
@@ -388,9 +484,14 @@ export async function createRateLimits(opts: RateLimitOptions): Promise<RateLimi
   const limits: Record<Policy, number> = { data: opts.data, ask: opts.ask };
   /** The quota of one instance counting alone while Redis is away. */
   const fallback: Record<Policy, number> = { data: Math.max(1, Math.floor(opts.data / instances)), ask: Math.max(1, Math.floor(opts.ask / instances)) };
-  const memory: Record<Policy, MemoryLog> = { data: new MemoryLog(windowUs, Math.max(1, opts.data)), ask: new MemoryLog(windowUs, Math.max(1, opts.ask)) };
-
   const anyOn = opts.data > 0 || opts.ask > 0;
+  // Counting alone, to the millisecond; beside Redis, each admission keeps its microsecond stamp (MemoryLog).
+  const resolutionUs = opts.redisUrl && anyOn ? 1 : 1000;
+  const memory: Record<Policy, MemoryLog> = {
+    data: new MemoryLog(windowUs, Math.max(1, opts.data), resolutionUs),
+    ask: new MemoryLog(windowUs, Math.max(1, opts.ask), resolutionUs),
+  };
+
   const redis =
     opts.redisUrl && anyOn
       ? new RedisBackend(opts.redisUrl, windowUs, log, opts.redisTimeoutMs ?? 500, (await import('redis')).createClient, [
@@ -400,38 +501,61 @@ export async function createRateLimits(opts: RateLimitOptions): Promise<RateLimi
       : null;
   if (redis) await redis.start(2000);
   const keyOf = (c: Context) => rateKey(clientIp(c, opts.trust));
+  const windowSeconds = Math.ceil(windowMs / 1000);
 
-  /** Count one request of `key` under `policy`: in Redis when usable, else in memory (conservatively when Redis is configured). */
-  async function admit(policy: Policy, key: string): Promise<Admission & { limit: number; now: number }> {
-    const now = stamp();
-    if (redis?.check()) {
-      try {
-        const a = await redis.admit(`${REDIS_PREFIX}${policy}:${key}`, limits[policy], now);
-        if (a.allowed) memory[policy].record(key, now);
-        return { ...a, limit: limits[policy], now };
-      } catch (err) {
-        redis.markDown(err instanceof Error ? err.message : String(err), true);
-      }
-    }
-    const limit = redis ? fallback[policy] : limits[policy];
-    const later = stamp();
-    return { ...memory[policy].admit(key, limit, later), limit, now: later };
-  }
-
-  async function consume(c: Context, policy: Policy): Promise<ConsumeResult> {
-    if (limits[policy] === 0) return { allowed: true, limit: 0, remaining: 0, resetSeconds: 0 };
-    const a = await admit(policy, keyOf(c));
+  /** What one admission means for the client: its quota, what remains, when a slot frees. */
+  function resultOf(policy: Policy, a: Admission, limit: number, now: number): ConsumeResult {
     if (!a.allowed) opts.onLimited?.(policy);
     // When the oldest admission leaves the window, measured from this request's own time (the
     // log's clock): a retry after that many seconds is admitted.
-    const resetSeconds = Math.min(Math.ceil(windowMs / 1000), Math.max(1, Math.ceil((a.oldest + windowUs - a.now) / 1e6)));
-    return { allowed: a.allowed, limit: a.limit, remaining: a.allowed ? Math.max(0, a.limit - a.count) : 0, resetSeconds };
+    const resetSeconds = Math.min(windowSeconds, Math.max(1, Math.ceil((a.oldest + windowUs - now) / 1e6)));
+    return { allowed: a.allowed, limit, remaining: a.allowed ? Math.max(0, limit - a.count) : 0, resetSeconds };
   }
 
+  /** Count in memory: conservatively (this instance's share) when Redis is configured but unusable. */
+  function inMemory(policy: Policy, key: string): ConsumeResult {
+    const limit = redis ? fallback[policy] : limits[policy];
+    const now = stamp();
+    return resultOf(policy, memory[policy].admit(key, limit, now), limit, now);
+  }
+
+  async function inRedis(backend: RedisBackend, policy: Policy, key: string): Promise<ConsumeResult> {
+    const now = stamp();
+    try {
+      const a = await backend.admit(`${REDIS_PREFIX}${policy}:${key}`, limits[policy], now);
+      if (a.allowed) memory[policy].record(key, now);
+      return resultOf(policy, a, limits[policy], now);
+    } catch (err) {
+      backend.markDown(err instanceof Error ? err.message : String(err), true);
+      return inMemory(policy, key);
+    }
+  }
+
+  /** Count one request of `key` under `policy`: in Redis when usable (a promise), else in memory (at once). */
+  function consumeKey(policy: Policy, key: string): ConsumeResult | Promise<ConsumeResult> {
+    if (limits[policy] === 0) return OFF;
+    return redis?.check() ? inRedis(redis, policy, key) : inMemory(policy, key);
+  }
+
+  async function consume(c: Context, policy: Policy): Promise<ConsumeResult> {
+    return consumeKey(policy, keyOf(c));
+  }
+
+  /** RateLimit-Policy of each policy at its quota and at its share during a Redis outage: the same strings on every response. */
+  const policyHeader = (policy: Policy, limit: number) => `"${policy}";q=${limit};w=${windowSeconds}`;
+  const usual = { data: policyHeader('data', limits.data), ask: policyHeader('ask', limits.ask) };
+  const outage = { data: policyHeader('data', fallback.data), ask: policyHeader('ask', fallback.ask) };
   function headers(policy: Policy, r: ConsumeResult): Record<string, string> {
     if (r.limit === 0) return {};
-    const h = headerValues(policy, r.limit, windowMs, r.remaining, r.resetSeconds);
-    return r.allowed ? h : { ...h, 'Retry-After': String(r.resetSeconds) };
+    const p = r.limit === limits[policy] ? usual[policy] : r.limit === fallback[policy] ? outage[policy] : policyHeader(policy, r.limit);
+    const h: Record<string, string> = { 'RateLimit-Policy': p, RateLimit: `"${policy}";r=${decimal(r.remaining)};t=${r.resetSeconds}` };
+    if (!r.allowed) h['Retry-After'] = String(r.resetSeconds);
+    return h;
+  }
+
+  function refusal(policy: Policy, r: ConsumeResult): Problem {
+    const detail = `rate limit exceeded: the "${policy}" policy allows ${r.limit} requests per ${windowSeconds} seconds per client; retry in ${r.resetSeconds} s`;
+    return { status: 429, detail, extras: { policy }, headers: headers(policy, r) };
   }
 
   const pass: MiddlewareHandler = async (_c, next) => {
@@ -442,15 +566,17 @@ export async function createRateLimits(opts: RateLimitOptions): Promise<RateLimi
     if (limits[policy] === 0) return pass;
     // The headers go into the context before the route runs, and the response builders
     // (sendBytes, problemResponse) put them in the response they construct: a header added to a
-    // finished response would make the Node adapter copy the body through a stream.
+    // finished response would make the Node adapter copy the body through a stream. A refusal is
+    // thrown: the app's error handler answers it with the headers every response carries.
     return async (c, next) => {
-      const r = await consume(c, policy);
-      const h = headers(policy, r);
+      const counted = consumeKey(policy, keyOf(c));
+      const r = counted instanceof Promise ? await counted : counted;
       if (!r.allowed) {
-        const detail = `rate limit exceeded: the "${policy}" policy allows ${r.limit} requests per ${Math.ceil(windowMs / 1000)} seconds per client; retry in ${r.resetSeconds} s`;
-        return problemResponse(c, new ApiError(429, detail, { policy }, h));
+        const p = refusal(policy, r);
+        throw new ApiError(p.status, p.detail, p.extras, p.headers);
       }
-      c.set(LIMIT_HEADERS, h);
+      c.set(LIMIT_HEADERS, headers(policy, r));
+      c.set(LIMIT_POLICY, policy);
       await next();
     };
   }
@@ -459,7 +585,9 @@ export async function createRateLimits(opts: RateLimitOptions): Promise<RateLimi
     data: middleware('data'),
     ask: middleware('ask'),
     consume,
+    consumeKey,
     headers,
+    refusal,
     mode: () => (!redis ? 'memory' : redis.usable ? 'redis' : 'fallback'),
     async close() {
       memory.data.shutdown();
@@ -468,5 +596,26 @@ export async function createRateLimits(opts: RateLimitOptions): Promise<RateLimi
     },
   };
 }
+
+/** '000' to '999'. */
+const THREE_DIGITS = Array.from({ length: 1000 }, (_, i) => String(i).padStart(3, '0'));
+/** '0' to '999'. */
+const SMALL = Array.from({ length: 1000 }, (_, i) => String(i));
+
+/**
+ * A whole number ≥ 0 in decimal, without V8's number-to-string cache: with a high limit the
+ * remaining count is a new number on every request, and each one cached there is a string kept
+ * from the old generation, which survives the young collections and costs a full one later
+ * (measured: ~24 bytes promoted per request under load). Three digits at a time from a table.
+ */
+export function decimal(n: number): string {
+  if (n < 1000) return SMALL[n]!;
+  let out = THREE_DIGITS[n % 1000]!;
+  for (n = Math.floor(n / 1000); n >= 1000; n = Math.floor(n / 1000)) out = THREE_DIGITS[n % 1000]! + out;
+  return SMALL[n]! + out;
+}
+
+/** The result of a policy that is off: always allowed, no headers. */
+const OFF: ConsumeResult = Object.freeze({ allowed: true, limit: 0, remaining: 0, resetSeconds: 0 });
 
 export { rateKey };

@@ -12,7 +12,8 @@ import { McpEndpoint, type McpOptions } from './mcp/http.ts';
 import { DiskVintages, mountVintages } from './vintages.ts';
 import { createRateLimits, rateKey, type RateLimits } from './rate-limit.ts';
 import { ServerMetrics } from './metrics.ts';
-import { observedServer } from './observe.ts';
+import { fastPath } from './fast-path.ts';
+import { clientOf, observedServer, type Observed } from './observe.ts';
 
 export interface RunningServer {
   server: ServerType;
@@ -86,6 +87,11 @@ export async function startServer(
     limit: limits.data,
   });
   const proxies = 'trusted' in trust ? trust.trusted : undefined;
+  // Build files and memoised answers the app has sent once are answered from the listener
+  // (api/fast-path.ts, api/prebuilt.ts), with the same headers, limits and negotiation.
+  const client = clientOf(trust);
+  const fast = env.FAST_PATH ? fastPath({ source: store, limits, clientKey: (req) => client(req).key }) : undefined;
+  let observed: Observed | undefined;
   return new Promise((resolveStart) => {
     const server = serve(
       {
@@ -93,7 +99,7 @@ export async function startServer(
         port: env.PORT,
         hostname: env.HOST,
         // The request id, the request log line and the counters, around the adapter's listener.
-        createServer: observedServer({ logger, metrics, trust }),
+        createServer: observedServer({ logger, metrics, trust, ...(fast ? { fast } : {}), observed: (o) => (observed = o) }),
         serverOptions: {
           headersTimeout: env.HEADERS_TIMEOUT_MS,
           requestTimeout: env.REQUEST_TIMEOUT_MS,
@@ -121,6 +127,7 @@ export async function startServer(
             const closed = new Promise<void>((r) => server.close(() => r()));
             (server as Server).closeIdleConnections();
             await closed;
+            observed?.flush();
             await limits.close();
             logger.info('stopped');
           },

@@ -1,4 +1,6 @@
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { request } from 'node:http';
+import { createServer } from 'node:net';
 import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -17,8 +19,8 @@ export interface WrkResult {
 }
 
 /** wrk with a latency distribution; `lua` is an optional wrk script (e.g. to vary the query). */
-export function wrk(url: string, connections: number, seconds: number, lua?: string): WrkResult {
-  const args = ['-t2', `-c${connections}`, `-d${seconds}s`, '--latency'];
+export function wrk(url: string, connections: number, seconds: number, lua?: string, threads = 2): WrkResult {
+  const args = [`-t${threads}`, `-c${connections}`, `-d${seconds}s`, '--latency'];
   if (lua) {
     const file = join(mkdtempSync(join(tmpdir(), 'wrk-')), 'script.lua');
     writeFileSync(file, lua);
@@ -84,57 +86,150 @@ export function startNode(script: string, env: Record<string, string>): ChildPro
   });
 }
 
-export async function benchApi(distDir: string) {
-  const current = join(distDir, 'current');
-  const port = 18787;
-  const rawPort = 18788;
-  const paths = {
-    static: '/v1/commodities/metals.cobalt',
-    param: '/v1/events?since=2025-01-01&category=policy',
-    series: '/v1/reserves/timeseries?commodity=gas&country=de&from=2026-01-01&frequency=weekly',
-  };
-  // The raw server answers the same bytes: the static file, and what our API answers for the query.
-  const api = startNode('bin/serve.ts', { PORT: String(port), HOST: '127.0.0.1', DIST_DIR: distDir, RATE_LIMIT_DATA: '0', RATE_LIMIT_ASK: '0' });
-  const startMs = await waitFor(`http://127.0.0.1:${port}/healthz`);
-  const tmp = mkdtempSync(join(tmpdir(), 'raw-'));
-  const rawFiles: Record<string, string> = { [paths.static]: join(current, 'v1/commodities/metals.cobalt.json') };
-  for (const key of ['param', 'series'] as const) {
-    const f = join(tmp, `${key}.json`);
-    writeFileSync(f, Buffer.from(await (await fetch(`http://127.0.0.1:${port}${paths[key]}`)).arrayBuffer()));
-    rawFiles[paths[key]] = f;
-  }
-  const raw = startNode('bench/raw-server.ts', { PORT: String(rawPort), RAW_FILES: JSON.stringify(rawFiles) });
-  await waitFor(`http://127.0.0.1:${rawPort}${paths.static}`);
+/** A loopback port free at the time of asking (other servers may be running on this machine). */
+export function freePort(): Promise<number> {
+  return new Promise((resolvePromise, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const a = s.address();
+      s.close(() => resolvePromise(typeof a === 'object' && a ? a.port : 0));
+    });
+  });
+}
+
+/** The median of some numbers (the lower middle of an even count). */
+export const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
+
+/** One request's status, headers (as sent: names and values) and bytes, on a fresh connection. */
+function capture(port: number, path: string): Promise<{ status: number; headers: [string, string][]; body: Buffer }> {
+  return new Promise((resolvePromise, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (d: Buffer) => chunks.push(d));
+      res.on('end', () => {
+        const headers: [string, string][] = [];
+        for (let i = 0; i < res.rawHeaders.length; i += 2) headers.push([res.rawHeaders[i]!, res.rawHeaders[i + 1]!]);
+        resolvePromise({ status: res.statusCode ?? 0, headers, body: Buffer.concat(chunks) });
+      });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** The routes of the API benchmark: what the issue measures (issue 21), a path-addressed file and a memoised answer. */
+export const API_ROUTES = {
+  path: { path: '/v1/commodities/agri.maize', label: 'path-addressed', target: 0.8 },
+  memo: { path: '/v1/reserves?commodity=gas&country=de', label: 'parameterised, memo hit', target: 0.7 },
+} as const;
+
+/** A limit the benchmark never reaches (every request is counted, none refused). */
+export const UNREACHED_LIMIT = '1000000000';
+
+export interface RouteRounds {
+  /** Bytes of the answer's body. */
+  bytes: number;
+  ours: WrkResult[];
+  raw: WrkResult[];
+  /** The same server with FAST_PATH=off: every request through the Hono app. */
+  app: WrkResult[];
+}
+
+export interface ApiBench {
+  rounds: number;
+  seconds: number;
+  routes: Record<keyof typeof API_ROUTES, RouteRounds>;
+  /** A different query on every request: the app's parse, filter, serialise and hash (memo misses). */
+  varied: WrkResult;
+  startMs: number;
+  /** RSS of the server, highest after any round of the two routes. */
+  rssMb: number;
+  /** RSS after the varied queries, which fill the response memo (a 32 MB budget) and the fast path's records. */
+  rssAfterVariedMb: number;
+}
+
+/**
+ * The API against the floor, the fair way (issue 21): wrk with one thread and 50 connections
+ * (one core for the load, one for the server on a 2-core machine); the floor is raw node:http
+ * (bench/raw-server.ts) sending, for each path, the very bytes and headers our API sent for it;
+ * both in the same run, alternated round by round, with the rate limit on at a limit the run
+ * never reaches, so that every request is counted as in production, and the request log on
+ * (LOG_LEVEL's default, stdout to /dev/null). The same server with FAST_PATH=off is measured in
+ * the same rounds, for comparison. Start-up is the time from spawn to the first answer of
+ * /healthz; RSS is taken after every round, and after the varied queries.
+ */
+export async function benchApi(distDir: string, opts: { rounds?: number; seconds?: number } = {}): Promise<ApiBench> {
+  const rounds = opts.rounds ?? 5;
+  const seconds = opts.seconds ?? 6;
+  const ports = { ours: await freePort(), raw: await freePort(), app: await freePort() };
+  const common = { HOST: '127.0.0.1', DIST_DIR: distDir, RATE_LIMIT_DATA: UNREACHED_LIMIT, RATE_LIMIT_ASK: UNREACHED_LIMIT };
+  const api = startNode('bin/serve.ts', { ...common, PORT: String(ports.ours) });
+  const children = [api];
   try {
-    const rows: { case: string; ours: WrkResult; raw: WrkResult }[] = [];
-    for (const [name, path] of Object.entries(paths)) {
-      wrk(`http://127.0.0.1:${port}${path}`, 50, 3); // warm-up
-      const ours = wrk(`http://127.0.0.1:${port}${path}`, 50, 10);
-      const base = wrk(`http://127.0.0.1:${rawPort}${path}`, 50, 10);
-      rows.push({ case: name, ours, raw: base });
+    const startMs = await waitFor(`http://127.0.0.1:${ports.ours}/healthz`);
+    // The comparison server starts once ours answers: start-up is measured alone.
+    const app = startNode('bin/serve.ts', { ...common, PORT: String(ports.app), FAST_PATH: 'off' });
+    children.push(app);
+    await waitFor(`http://127.0.0.1:${ports.app}/healthz`);
+    // What our API sends for each path (its second answer: the memo and the fast path hold it),
+    // written for the raw server, headers and all.
+    const tmp = mkdtempSync(join(tmpdir(), 'raw-'));
+    const spec: Record<string, { headers: Record<string, string>; body: string }> = {};
+    const bytes: Record<string, number> = {};
+    for (const [key, r] of Object.entries(API_ROUTES)) {
+      await capture(ports.ours, r.path);
+      const sent = await capture(ports.ours, r.path);
+      if (sent.status !== 200) throw new Error(`${r.path} answered ${sent.status}`);
+      const headers: Record<string, string> = {};
+      for (const [name, value] of sent.headers) if (!/^(date|connection|keep-alive|content-length)$/i.test(name)) headers[name] = value;
+      const body = join(tmp, `${key}.body`);
+      writeFileSync(body, sent.body);
+      spec[r.path] = { headers, body };
+      bytes[key] = sent.body.length;
+    }
+    writeFileSync(join(tmp, 'responses.json'), JSON.stringify(spec));
+    const raw = startNode('bench/raw-server.ts', { PORT: String(ports.raw), RAW_RESPONSES: join(tmp, 'responses.json') });
+    children.push(raw);
+    await waitFor(`http://127.0.0.1:${ports.raw}${API_ROUTES.path.path}`);
+
+    const run = (port: number, path: string, s = seconds) => wrk(`http://127.0.0.1:${port}${path}`, 50, s, undefined, 1);
+    const routes = {} as ApiBench['routes'];
+    let rss = 0;
+    for (const [key, r] of Object.entries(API_ROUTES) as [keyof typeof API_ROUTES, (typeof API_ROUTES)[keyof typeof API_ROUTES]][]) {
+      for (const port of Object.values(ports)) run(port, r.path, 2); // warm-up
+      const result: RouteRounds = { bytes: bytes[key]!, ours: [], raw: [], app: [] };
+      for (let i = 0; i < rounds; i++) {
+        result.ours.push(run(ports.ours, r.path));
+        result.raw.push(run(ports.raw, r.path));
+        result.app.push(run(ports.app, r.path));
+        rss = Math.max(rss, rssMb(api));
+      }
+      routes[key] = result;
     }
     // Every request a different query: no memo hit, the full parse–filter–serialise–hash path.
-    const varied = wrk(`http://127.0.0.1:${port}/v1/events`, 50, 10, VARIED_EVENTS);
-    return { rows, varied, startMs: Math.round(startMs), rssMb: rssMb(api) };
+    run(ports.ours, '/v1/events', 2);
+    const varied = wrk(`http://127.0.0.1:${ports.ours}/v1/events`, 50, seconds, VARIED_EVENTS, 1);
+    return { rounds, seconds, routes, varied, startMs: Math.round(startMs), rssMb: rss, rssAfterVariedMb: rssMb(api) };
   } finally {
-    api.kill();
-    raw.kill();
+    for (const c of children) c.kill();
   }
 }
 
 /** A 429 must cost no more than a 200: the same route with a limit of 1 (all but one request refused). */
-export async function benchRateLimited(distDir: string) {
-  const port = 18789;
+export async function benchRateLimited(distDir: string, seconds = 6) {
+  const port = await freePort();
+  const path = API_ROUTES.path.path;
   const run = async (limit: string) => {
     const api = startNode('bin/serve.ts', { PORT: String(port), HOST: '127.0.0.1', DIST_DIR: distDir, RATE_LIMIT_DATA: limit });
     await waitFor(`http://127.0.0.1:${port}/healthz`);
     try {
-      wrk(`http://127.0.0.1:${port}/v1/commodities/metals.cobalt`, 50, 2);
-      return wrk(`http://127.0.0.1:${port}/v1/commodities/metals.cobalt`, 50, 10);
+      wrk(`http://127.0.0.1:${port}${path}`, 50, 2, undefined, 1);
+      return wrk(`http://127.0.0.1:${port}${path}`, 50, seconds, undefined, 1);
     } finally {
       api.kill();
       await new Promise((r) => setTimeout(r, 300));
     }
   };
-  return { ok: await run('100000000'), limited: await run('1') };
+  return { ok: await run(UNREACHED_LIMIT), limited: await run('1') };
 }

@@ -1,17 +1,28 @@
-// The baseline: raw node:http answering fixed bytes from memory, no routing, no headers beyond the type.
-import { createServer } from 'node:http';
+// The floor: raw node:http answering fixed bytes from memory with a fixed set of headers, no
+// routing, no per-request work. bench/api.ts gives it, for each path, the body and every header
+// our API sent for it (X-Request-Id and RateLimit included, with the values of that one answer),
+// so both servers put the same bytes on the wire and the ratio measures only what we do per request.
+import { createServer, type OutgoingHttpHeaders } from 'node:http';
 import { readFileSync } from 'node:fs';
 
-const files = JSON.parse(process.env.RAW_FILES ?? '{}') as Record<string, string>;
-const bodies = new Map(Object.entries(files).map(([path, file]) => [path, readFileSync(file)]));
+/** RAW_RESPONSES: a JSON file mapping a request target to `{ headers, body }` (body: a file holding the bytes). */
+const spec = JSON.parse(readFileSync(process.env.RAW_RESPONSES ?? '', 'utf8')) as Record<string, { headers: Record<string, string>; body: string }>;
+const answers = new Map<string, { headers: OutgoingHttpHeaders; body: Buffer }>();
+for (const [path, r] of Object.entries(spec)) {
+  const body = readFileSync(r.body);
+  answers.set(path, { headers: { ...r.headers, 'content-length': String(body.length) }, body });
+}
+
 const server = createServer((req, res) => {
-  const body = bodies.get(req.url ?? '');
-  if (!body) {
+  const a = answers.get(req.url ?? '');
+  if (!a) {
     res.statusCode = 404;
     res.end();
     return;
   }
-  res.setHeader('content-type', 'application/json; charset=utf-8');
-  res.end(body);
+  res.writeHead(200, a.headers);
+  res.end(req.method === 'HEAD' ? undefined : a.body);
 });
+server.keepAliveTimeout = 5000;
 server.listen(Number(process.env.PORT), '127.0.0.1', () => console.log('ready'));
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => process.exit(0));

@@ -226,6 +226,11 @@ export const ConfigShape = z.object({
       description: 'set to `1` by the supervisor for the server it runs (not to be set by hand)',
     },
   ),
+  FAST_PATH: withDefault('on', onOff('FAST_PATH'), {
+    concern: 'serve',
+    description:
+      'a request for a build file or a memoised answer the app has sent before is answered by the Node listener from those bytes, with the same headers, negotiation and rate limit ([docs/architecture.md](docs/architecture.md#a-request)); `off` sends every request through the Hono app',
+  }),
   LOG_LEVEL: withDefault('info', z.enum(LOG_LEVELS, { error: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` }), {
     concern: 'serve',
     description:
@@ -263,7 +268,7 @@ export const ConfigShape = z.object({
     description: 'base URL of an OpenAI-compatible API (http or https)',
   }),
   OPENAI_MODEL: withDefault('gpt-4o-mini', z.string(), { concern: 'serve', description: 'model for `/v1/ask`' }),
-  OPENAI_TIMEOUT_MS: withDefault('4000', wholeNumber('OPENAI_TIMEOUT_MS', 'a whole number of milliseconds', 100, 60_000), {
+  OPENAI_TIMEOUT_MS: withDefault('10000', wholeNumber('OPENAI_TIMEOUT_MS', 'a whole number of milliseconds', 100, 60_000), {
     concern: 'serve',
     description: 'after this the grounded answer is served instead (100–60000)',
   }),

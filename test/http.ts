@@ -10,10 +10,22 @@ export function testLogger(): Logger {
   return createLogger({ name: 'api', level: process.env.LOG_LEVEL ? parseLogLevel(process.env.LOG_LEVEL) : 'silent' });
 }
 
-/** Start the real server on a free loopback port over the shared test build; `logger` takes its log (a test capturing lines passes its own). */
+/**
+ * Start the real server on a free loopback port over the shared test build; `logger` takes its log
+ * (a test capturing lines passes its own). The fast path is on unless FAST_PATH says otherwise.
+ */
 export async function startTestServer(env: Record<string, string> = {}, logger: Logger = testLogger()): Promise<RunningServer & { url: string }> {
   const running = await startServer(
-    readConfig({ DIST_DIR: inject('distDir'), PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_DATA: '0', RATE_LIMIT_ASK: '0', ...env }),
+    readConfig({
+      DIST_DIR: inject('distDir'),
+      PORT: '0',
+      HOST: '127.0.0.1',
+      RATE_LIMIT_DATA: '0',
+      RATE_LIMIT_ASK: '0',
+      // `FAST_PATH=off npm test` runs every HTTP test against the app alone (api/fast-path.ts).
+      ...(process.env.FAST_PATH ? { FAST_PATH: process.env.FAST_PATH } : {}),
+      ...env,
+    }),
     true,
     {},
     logger,

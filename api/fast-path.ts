@@ -1,0 +1,188 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RateLimitPolicy } from '../contract/http.ts';
+import type { BuildSource } from './build-store.ts';
+import { matches } from './headers.ts';
+import { routeLabel } from './metrics.ts';
+import { chooseFormat, preferredCoding } from './negotiate.ts';
+import { prebuiltKey, prebuiltOf, replyOf, SLOT, type Reply, type Slot } from './prebuilt.ts';
+import { problemReply } from './problem.ts';
+import type { ConsumeResult, RateLimits } from './rate-limit.ts';
+
+/**
+ * The listener's fast path: a request whose answer is already bytes — a build file or a memoised
+ * answer, which the app recorded the first time it answered that request target (api/prebuilt.ts)
+ * — is answered here, from the Node request and response, without a Request, a Response, routing
+ * or middleware. It does what the app would: the rate limit (counted exactly as the app counts,
+ * the 429 included), the format negotiation (format=, then Accept), the content coding
+ * (Accept-Encoding), the 304 on If-None-Match, HEAD, and the headers of api/prebuilt.ts
+ * replyOf(), which the app's responses are built with too. Anything else — a target the app has
+ * not answered from bytes yet, an unusual request, a 406 — goes to the app, which may record it.
+ *
+ * With Redis counting the rate limits, the count is asynchronous: the answer waits for it here as
+ * it would in the app. FAST_PATH=off sends every request to the app.
+ */
+
+export interface FastPathOptions {
+  source: BuildSource;
+  limits: Pick<RateLimits, 'consumeKey' | 'headers' | 'refusal'>;
+  /** The rate-limit key of a request's client (rateKey of its address under TRUST_PROXY). */
+  clientKey(req: IncomingMessage): string;
+}
+
+/** Answers `req` when it can: the request's metrics route label when it did, null when the app must answer. */
+export type FastPath = (req: IncomingMessage, res: ServerResponse, id: string) => string | null;
+
+type WithSlot = IncomingMessage & { [SLOT]?: Slot };
+
+/** A header object as the flat [name, value, …] list writeHead() takes. */
+function flat(headers: Record<string, string>): string[] {
+  const out: string[] = [];
+  for (const k in headers) out.push(k, headers[k]!);
+  return out;
+}
+
+/**
+ * The head of a reply as writeHead() lists, made once per reply: the request's own headers
+ * first (X-Request-Id, then RateLimit-Policy and RateLimit when a policy counts the request),
+ * their values filled in for each request, then replyOf()'s. writeHead() reads a list while it
+ * runs and keeps nothing of it, so one list serves every request, one after the other.
+ */
+interface Heads {
+  ok: string[];
+  notModified: string[];
+}
+const ID_ONLY = 2;
+const WITH_LIMIT = 6;
+const heads = new WeakMap<Reply, { [ID_ONLY]?: Heads; [WITH_LIMIT]?: Heads }>();
+function headsOf(r: Reply, own: typeof ID_ONLY | typeof WITH_LIMIT): Heads {
+  let byOwn = heads.get(r);
+  if (!byOwn) heads.set(r, (byOwn = {}));
+  return (byOwn[own] ??= headsFor(r, own));
+}
+function headsFor(r: Reply, own: typeof ID_ONLY | typeof WITH_LIMIT): Heads {
+  const mine = own === ID_ONLY ? ['x-request-id', ''] : ['x-request-id', '', 'RateLimit-Policy', '', 'RateLimit', ''];
+  return { ok: mine.concat(flat(r.ok)), notModified: mine.concat(flat(r.notModified)) };
+}
+
+const pathOf = (url: string) => {
+  const q = url.indexOf('?');
+  return q < 0 ? url : url.slice(0, q);
+};
+
+export function fastPath(opts: FastPathOptions): FastPath {
+  const { source, limits, clientKey } = opts;
+
+  /** Write the reply, with the request's id and, when a policy counted it, its rate limit. */
+  function answer(req: IncomingMessage, res: ServerResponse, id: string, reply: Reply, policy: RateLimitPolicy | null, r: ConsumeResult | null): void {
+    const notModified = matches(req.headers['if-none-match'], reply.etag);
+    const h = headsOf(reply, r ? WITH_LIMIT : ID_ONLY);
+    const head = notModified ? h.notModified : h.ok;
+    head[1] = id;
+    if (r) {
+      const limit = limits.headers(policy!, r);
+      head[3] = limit['RateLimit-Policy']!;
+      head[5] = limit.RateLimit!;
+    }
+    res.writeHead(notModified ? 304 : 200, head);
+    res.end(notModified || req.method === 'HEAD' ? undefined : reply.body);
+  }
+
+  /**
+   * The 429, as the app answers it (api/problem.ts problemReply of the limiter's refusal). A
+   * refusal differs from the next one of the same policy, limit, wait and path only by its
+   * request id: problemReply() is run once for them with a stand-in id, and each request fills in
+   * its own (a refusal must cost no more than an answer, BENCHMARKS.md).
+   */
+  type Refusal = { limit: number; head: string[]; lengthAt: number; before: string; after: string } | null;
+  /** By the build's common headers (a new build has its own), the path, then the policy and the wait. */
+  const refusals = new WeakMap<Record<string, string>, Map<string, Map<number, Refusal>>>();
+  const STAND_IN = 'request-id';
+  function refusalOf(path: string, common: Record<string, string>, policy: RateLimitPolicy, r: ConsumeResult): Refusal {
+    const sample = problemReply(limits.refusal(policy, r), path, STAND_IN, common);
+    const text = new TextDecoder().decode(sample.body);
+    const at = text.lastIndexOf(`"${STAND_IN}"}`);
+    const head = ['x-request-id', ''].concat(flat(sample.headers));
+    const lengthAt = head.indexOf('content-length') + 1;
+    return at < 0 || lengthAt === 0 ? null : { limit: r.limit, head, lengthAt, before: text.slice(0, at + 1), after: text.slice(at + STAND_IN.length + 1) };
+  }
+  function refuse(req: IncomingMessage, res: ServerResponse, id: string, common: Record<string, string>, policy: RateLimitPolicy, r: ConsumeResult): void {
+    const path = pathOf(req.url!);
+    let byPath = refusals.get(common);
+    if (!byPath) refusals.set(common, (byPath = new Map()));
+    let byWait = byPath.get(path);
+    if (!byWait) {
+      if (byPath.size >= 4096) byPath.clear();
+      byPath.set(path, (byWait = new Map()));
+    }
+    const which = r.resetSeconds * 2 + (policy === 'ask' ? 1 : 0);
+    let made = byWait.get(which);
+    // Made for this quota (the limit, or this instance's share of it during a Redis outage).
+    if (made === undefined || (made && made.limit !== r.limit)) byWait.set(which, (made = refusalOf(path, common, policy, r)));
+    if (!made) {
+      const p = problemReply(limits.refusal(policy, r), path, id, common);
+      res.writeHead(p.status, ['x-request-id', id].concat(flat(p.headers)));
+      res.end(req.method === 'HEAD' ? undefined : p.body);
+      return;
+    }
+    // Ids and the paths that reach here are ASCII: one byte a character.
+    const body = made.before + id + made.after;
+    made.head[1] = id;
+    made.head[made.lengthAt] = String(body.length);
+    res.writeHead(429, made.head);
+    res.end(req.method === 'HEAD' ? undefined : body);
+  }
+
+  function settle(
+    req: IncomingMessage,
+    res: ServerResponse,
+    id: string,
+    common: Record<string, string>,
+    reply: Reply,
+    policy: RateLimitPolicy,
+    r: ConsumeResult,
+  ): void {
+    if (r.allowed) answer(req, res, id, reply, policy, r.limit === 0 ? null : r);
+    else refuse(req, res, id, common, policy, r);
+  }
+
+  return (req, res, id) => {
+    const b = source.current();
+    if (!b) return null;
+    const key = prebuiltKey(req.method, req.url, req.headers.host);
+    if (key === null) return null;
+    const table = prebuiltOf(b);
+    const target = table.get(key);
+    const format = target ? (target.offers ? chooseFormat(target.urlFormat, req.headers.accept, target.offers) : 'any') : 'any';
+    // Accept admits nothing the route offers: the app's 406.
+    if (format === null) return null;
+    const p = target?.answers[format]?.deref();
+    // A memoised answer is served while the memo holds it (and stays the most recently used there).
+    if (!p || (p.memo && b.memo.get(p.memo.key) !== p.memo.entry)) {
+      if (target && !p) delete target.answers[format];
+      (req as WithSlot)[SLOT] = table.slot(b, key);
+      return null;
+    }
+    const coding = preferredCoding(req.headers['accept-encoding'], p.codings);
+    // No acceptable coding: the app's 406.
+    if (coding === null) return null;
+    const reply = (p.replies[coding] ??= replyOf(b.headers, p.answer, coding, p.vary));
+    const label = (target!.label ??= routeLabel(pathOf(key), 200));
+    const policy = target!.policy;
+    if (!policy) {
+      answer(req, res, id, reply, null, null);
+      return label;
+    }
+    const counted = limits.consumeKey(policy, clientKey(req));
+    if (counted instanceof Promise) {
+      // Counted in Redis: answer when the count is back, unless the client left meanwhile.
+      const common = b.headers;
+      counted.then(
+        (r) => {
+          if (!res.destroyed) settle(req, res, id, common, reply, policy, r);
+        },
+        (err: unknown) => res.destroy(err instanceof Error ? err : new Error(String(err))),
+      );
+    } else settle(req, res, id, b.headers, reply, policy, counted);
+    return label;
+  };
+}
