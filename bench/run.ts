@@ -3,15 +3,16 @@ import { resolve } from 'node:path';
 import { API_ROUTES, UNREACHED_LIMIT, benchApi, benchRateLimited, median } from './api.ts';
 import { benchAsk } from './ask.ts';
 import { benchBuild } from './build.ts';
+import { benchEdge } from './edge.ts';
 import { benchSearch, searchReport } from './search.ts';
 
 /**
  * `npm run bench`: every benchmark, printed as Markdown for BENCHMARKS.md. Needs wrk (apt-get
- * install wrk). `npm run bench -- api` (or build, search, ask) runs those sections only, on the
+ * install wrk). `npm run bench -- api` (or build, search, ask, edge) runs those sections only, on the
  * build at DIST_DIR (default dist/).
  */
 const only = new Set(process.argv.slice(2));
-const want = (section: 'build' | 'api' | 'search' | 'ask') => only.size === 0 || only.has(section);
+const want = (section: 'build' | 'api' | 'search' | 'ask' | 'edge') => only.size === 0 || only.has(section);
 const machine = `${cpus().length} × ${cpus()[0]?.model.trim()}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
 console.log(`# npm run bench — ${new Date().toISOString()}\n\nMachine: ${machine}\n`);
 let ok = true;
@@ -106,4 +107,7 @@ if (want('ask')) {
 }
 
 console.log(`\nAll targets ${ok ? 'met' : 'NOT met'}.`);
+// The Cloudflare Worker in workerd (miniflare) beside the Node server, in the same run (docs/deploy.md).
+if (want('edge')) console.log('\n' + (await benchEdge()));
+
 if (!ok) process.exitCode = 1;
