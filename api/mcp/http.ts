@@ -18,6 +18,32 @@ import { createMcpServer } from './server.ts';
 import { McpSessions, type McpSession } from './sessions.ts';
 import { WebSseServerTransport } from './sse.ts';
 
+/**
+ * The checks every POST /mcp passes before anything in it is looked at (Node and Worker alike):
+ * a JSON body, valid JSON, and a batch of 1 to `maxBatch` messages. The refusal, or the body.
+ */
+export async function readRpcPost(
+  c: Context,
+  maxBatch: number,
+  problem: (c: Context, kind: ProblemKind, detail: string, extras?: Record<string, unknown>) => Response,
+  rpcError: (status: number, code: number, message: string) => Response,
+): Promise<Response | { body: unknown }> {
+  const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type !== 'application/json') {
+    return problem(c, problemOf(415), 'POST /mcp takes a JSON-RPC message as application/json', { allowed: ['application/json'] });
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(await c.req.text());
+  } catch {
+    return rpcError(400, -32700, 'Parse error: the body is not valid JSON');
+  }
+  if (Array.isArray(body) && (body.length === 0 || body.length > maxBatch)) {
+    return rpcError(400, -32600, `Invalid Request: a batch holds 1 to ${maxBatch} messages; this one has ${body.length}`);
+  }
+  return { body };
+}
+
 export const MCP_PATH = '/mcp';
 export { MCP_MAX_BODY_BYTES } from './limits.ts';
 
@@ -293,21 +319,10 @@ export class McpEndpoint {
     });
 
     app.post(MCP_PATH, sizeLimit, async (c) => {
-      const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-      if (type !== 'application/json') {
-        return problem(c, problemOf(415), 'POST /mcp takes a JSON-RPC message as application/json', { allowed: ['application/json'] });
-      }
-      let body: unknown;
-      try {
-        body = JSON.parse(await c.req.text());
-      } catch {
-        return rpcError(400, -32700, 'Parse error: the body is not valid JSON');
-      }
+      const read = await readRpcPost(c, flow.maxBatch, problem, rpcError);
+      if (read instanceof Response) return read;
+      const body = read.body;
       const messages = Array.isArray(body) ? body : [body];
-      // The batch cap, on both transports, before anything is looked at.
-      if (Array.isArray(body) && (body.length === 0 || body.length > flow.maxBatch)) {
-        return rpcError(400, -32600, `Invalid Request: a batch holds 1 to ${flow.maxBatch} messages; this one has ${body.length}`);
-      }
       const requests = messages.filter((m) => isJSONRPCRequest(m)).length;
 
       // SSE transport: the message goes to the session's stream; the POST only acknowledges it.

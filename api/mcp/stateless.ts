@@ -6,7 +6,7 @@ import { EXPOSED_HEADERS } from '../../contract/http.ts';
 import { PROBLEM_TYPE, SPECIAL_PROBLEMS, problemJson, problemOf, type ProblemKind } from '../../contract/problems.ts';
 import { withRequestId } from '../request-id.ts';
 import { gateTransport, POST_KEY, type PostContext } from './gate.ts';
-import { hostAllowed, MCP_PATH, McpEndpoint, originAllowed, type McpMountContext, type McpOptions } from './http.ts';
+import { hostAllowed, MCP_PATH, McpEndpoint, originAllowed, readRpcPost, type McpMountContext, type McpOptions } from './http.ts';
 import { McpSessions, type McpSession } from './sessions.ts';
 import { createMcpServer } from './server.ts';
 
@@ -114,19 +114,9 @@ export class StatelessMcpEndpoint extends McpEndpoint {
     });
 
     app.post(MCP_PATH, sizeLimit, async (c) => {
-      const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-      if (type !== 'application/json') {
-        return problem(c, problemOf(415), 'POST /mcp takes a JSON-RPC message as application/json', { allowed: ['application/json'] });
-      }
-      let body: unknown;
-      try {
-        body = JSON.parse(await c.req.text());
-      } catch {
-        return rpcError(400, -32700, 'Parse error: the body is not valid JSON');
-      }
-      if (Array.isArray(body) && (body.length === 0 || body.length > flow.maxBatch)) {
-        return rpcError(400, -32600, `Invalid Request: a batch holds 1 to ${flow.maxBatch} messages; this one has ${body.length}`);
-      }
+      const read = await readRpcPost(c, flow.maxBatch, problem, rpcError);
+      if (read instanceof Response) return read;
+      const body = read.body;
       const limits = ctx.limits;
       const consume = limits?.consume;
       const post: PostContext = {
