@@ -25,11 +25,13 @@ export class NodeBuildStore implements BuildSource {
   readonly distDir: string;
   private readonly log: (msg: string) => void;
   private readonly embeddings: EmbeddingsConfig | null;
-  /** `embeddings`: the endpoint that embeds search queries for remotely embedded builds (EMBEDDINGS_*). */
-  constructor(distDir: string, log: (msg: string) => void = () => {}, options: { embeddings?: EmbeddingsConfig | null } = {}) {
+  private readonly memoBytes: number | undefined;
+  /** `embeddings`: the endpoint that embeds search queries for remotely embedded builds (EMBEDDINGS_*); `memoBytes`: each build's response memo. */
+  constructor(distDir: string, log: (msg: string) => void = () => {}, options: { embeddings?: EmbeddingsConfig | null; memoBytes?: number } = {}) {
     this.distDir = distDir;
     this.log = log;
     this.embeddings = options.embeddings ?? null;
+    this.memoBytes = options.memoBytes;
   }
 
   current(): LoadedBuild | null {
@@ -45,7 +47,7 @@ export class NodeBuildStore implements BuildSource {
       if (!target || target === this.target) return;
       try {
         const dir = join(this.distDir, target);
-        const loaded = await loadBuild((p) => readFile(join(dir, p)));
+        const loaded = await loadBuild((p) => readFile(join(dir, p)), { memoBytes: this.memoBytes });
         loaded.embeddings = this.embeddings;
         // The search index loads in ~0.5 s. On a reload it loads before the swap, so no request
         // pays for it; at start-up the server answers first and loads it right after.

@@ -91,7 +91,8 @@ const json = <T>(bytes: Uint8Array): T => JSON.parse(decoder.decode(bytes)) as T
  * on an edge runtime). Every file is loaded up front, so a request never waits on I/O and never
  * sees a half-loaded build.
  */
-export async function loadBuild(read: Reader): Promise<LoadedBuild> {
+/** `memoBytes`: the budget of the build's response memo (RESPONSE_MEMO_MB). */
+export async function loadBuild(read: Reader, options: { memoBytes?: number } = {}): Promise<LoadedBuild> {
   const manifest = json<BuildManifest>(await read(BUILD_FILES.manifest().path));
   const files = new Map<string, StaticFile>();
   await Promise.all(
@@ -146,7 +147,7 @@ export async function loadBuild(read: Reader): Promise<LoadedBuild> {
     generatedAt,
     lastModified: generatedAt.toUTCString(),
     headers: commonHeaders(manifest.base_url, manifest.build),
-    memo: new ResponseMemo(),
+    memo: new ResponseMemo(options.memoBytes),
     files,
     commodities: list.data,
     commodityMeta: list.meta,

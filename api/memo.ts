@@ -34,7 +34,7 @@ export class ResponseMemo {
 
   private readonly maxBytes;
   private readonly maxEntryBytes;
-  constructor(maxBytes = 32 * 2 ** 20, maxEntryBytes = 2 ** 20) {
+  constructor(maxBytes = 16 * 2 ** 20, maxEntryBytes = 2 ** 20) {
     this.maxBytes = maxBytes;
     this.maxEntryBytes = maxEntryBytes;
   }

@@ -37,7 +37,10 @@ export async function startServer(
   logger: Logger = createLogger({ name: 'api', level: quiet ? 'silent' : env.LOG_LEVEL }),
 ): Promise<RunningServer> {
   const say = (m: string) => logger.info(m);
-  const store = await new NodeBuildStore(env.DIST_DIR, say, { embeddings: embeddingsOf(env) }).start();
+  const store = await new NodeBuildStore(env.DIST_DIR, say, {
+    embeddings: embeddingsOf(env),
+    memoBytes: env.RESPONSE_MEMO_MB * 2 ** 20,
+  }).start();
   if (!store.current()) logger.warn({ dist: env.DIST_DIR }, `no build in ${env.DIST_DIR} yet: answering 503 until the pipeline publishes one`);
   const trust = parseTrustProxy(env.TRUST_PROXY, env.TRUSTED_PROXIES);
   let connectionStats: (() => ConnectionStats) | undefined;

@@ -145,7 +145,7 @@ export interface ApiBench {
   startMs: number;
   /** RSS of the server, highest after any round of the two routes. */
   rssMb: number;
-  /** RSS after the varied queries, which fill the response memo (a 32 MB budget) and the fast path's records. */
+  /** RSS after the varied queries, which fill the response memo (`RESPONSE_MEMO_MB`) and the fast path's records. */
   rssAfterVariedMb: number;
 }
 

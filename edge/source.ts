@@ -11,7 +11,7 @@ export interface AssetFetcher {
 }
 
 /**
- * Parameterised answers an isolate keeps (api/memo.ts): a quarter of the Node server's 32 MiB,
+ * Parameterised answers an isolate keeps (api/memo.ts): half the Node server's default 16 MiB (RESPONSE_MEMO_MB),
  * as an isolate has 128 MB for everything; one answer at most 1 MiB, as on Node.
  */
 export const EDGE_MEMO_BYTES = 8 * 2 ** 20;

@@ -231,6 +231,11 @@ export const ConfigShape = z.object({
     description:
       'a request for a build file or a memoised answer the app has sent before is answered by the Node listener from those bytes, with the same headers, negotiation and rate limit ([docs/architecture.md](docs/architecture.md#a-request)); `off` sends every request through the Hono app',
   }),
+  RESPONSE_MEMO_MB: withDefault('16', atLeastOne('RESPONSE_MEMO_MB'), {
+    concern: 'serve',
+    description:
+      'memory kept per build for the bytes of parameterised answers already computed (least recently used out first); a bigger memo answers more repeated queries from bytes and costs this much RSS and more',
+  }),
   LOG_LEVEL: withDefault('info', z.enum(LOG_LEVELS, { error: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` }), {
     concern: 'serve',
     description:
