@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, readdir, readFile, readlink, realpath, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, link, mkdir, mkdtemp, readdir, readFile, readlink, realpath, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
@@ -134,10 +134,36 @@ export class BuildWriter {
     if (compress) {
       // In the background, at most ENCODERS at a time, so the build goes on meanwhile;
       // publishBuild waits for every one before it writes the manifest.
-      const done = this.encoders.run(() => encode(target, bytes, entry));
+      const done = this.encoders.run(async () => {
+        // An unchanged file (most of them, on a rebuild) takes the live build's copies, checked
+        // against its manifest: reading and hashing them is a fraction of compressing again.
+        const live = await (this.liveBuild ??= readLive(this.liveLink));
+        if (!(live && (await reuseEncodings(live, path, target, entry)))) await encode(target, bytes, entry);
+      });
       done.catch(() => {});
       this.pending.push(done);
     }
+  }
+
+  /**
+   * Publish a file of the live build again as it is (an output of a stage whose inputs did not
+   * change): hard-linked, with its compressed copies, into this build, as builds are never
+   * written after they are published. The caller has checked every byte against the live
+   * manifest (stage-cache.ts `distrust`).
+   */
+  async carry(path: string, fromDir: string, entry: ManifestFile): Promise<void> {
+    const paths = [path, ...Object.keys(entry.encodings ?? {}).map((c) => path + CODING_SUFFIX[c as ContentCoding])];
+    const reserved = [path, ...Object.values(CODING_SUFFIX).map((s) => path + s)];
+    for (const p of reserved) if (this.claimed.has(p)) throw new Error(`two outputs claim ${p}`);
+    for (const p of reserved) this.claimed.add(p);
+    await mkdir(dirname(join(this.dir, path)), { recursive: true });
+    for (const p of paths) await link(join(fromDir, p), join(this.dir, p)).catch(() => copyFile(join(fromDir, p), join(this.dir, p)));
+    this.files[path] = {
+      sha256: entry.sha256,
+      bytes: entry.bytes,
+      content_type: entry.content_type,
+      ...(entry.encodings ? { encodings: { ...entry.encodings } } : {}),
+    };
   }
 
   /** Paths written or reserved, the compressed copies' included (a file may not take a variant's name). */
@@ -186,6 +212,29 @@ const CODERS: Record<ContentCoding, (b: Buffer) => Promise<Buffer>> = {
   gzip: (b) => gzipped(b, { level: GZIP_LEVEL }),
 };
 
+/**
+ * Copy the live build's compressed copies of `path` when the live file has the bytes just written
+ * (its SHA-256) and each copy still has the SHA-256 its manifest records; false (nothing
+ * recorded) otherwise, and the caller compresses. The settings are the same in both builds, so
+ * a copy is what compressing again would give.
+ */
+async function reuseEncodings(live: LiveFiles, path: string, target: string, entry: ManifestFile): Promise<boolean> {
+  const was = live.files[path];
+  if (!was || was.sha256 !== entry.sha256 || was.bytes !== entry.bytes) return false;
+  const recorded = Object.entries(was.encodings ?? {}) as [ContentCoding, { sha256: string; bytes: number }][];
+  // A file the live build kept uncompressed (no copy was smaller) is compressed again, not assumed.
+  if (recorded.length === 0) return false;
+  const copies: [ContentCoding, Buffer][] = [];
+  for (const [coding, e] of recorded) {
+    const bytes = await readFile(join(live.dir, path + CODING_SUFFIX[coding])).catch(() => null);
+    if (!bytes || bytes.length !== e.bytes || sha256(bytes) !== e.sha256) return false;
+    copies.push([coding, bytes]);
+  }
+  for (const [coding, bytes] of copies) await writeFile(target + CODING_SUFFIX[coding], bytes);
+  entry.encodings = Object.fromEntries(recorded);
+  return true;
+}
+
 /** Write `<file>.br` and `<file>.gz` beside the file, each kept only when it is smaller, and record them in its entry. */
 async function encode(target: string, bytes: Buffer, entry: ManifestFile): Promise<void> {
   const encodings: NonNullable<ManifestFile['encodings']> = {};
@@ -199,7 +248,8 @@ async function encode(target: string, bytes: Buffer, entry: ManifestFile): Promi
 }
 
 /** Runs at most `max` tasks at a time, in the order they came. */
-class Limiter {
+/** Runs at most `max` tasks at once, the others waiting in order. */
+export class Limiter {
   private active = 0;
   private readonly queue: (() => void)[] = [];
   private readonly max: number;
