@@ -1,7 +1,7 @@
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { ASK_MAX_BODY_BYTES, ROUTES, type RouteSpec } from '../contract/api.ts';
-import type { LoadedBuild } from './build.ts';
+import { fileAt, hasFile, type LoadedBuild } from './build.ts';
 import type { BuildSource } from './build-store.ts';
 import { DATA_CACHE_CONTROL, HTML_CACHE_CONTROL, JSON_TYPE } from '../contract/http.ts';
 import { commonHeaders } from './headers.ts';
@@ -216,11 +216,11 @@ export function createApp(opts: AppOptions): Hono {
     app.all('/metrics', (c) => notAllowed(c.req.method, '/metrics'));
   }
 
-  app.get('/*', (c, next) => {
+  app.get('/*', async (c, next) => {
     const path = c.req.path.slice(1);
     if (!STATIC_PREFIXES.some((p) => path === p || (p.endsWith('/') && path.startsWith(p)))) return next();
     const b = opts.source.current();
-    const file = b?.files.get(path);
+    const file = b && (await fileAt(b, path));
     if (!b || !file) return next();
     const catalog: Record<string, string> =
       path === '.well-known/api-catalog' ? { link: `${b.headers.link}, </.well-known/api-catalog>; rel="api-catalog"` } : {};
@@ -230,23 +230,23 @@ export function createApp(opts: AppOptions): Hono {
   // The readout site, generated into the build as site/<path>: / → site/index.html,
   // /commodities/metals.cobalt/ → site/commodities/metals.cobalt/index.html. The guides'
   // Markdown stays at /docs/<page>.md (the site renders /docs/<page>/ as HTML).
-  app.get('/*', (c, next) => {
+  app.get('/*', async (c, next) => {
     const b = opts.source.current();
     if (!b) return next();
     const path = c.req.path;
     const md = /^\/docs\/([a-z-]+)\.md$/.exec(path);
     if (md) {
-      const file = b.files.get(`docs/${md[1]}`);
+      const file = await fileAt(b, `docs/${md[1]}`);
       return file ? sendFile(c, b, file, { 'cache-control': DATA_CACHE_CONTROL }) : next();
     }
     const exact = path.endsWith('/') ? `site${path}index.html` : `site${path}`;
-    const file = b.files.get(exact);
+    const file = await fileAt(b, exact);
     if (file) {
       const cacheControl = path.startsWith('/_astro/') ? ASSET_CACHE : exact.endsWith('.html') ? HTML_CACHE_CONTROL : DATA_CACHE_CONTROL;
       return sendFile(c, b, file, { 'cache-control': cacheControl });
     }
     // A page asked without its trailing slash: redirect to the canonical address.
-    if (!path.endsWith('/') && b.files.has(`site${path}/index.html`)) {
+    if (!path.endsWith('/') && hasFile(b, `site${path}/index.html`)) {
       const q = c.req.url.indexOf('?');
       return new Response(null, {
         status: 308,
@@ -254,7 +254,7 @@ export function createApp(opts: AppOptions): Hono {
       });
     }
     // A browser asking for a page that does not exist gets the site's 404 page, not problem JSON.
-    const notFound = b.files.get('site/404.html');
+    const notFound = await fileAt(b, 'site/404.html');
     if (notFound && !path.startsWith('/v1/') && /\btext\/html\b/.test(c.req.header('accept') ?? '')) {
       return new Response(notFound.body as ConstructorParameters<typeof Response>[0], {
         status: 404,
@@ -273,10 +273,10 @@ export function createApp(opts: AppOptions): Hono {
     const rel = path.slice(1);
     const md = /^\/docs\/([a-z-]+)\.md$/.exec(path);
     const served =
-      (STATIC_PREFIXES.some((p) => rel === p || (p.endsWith('/') && rel.startsWith(p))) && b.files.has(rel)) ||
-      (md !== null && b.files.has(`docs/${md[1]}`)) ||
-      b.files.has(path.endsWith('/') ? `site${path}index.html` : `site${path}`) ||
-      (!path.endsWith('/') && b.files.has(`site${path}/index.html`));
+      (STATIC_PREFIXES.some((p) => rel === p || (p.endsWith('/') && rel.startsWith(p))) && hasFile(b, rel)) ||
+      (md !== null && hasFile(b, `docs/${md[1]}`)) ||
+      hasFile(b, path.endsWith('/') ? `site${path}index.html` : `site${path}`) ||
+      (!path.endsWith('/') && hasFile(b, `site${path}/index.html`));
     return served ? notAllowed(c.req.method, path) : next();
   });
 

@@ -2,6 +2,7 @@ import { existsSync, watch, type FSWatcher } from 'node:fs';
 import { readFile, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type LoadedBuild, loadBuild } from './build.ts';
+import { isColdOnNode } from './cold-files.ts';
 import { warmSearch } from './search/engine.ts';
 import type { EmbeddingsConfig } from '../lib/search/remote.ts';
 
@@ -26,12 +27,18 @@ export class NodeBuildStore implements BuildSource {
   private readonly log: (msg: string) => void;
   private readonly embeddings: EmbeddingsConfig | null;
   private readonly memoBytes: number | undefined;
-  /** `embeddings`: the endpoint that embeds search queries for remotely embedded builds (EMBEDDINGS_*); `memoBytes`: each build's response memo. */
-  constructor(distDir: string, log: (msg: string) => void = () => {}, options: { embeddings?: EmbeddingsConfig | null; memoBytes?: number } = {}) {
+  private readonly fileCacheBytes: number;
+  /** `embeddings`: the endpoint that embeds search queries for remotely embedded builds (EMBEDDINGS_*); `memoBytes`: each build's response memo; `fileCacheBytes`: the cold files it keeps in memory. */
+  constructor(
+    distDir: string,
+    log: (msg: string) => void = () => {},
+    options: { embeddings?: EmbeddingsConfig | null; memoBytes?: number; fileCacheBytes?: number } = {},
+  ) {
     this.distDir = distDir;
     this.log = log;
     this.embeddings = options.embeddings ?? null;
     this.memoBytes = options.memoBytes;
+    this.fileCacheBytes = options.fileCacheBytes ?? 8 * 2 ** 20;
   }
 
   current(): LoadedBuild | null {
@@ -47,7 +54,10 @@ export class NodeBuildStore implements BuildSource {
       if (!target || target === this.target) return;
       try {
         const dir = join(this.distDir, target);
-        const loaded = await loadBuild((p) => readFile(join(dir, p)), { memoBytes: this.memoBytes });
+        const loaded = await loadBuild((p) => readFile(join(dir, p)), {
+          memoBytes: this.memoBytes,
+          cold: { isCold: isColdOnNode, maxBytes: this.fileCacheBytes },
+        });
         loaded.embeddings = this.embeddings;
         // The search index loads in ~0.5 s. On a reload it loads before the swap, so no request
         // pays for it; at start-up the server answers first and loads it right after.

@@ -1,6 +1,6 @@
 import type { CommodityListEntry } from '../contract/commodities.ts';
 import type { Briefing, Event, Scenario } from '../contract/content.ts';
-import { CODING_SUFFIX, type BuildManifest, type ContentCoding } from '../contract/manifest.ts';
+import { CODING_SUFFIX, type BuildManifest, type ContentCoding, type ManifestFile } from '../contract/manifest.ts';
 import type { z } from 'zod';
 import type { Meta } from '../contract/common.ts';
 import { LANGS } from '../contract/languages.ts';
@@ -8,6 +8,7 @@ import { BUILD_FILES, type JsonFile } from '../contract/layout.ts';
 import type { ReserveSeries } from '../contract/reserves.ts';
 import type { EmbeddingsConfig } from '../lib/search/remote.ts';
 import { commonHeaders } from './headers.ts';
+import { ColdFiles } from './cold-files.ts';
 import { ResponseMemo } from './memo.ts';
 
 /** The bytes of a file in one content coding, with their own strong ETag. */
@@ -44,7 +45,10 @@ export interface LoadedBuild {
   headers: Record<string, string>;
   /** Serialised parameterised answers of this build (dropped with it). */
   memo: ResponseMemo;
+  /** The files held in memory; the others are in `cold`. */
   files: ReadonlyMap<string, StaticFile>;
+  /** Files read from the build's folder when asked (Node: the site's pages and the bulk downloads); null: every file is in `files`. */
+  cold: ColdFiles | null;
   commodities: CommodityListEntry[];
   commodityMeta: Meta;
   /** slug and code → slug. */
@@ -77,6 +81,13 @@ export function perBuild<T>(derive: (b: LoadedBuild) => T): (b: LoadedBuild) => 
   };
 }
 
+/** Whether the build has a file at `path`, in memory or on disk. */
+export const hasFile = (b: Pick<LoadedBuild, 'files' | 'cold'>, path: string): boolean => b.files.has(path) || (b.cold?.has(path) ?? false);
+
+/** A file of the build, read from disk first when it is one of the cold ones. */
+export const fileAt = async (b: Pick<LoadedBuild, 'files' | 'cold'>, path: string): Promise<StaticFile | undefined> =>
+  b.files.get(path) ?? (await b.cold?.get(path));
+
 /** The `data` of one of the build's JSON files, or null when the build has no such file. */
 export function fileData<T>(b: Pick<LoadedBuild, 'files'>, path: string): T | null {
   const f = b.files.get(path);
@@ -91,21 +102,34 @@ const json = <T>(bytes: Uint8Array): T => JSON.parse(decoder.decode(bytes)) as T
  * on an edge runtime). Every file is loaded up front, so a request never waits on I/O and never
  * sees a half-loaded build.
  */
-/** `memoBytes`: the budget of the build's response memo (RESPONSE_MEMO_MB). */
-export async function loadBuild(read: Reader, options: { memoBytes?: number } = {}): Promise<LoadedBuild> {
+/** One file of the build and its compressed copies, as the manifest lists them. */
+async function readStatic(read: Reader, path: string, f: ManifestFile): Promise<StaticFile> {
+  const entry: StaticFile = { body: await read(path), etag: etagOfSha(f.sha256), contentType: f.content_type };
+  if (f.encodings) {
+    const encodings: Partial<Record<ContentCoding, EncodedBody>> = {};
+    for (const [coding, e] of Object.entries(f.encodings) as [ContentCoding, { sha256: string }][]) {
+      encodings[coding] = { body: await read(path + CODING_SUFFIX[coding]), etag: etagOfSha(e.sha256) };
+    }
+    entry.encodings = encodings;
+  }
+  return entry;
+}
+
+export interface LoadOptions {
+  /** The budget of the build's response memo (RESPONSE_MEMO_MB). */
+  memoBytes?: number;
+  /** Files left on disk and read when asked (api/cold-files.ts), within `maxBytes` kept in memory. */
+  cold?: { isCold(path: string): boolean; maxBytes: number };
+}
+
+export async function loadBuild(read: Reader, options: LoadOptions = {}): Promise<LoadedBuild> {
   const manifest = json<BuildManifest>(await read(BUILD_FILES.manifest().path));
   const files = new Map<string, StaticFile>();
+  const coldEntries = new Map<string, ManifestFile>();
   await Promise.all(
     Object.entries(manifest.files).map(async ([path, f]) => {
-      const entry: StaticFile = { body: await read(path), etag: etagOfSha(f.sha256), contentType: f.content_type };
-      if (f.encodings) {
-        const encodings: Partial<Record<ContentCoding, EncodedBody>> = {};
-        for (const [coding, e] of Object.entries(f.encodings) as [ContentCoding, { sha256: string }][]) {
-          encodings[coding] = { body: await read(path + CODING_SUFFIX[coding]), etag: etagOfSha(e.sha256) };
-        }
-        entry.encodings = encodings;
-      }
-      files.set(path, entry);
+      if (options.cold?.isCold(path)) coldEntries.set(path, f);
+      else files.set(path, await readStatic(read, path, f));
     }),
   );
   // Typed by the file's schema in the layout; not parsed with it: the pipeline validated every file.
@@ -148,6 +172,7 @@ export async function loadBuild(read: Reader, options: { memoBytes?: number } = 
     lastModified: generatedAt.toUTCString(),
     headers: commonHeaders(manifest.base_url, manifest.build),
     memo: new ResponseMemo(options.memoBytes),
+    cold: options.cold ? new ColdFiles(coldEntries, (path, f) => readStatic(read, path, f), options.cold.maxBytes) : null,
     files,
     commodities: list.data,
     commodityMeta: list.meta,

@@ -40,6 +40,7 @@ export async function startServer(
   const store = await new NodeBuildStore(env.DIST_DIR, say, {
     embeddings: embeddingsOf(env),
     memoBytes: env.RESPONSE_MEMO_MB * 2 ** 20,
+    fileCacheBytes: env.FILE_CACHE_MB * 2 ** 20,
   }).start();
   if (!store.current()) logger.warn({ dist: env.DIST_DIR }, `no build in ${env.DIST_DIR} yet: answering 503 until the pipeline publishes one`);
   const trust = parseTrustProxy(env.TRUST_PROXY, env.TRUSTED_PROXIES);

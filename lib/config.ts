@@ -236,6 +236,11 @@ export const ConfigShape = z.object({
     description:
       'memory kept per build for the bytes of parameterised answers already computed (least recently used out first); a bigger memo answers more repeated queries from bytes and costs this much RSS and more',
   }),
+  FILE_CACHE_MB: withDefault('8', atLeastOne('FILE_CACHE_MB'), {
+    concern: 'serve',
+    description:
+      "memory kept for the site's pages and the bulk downloads, which stay on disk and are read when asked (most recently used kept); the API's own files are always in memory",
+  }),
   LOG_LEVEL: withDefault('info', z.enum(LOG_LEVELS, { error: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` }), {
     concern: 'serve',
     description:
