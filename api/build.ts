@@ -48,7 +48,7 @@ export interface LoadedBuild {
   /** The files held in memory; the others are in `cold`. */
   files: ReadonlyMap<string, StaticFile>;
   /** Files read from the build's folder when asked (Node: the site's pages and the bulk downloads); null: every file is in `files`. */
-  cold: ColdFiles | null;
+  cold: ColdFiles<StaticFile> | null;
   commodities: CommodityListEntry[];
   commodityMeta: Meta;
   /** slug and code → slug. */

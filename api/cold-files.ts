@@ -1,5 +1,4 @@
 import type { ManifestFile } from '../contract/manifest.ts';
-import type { StaticFile } from './build.ts';
 
 /** The Node server's cold files: the site's pages (not its hashed /_astro/ assets, which every page loads) and the bulk downloads. */
 export const isColdOnNode = (path: string): boolean => (path.startsWith('site/') && !path.startsWith('site/_astro/')) || path.startsWith('bulk/');
@@ -12,15 +11,15 @@ export const isColdOnNode = (path: string): boolean => (path.startsWith('site/')
  * then by the listener's fast path, which holds it only as long as this does), and the server's
  * memory does not grow with the number of pages.
  */
-export class ColdFiles {
+export class ColdFiles<F> {
   private readonly entries: ReadonlyMap<string, ManifestFile>;
-  private readonly load: (path: string, entry: ManifestFile) => Promise<StaticFile>;
+  private readonly load: (path: string, entry: ManifestFile) => Promise<F>;
   private readonly maxBytes: number;
-  private readonly cache = new Map<string, { file: StaticFile; bytes: number }>();
-  private readonly reading = new Map<string, Promise<StaticFile>>();
+  private readonly cache = new Map<string, { file: F; bytes: number }>();
+  private readonly reading = new Map<string, Promise<F>>();
   private bytes = 0;
 
-  constructor(entries: ReadonlyMap<string, ManifestFile>, load: (path: string, entry: ManifestFile) => Promise<StaticFile>, maxBytes: number) {
+  constructor(entries: ReadonlyMap<string, ManifestFile>, load: (path: string, entry: ManifestFile) => Promise<F>, maxBytes: number) {
     this.entries = entries;
     this.load = load;
     this.maxBytes = maxBytes;
@@ -31,7 +30,7 @@ export class ColdFiles {
   }
 
   /** The file, read from the build's folder if it is not in memory; undefined when the build has no such file. */
-  async get(path: string): Promise<StaticFile | undefined> {
+  async get(path: string): Promise<F | undefined> {
     const hit = this.cache.get(path);
     if (hit) {
       // Most recently used last: the Map's order is the eviction order.
@@ -53,7 +52,7 @@ export class ColdFiles {
     return pending;
   }
 
-  private keep(path: string, file: StaticFile, entry: ManifestFile): void {
+  private keep(path: string, file: F, entry: ManifestFile): void {
     const bytes = entry.bytes + Object.values(entry.encodings ?? {}).reduce((n, e) => n + e.bytes, 0);
     if (bytes > this.maxBytes / 4 || this.cache.has(path)) return;
     this.cache.set(path, { file, bytes });
