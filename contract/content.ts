@@ -114,6 +114,25 @@ export const ScenarioSchema = z
   })
   .describe('A forward-looking crisis scenario with its probability, severity and status.');
 
+/** What a briefing's figure directives quote (pipeline/content/figures.ts): the series the site charts beside the text. */
+export const BRIEFING_SERIES_METRICS = ['price', 'gas_storage', 'producer_share', 'us_spr'] as const;
+
+export const BriefingSeriesSchema = z
+  .strictObject({
+    metric: z
+      .enum(BRIEFING_SERIES_METRICS)
+      .describe('price: a commodity price; gas_storage: the fill of a gas storage area; producer_share: shares of world production; us_spr: the US Strategic Petroleum Reserve.'),
+    commodity: CommoditySlug.nullable().describe('The commodity (price, producer_share), else null.'),
+    area: z
+      .string()
+      .regex(/^[a-z]{2}$/)
+      .nullable()
+      .describe("The gas storage area (gas_storage): an ISO 3166-1 alpha-2 code in lower case, or 'eu'; else null."),
+    countries: z.array(Iso3).describe('The producers whose share the briefing quotes (producer_share), else empty.'),
+    dates: z.array(IsoDate).describe('The days the briefing quotes the series on, in order (empty for producer_share).'),
+  })
+  .describe('A data series a briefing quotes figures from.');
+
 export const BriefingSchema = z
   .object({
     id: z
@@ -131,6 +150,9 @@ export const BriefingSchema = z
     published_at: IsoDate.describe('Publication day (YYYY-MM-DD); no figure in the briefing is dated after it.'),
     commodities: z.array(CommoditySlug).describe('Commodities the briefing covers.'),
     countries: z.array(Iso3).describe('Countries the briefing covers.'),
+    series: z
+      .array(BriefingSeriesSchema)
+      .describe('The data series the briefing quotes figures from (its figure directives), in the order first quoted; the site charts them.'),
   })
   .describe('An editorial briefing in one language.');
 
@@ -140,3 +162,4 @@ export type EventKind = (typeof EVENT_KINDS)[number];
 export type Scenario = z.infer<typeof ScenarioSchema>;
 export type StatusChange = z.infer<typeof StatusChangeSchema>;
 export type Briefing = z.infer<typeof BriefingSchema>;
+export type BriefingSeries = z.infer<typeof BriefingSeriesSchema>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatChange, formatMillionBarrels, formatPercent, formatPrice, formatShare, formatTwh, resolveFigures, type FigureContext } from './figures.ts';
+import { formatChange, formatMillionBarrels, formatPercent, formatPrice, formatShare, formatTwh, resolveFigures, seriesOf, type FigureContext } from './figures.ts';
 import { TEST_COUNTRIES, TEST_SLUGS, fixtureFigures } from './fixtures.ts';
 
 const NBSP = '\u00a0';
@@ -83,6 +83,25 @@ describe('resolveFigures', () => {
     const es = resolveFigures(text, ctx('es'));
     expect(es.text).toContain(`415,4${NBSP}millones de barriles`);
     expect(es.directives.map((d) => d.line)).toEqual([1, 1, 2, 2, 2, 3, 3]);
+  });
+
+  it('names the series the directives quote, once each, with the days or producers quoted', () => {
+    const text = [
+      'Brent {{price energy.oil 2026-08-20}} ({{price_change Energy.Oil 2026-02-27 2026-08-18}}).',
+      'EU {{storage eu 2026-08-20}}, {{storage_twh EU 2026-08-20}}; DE {{storage de 2026-08-21}}.',
+      'DR Congo {{share metals.cobalt COD}}, Indonesia {{share metals.cobalt idn}}; SPR {{spr 2026-03-06}}; {{price nothing.here 2026-01-01}}.',
+    ].join('\n');
+    const r = resolveFigures(text, ctx('en'));
+    // The directive that did not resolve is a problem, and no series.
+    expect(r.problems).toHaveLength(1);
+    const blank = { commodity: null, area: null, countries: [], dates: [] };
+    expect(seriesOf(r.directives)).toEqual([
+      { ...blank, metric: 'price', commodity: 'energy.oil', dates: ['2026-02-27', '2026-08-18', '2026-08-20'] },
+      { ...blank, metric: 'gas_storage', area: 'eu', dates: ['2026-08-20'] },
+      { ...blank, metric: 'gas_storage', area: 'de', dates: ['2026-08-21'] },
+      { ...blank, metric: 'producer_share', commodity: 'metals.cobalt', countries: ['COD', 'IDN'] },
+      { ...blank, metric: 'us_spr', dates: ['2026-03-06'] },
+    ]);
   });
 
   it('accepts slugs and codes in any case', () => {

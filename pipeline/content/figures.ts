@@ -3,7 +3,7 @@
  * directive such as `{{price energy.oil 2026-08-18}}` and the build replaces it with the value
  * from the published data, formatted for the briefing's language. See docs/content.md.
  */
-import type { BriefingLang } from '../../contract/content.ts';
+import type { BriefingLang, BriefingSeries } from '../../contract/content.ts';
 import { didYouMean } from '../../lib/suggest.ts';
 import { LOCALES } from '../../contract/languages.ts';
 
@@ -273,6 +273,42 @@ function resolveOne(words: string[], ctx: FigureContext): string {
 }
 
 const DIRECTIVE_RE = /\{\{([^{}\n]*)\}\}/g;
+
+/**
+ * The series the resolved directives quote, in the order first quoted: one entry per price,
+ * storage area and commodity's producer shares, with the days (or producers) quoted. Read from
+ * directives that resolved, so every argument is already checked.
+ */
+export function seriesOf(directives: readonly ResolvedDirective[]): BriefingSeries[] {
+  const out = new Map<string, BriefingSeries>();
+  const entry = (key: string, make: () => BriefingSeries) => {
+    let e = out.get(key);
+    if (!e) out.set(key, (e = make()));
+    return e;
+  };
+  const blank = { commodity: null, area: null, countries: [], dates: [] };
+  for (const d of directives) {
+    const [name = '', ...args] = d.directive.slice(2, -2).trim().split(/\s+/);
+    const a = args.map((x) => x.toLowerCase());
+    switch (name.toLowerCase() as DirectiveName) {
+      case 'price':
+      case 'price_change':
+        entry(`price ${a[0]}`, () => ({ ...blank, metric: 'price', commodity: a[0]!, dates: [] })).dates.push(...a.slice(1));
+        break;
+      case 'storage':
+      case 'storage_twh':
+        entry(`gas_storage ${a[0]}`, () => ({ ...blank, metric: 'gas_storage', area: a[0]!, dates: [] })).dates.push(a[1]!);
+        break;
+      case 'share':
+        entry(`producer_share ${a[0]}`, () => ({ ...blank, metric: 'producer_share', commodity: a[0]!, countries: [] })).countries.push(a[1]!.toUpperCase());
+        break;
+      case 'spr':
+        entry('us_spr', () => ({ ...blank, metric: 'us_spr', dates: [] })).dates.push(a[0]!);
+        break;
+    }
+  }
+  return [...out.values()].map((e) => ({ ...e, countries: [...new Set(e.countries)], dates: [...new Set(e.dates)].sort() }));
+}
 
 /**
  * Replace every figure directive in `text` with its value. Problems (malformed directive, unknown

@@ -25,7 +25,7 @@ import {
   type Event,
   type Scenario,
 } from '../../contract/content.ts';
-import { resolveFigures, type FigureLookup } from './figures.ts';
+import { resolveFigures, seriesOf, type FigureLookup } from './figures.ts';
 import { checkStatusHistory } from './status.ts';
 import { didYouMean } from '../../lib/suggest.ts';
 import { lineOf, pathToString, type Path } from './yaml-lines.ts';
@@ -510,6 +510,7 @@ async function loadBriefings(
         published_at: fm.published_at,
         commodities: codes.commodities,
         countries: codes.countries,
+        series: seriesOf([...summary.directives, ...body.directives]),
       });
     }
   }

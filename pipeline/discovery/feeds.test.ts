@@ -120,6 +120,7 @@ const briefing = (id: string, lang: Briefing['lang'], published_at: string, titl
   published_at,
   commodities: ['energy.gas'],
   countries: ['DEU'],
+  series: [],
 });
 
 const event = (id: string, date: string, title = `Event ${id}`): Event => ({

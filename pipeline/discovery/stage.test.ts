@@ -17,6 +17,7 @@ const briefings: Briefing[] = [
     published_at: '2026-01-05',
     commodities: ['energy.gas'],
     countries: ['DEU'],
+    series: [],
   },
   {
     id: 'b-fr',
@@ -28,6 +29,7 @@ const briefings: Briefing[] = [
     published_at: '2026-01-06',
     commodities: ['energy.gas'],
     countries: ['DEU'],
+    series: [],
   },
 ];
 const events: Event[] = [

@@ -192,6 +192,10 @@ export async function weeklyDigest(db: Db, x: DigestInput): Promise<Briefing[]> 
       published_at: x.today,
       commodities: [...new Set([...movers.map((m) => m.slug), ...ranked.map((s) => s.slug)])].sort(),
       countries: storage.some((s) => s.country === 'de') ? ['DEU'] : [],
+      series: [
+        ...storage.map((s) => ({ metric: 'gas_storage' as const, commodity: null, area: s.country, countries: [], dates: [s.from, s.to] })),
+        ...movers.map((m) => ({ metric: 'price' as const, commodity: m.slug, area: null, countries: [], dates: [m.from, m.to] })),
+      ],
     };
   });
 }
