@@ -121,7 +121,9 @@ export const BriefingSeriesSchema = z
   .strictObject({
     metric: z
       .enum(BRIEFING_SERIES_METRICS)
-      .describe('price: a commodity price; gas_storage: the fill of a gas storage area; producer_share: shares of world production; us_spr: the US Strategic Petroleum Reserve.'),
+      .describe(
+        'price: a commodity price; gas_storage: the fill of a gas storage area; producer_share: shares of world production; us_spr: the US Strategic Petroleum Reserve.',
+      ),
     commodity: CommoditySlug.nullable().describe('The commodity (price, producer_share), else null.'),
     area: z
       .string()

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { formatChange, formatMillionBarrels, formatPercent, formatPrice, formatShare, formatTwh, resolveFigures, seriesOf, type FigureContext } from './figures.ts';
+import {
+  formatChange,
+  formatMillionBarrels,
+  formatPercent,
+  formatPrice,
+  formatShare,
+  formatTwh,
+  resolveFigures,
+  seriesOf,
+  type FigureContext,
+} from './figures.ts';
 import { TEST_COUNTRIES, TEST_SLUGS, fixtureFigures } from './fixtures.ts';
 
 const NBSP = '\u00a0';
