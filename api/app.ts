@@ -20,6 +20,7 @@ import { getReserve, getTimeseries } from './routes/reserves.ts';
 import { search } from './routes/search.ts';
 import type { RateLimits } from './rate-limit.ts';
 import { requestIdOf, requestIds } from './request-id.ts';
+import { notFoundPage, siteRedirect } from './site-redirect.ts';
 
 export interface AppOptions {
   source: BuildSource;
@@ -227,9 +228,10 @@ export function createApp(opts: AppOptions): Hono {
     return sendFile(c, b, file, { 'cache-control': DATA_CACHE_CONTROL, ...catalog });
   });
 
-  // The readout site, generated into the build as site/<path>: / → site/index.html,
-  // /commodities/metals.cobalt/ → site/commodities/metals.cobalt/index.html. The guides'
-  // Markdown stays at /docs/<page>.md (the site renders /docs/<page>/ as HTML).
+  // The readout site, generated into the build as site/<path>, every page under its language:
+  // /fr/commodities/metals.cobalt/ → site/fr/commodities/metals.cobalt/index.html; the data
+  // downloads without one (/commodities/metals.cobalt/price.csv). The guides' Markdown stays at
+  // /docs/<page>.md (the site renders /<lang>/docs/<page>/ as HTML).
   app.get('/*', async (c, next) => {
     const b = opts.source.current();
     if (!b) return next();
@@ -245,16 +247,33 @@ export function createApp(opts: AppOptions): Hono {
       const cacheControl = path.startsWith('/_astro/') ? ASSET_CACHE : exact.endsWith('.html') ? HTML_CACHE_CONTROL : DATA_CACHE_CONTROL;
       return sendFile(c, b, file, { 'cache-control': cacheControl });
     }
+    const q = c.req.url.indexOf('?');
+    const query = q >= 0 ? c.req.url.slice(q) : '';
     // A page asked without its trailing slash: redirect to the canonical address.
     if (!path.endsWith('/') && hasFile(b, `site${path}/index.html`)) {
-      const q = c.req.url.indexOf('?');
       return new Response(null, {
         status: 308,
-        headers: { ...b.headers, location: `${path}/${q >= 0 ? c.req.url.slice(q) : ''}`, 'cache-control': HTML_CACHE_CONTROL },
+        headers: { ...b.headers, location: `${path}/${query}`, 'cache-control': HTML_CACHE_CONTROL },
       });
     }
-    // A browser asking for a page that does not exist gets the site's 404 page, not problem JSON.
-    const notFound = await fileAt(b, 'site/404.html');
+    // A page address from before the language prefixes (api/site-redirect.ts).
+    const moved = siteRedirect(path, query, c.req.header('accept-language'), (f) => hasFile(b, f));
+    if (moved) {
+      return new Response(null, {
+        status: moved.status,
+        headers: {
+          ...b.headers,
+          location: moved.location,
+          // The language chosen for `/` follows Accept-Language: a shared cache that ignores Vary
+          // (most CDNs do, bar Accept-Encoding) must not keep it; a browser may, by Vary.
+          ...(moved.negotiated ? { vary: 'Accept-Language', 'cache-control': 'private, max-age=300' } : { 'cache-control': HTML_CACHE_CONTROL }),
+        },
+      });
+    }
+    // A browser asking for a page that does not exist gets the site's 404 page, in the language
+    // of the address's prefix, not problem JSON.
+    let notFound;
+    for (const f of notFoundPage(path)) if ((notFound = await fileAt(b, f))) break;
     if (notFound && !path.startsWith('/v1/') && /\btext\/html\b/.test(c.req.header('accept') ?? '')) {
       return new Response(notFound.body as ConstructorParameters<typeof Response>[0], {
         status: 404,
@@ -276,7 +295,8 @@ export function createApp(opts: AppOptions): Hono {
       (STATIC_PREFIXES.some((p) => rel === p || (p.endsWith('/') && rel.startsWith(p))) && hasFile(b, rel)) ||
       (md !== null && hasFile(b, `docs/${md[1]}`)) ||
       hasFile(b, path.endsWith('/') ? `site${path}index.html` : `site${path}`) ||
-      (!path.endsWith('/') && hasFile(b, `site${path}/index.html`));
+      (!path.endsWith('/') && hasFile(b, `site${path}/index.html`)) ||
+      siteRedirect(path, '', null, (f) => hasFile(b, f)) !== null;
     return served ? notAllowed(c.req.method, path) : next();
   });
 

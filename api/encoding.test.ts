@@ -117,7 +117,7 @@ describe('the API sends the best copy Accept-Encoding allows', () => {
   /** Served files with copies, one or more of each kind: pages, assets, contract, feeds, bulk, guides, /v1 files. */
   const samples = () => {
     const urls: [string, string][] = [
-      ['/', 'site/index.html'],
+      ['/en/', 'site/en/index.html'],
       ['/openapi.json', 'openapi.json'],
       ['/llms.txt', 'llms.txt'],
       ['/feeds/events.atom', 'feeds/events.atom'],

@@ -19,7 +19,7 @@ export const HEADLINE_SOURCES = [
 export const HealthSource = z.strictObject({
   id: z.string(),
   status: SourceStatus.shape.status,
-  freshness: Freshness.describe("Age of the newest observation against the publisher's cadence and lag, on `checked_on` (see /docs/freshness)"),
+  freshness: Freshness.describe("Age of the newest observation against the publisher's cadence and lag, on `checked_on` (see /en/docs/freshness/)"),
   cadence: Cadence,
   data_as_of: DateString.nullable(),
   expected_next: DateString.nullable().describe('When the next observation is due (null for historical, discontinued and irregular sources)'),
@@ -51,7 +51,7 @@ export const Health = z
     omitted: z.array(z.strictObject({ output: z.string(), reason: z.string() })),
   })
   .describe(
-    'Health of the service: per source the load status of the published build and the freshness of its newest observation (rule: /docs/freshness). Answered with 200 when degraded, so load balancers keep an instance that serves old data.',
+    'Health of the service: per source the load status of the published build and the freshness of its newest observation (rule: /en/docs/freshness/). Answered with 200 when degraded, so load balancers keep an instance that serves old data.',
   );
 export type Health = z.infer<typeof Health>;
 

@@ -1,3 +1,4 @@
+import type { Lang } from './languages.ts';
 import type { SourceStatus } from './manifest.ts';
 
 /** What the site's pages read at build time besides the build's JSON files (see site/src/lib/data.ts). */
@@ -18,3 +19,10 @@ export interface SiteContext {
    */
   omitted: { output: string; reason: string }[];
 }
+
+/**
+ * The address of a page of the site in a language, e.g. `sitePage('en', '/docs/api/')`: every page
+ * lives under its language's prefix (the server sends the addresses from before the prefixes on
+ * to these). For the links the build writes into its discovery files and data package.
+ */
+export const sitePage = (lang: Lang, path: string): string => `/${lang}${path.startsWith('/') ? path : `/${path}`}`;

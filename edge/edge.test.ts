@@ -72,8 +72,15 @@ const CASES: Case[] = [
   { name: 'a feed', path: '/feeds/events.atom', asset: true },
   { name: 'a bulk CSV', path: '/bulk/reserves.csv', asset: true },
   { name: 'a guide as Markdown', path: '/docs/api.md', asset: true },
-  { name: 'the site', path: '/', asset: true },
-  { name: 'a page', path: '/commodities/metals.cobalt/', asset: true },
+  { name: 'the site', path: '/en/', asset: true },
+  { name: 'a page', path: '/fr/commodities/metals.cobalt/', asset: true },
+  // Page addresses from before the language prefixes: the app answers, the same way on both.
+  { name: 'the old home page: the preferred language', path: '/', headers: { 'accept-language': 'de-CH, de;q=0.9, en;q=0.5' } },
+  { name: 'the old home page: English by default, with the query', path: '/?from=bookmark' },
+  { name: 'an old page: its English page for good', path: '/commodities/metals.cobalt/?x=1' },
+  { name: 'an old page without its slash', path: '/countries/DEU' },
+  { name: 'an old briefing list: its language', path: '/briefings/fr/' },
+  { name: '404 page of a language', path: '/es/no-such-page/', headers: { accept: 'text/html' } },
 ];
 
 const HEADERS = [
@@ -92,6 +99,7 @@ const HEADERS = [
   'x-build',
   'allow',
   'retry-after',
+  'location',
 ];
 /** Headers the asset layer sets its own way (documented in docs/deploy.md). */
 const ASSET_OWN = new Set(['etag', 'vary', 'content-encoding']);
@@ -180,8 +188,31 @@ describe('the Worker in workerd answers as the Node server does', () => {
     }
   });
 
+  it('old page addresses answer a redirect to their page under a language: / by Accept-Language, the others for good', async () => {
+    const cases: [string, Record<string, string>, number, string][] = [
+      ['/', { 'accept-language': 'de-CH, de;q=0.9, en;q=0.5' }, 302, '/de/'],
+      ['/', { 'accept-language': 'es-ES,es;q=0.9' }, 302, '/es/'],
+      ['/?from=bookmark', {}, 302, '/en/?from=bookmark'],
+      ['/commodities/metals.cobalt/?x=1', { 'accept-language': 'fr' }, 301, '/en/commodities/metals.cobalt/?x=1'],
+      ['/countries/DEU', {}, 301, '/en/countries/DEU/'],
+      ['/docs/methodology/', {}, 301, '/en/docs/methodology/'],
+      ['/briefings/fr/', {}, 301, '/fr/briefings/'],
+    ];
+    for (const base of [node.url, edge.url]) {
+      for (const [path, headers, status, location] of cases) {
+        const r = await send(base, { name: path, path, headers });
+        expect(r.status, `${base}${path}`).toBe(status);
+        expect(r.headers.get('location'), `${base}${path}`).toBe(location);
+        if (status === 302) expect(withoutCoding(r.headers.get('vary'))).toBe('Accept-Language');
+      }
+      const es = await send(base, { name: '404', path: '/es/no-such-page/', headers: { accept: 'text/html' } });
+      expect(es.status).toBe(404);
+      expect(es.text).toContain('<html lang="es"');
+    }
+  });
+
   it('a page asked without its slash is redirected to the same address (Node 308, the asset layer 307)', async () => {
-    const c = { name: 'redirect', path: '/commodities/metals.cobalt' };
+    const c = { name: 'redirect', path: '/en/commodities/metals.cobalt' };
     const [n, e] = [await send(node.url, c), await send(edge.url, c)];
     expect(n.status).toBe(308);
     expect(e.status).toBe(307);

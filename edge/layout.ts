@@ -19,11 +19,12 @@ export const PUBLIC_PREFIXES = ['openapi.json', 'llms.txt', '.well-known/', 'fee
 /**
  * The files of the build the worker loads into memory (the rest is the asset layer's): the
  * bodies of the path-addressed /v1 routes, the full data the
- * parameterised routes query, the discovery files MCP reads, and the site's 404 page. The search
+ * parameterised routes query, the discovery files MCP reads, and the site's 404 pages (one per
+ * language, site/<lang>/404.html, and site/404.html). The search
  * index, lexicon and vectors are loaded on the first request that needs them (LAZY_FILES).
  */
 export function workerLoads(path: string): boolean {
-  return path.startsWith('v1/') || path.startsWith('data/') || path.startsWith('.well-known/') || path === 'site/404.html';
+  return path.startsWith('v1/') || path.startsWith('data/') || path.startsWith('.well-known/') || /^site\/(?:[a-z]{2}\/)?404\.html$/.test(path);
 }
 export const LAZY_FILES = [BUILD_PATHS.searchIndex, BUILD_PATHS.searchLexicon, BUILD_PATHS.searchVectors] as const;
 

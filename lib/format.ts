@@ -1,39 +1,74 @@
-/** Number and date formatting for the pages (English, fixed: the pages are built once). */
-const nf = (digits: number) => new Intl.NumberFormat('en-GB', { maximumFractionDigits: digits, minimumFractionDigits: digits });
-const NF: Record<number, Intl.NumberFormat> = {};
+/**
+ * Number and date formatting for the pages, in each language of the service (contract/languages.ts).
+ * English is the default and stays exactly as it always was (the pipeline and the API format with
+ * it too); the other languages follow their locale in LOCALES through Intl.
+ */
+import { LOCALES, type Lang } from '../contract/languages.ts';
 
-export function num(x: number | null | undefined, digits = 1): string {
+// One formatter per language and number of digits, made once: pages format tens of thousands of numbers.
+const NF: Partial<Record<Lang, Intl.NumberFormat[]>> = {};
+const numberFormat = (lang: Lang, digits: number) =>
+  ((NF[lang] ??= [])[digits] ??= new Intl.NumberFormat(LOCALES[lang], { maximumFractionDigits: digits, minimumFractionDigits: digits }));
+
+/** The space between a number and its % sign: French sets a narrow no-break space, German and Spanish a no-break space. */
+const PERCENT_GAP: Record<Lang, string> = { en: ' ', fr: '\u202f', de: '\u00a0', es: '\u00a0' };
+
+export function num(x: number | null | undefined, digits = 1, lang: Lang = 'en'): string {
   if (x === null || x === undefined || !Number.isFinite(x)) return '—';
-  const f = (NF[digits] ??= nf(digits));
-  return f.format(x).replace(/^-/, '−');
+  return numberFormat(lang, digits).format(x).replace(/^-/, '−');
 }
 /** Large numbers with a thousands separator and adaptive precision. */
-export function qty(x: number | null | undefined): string {
+export function qty(x: number | null | undefined, lang: Lang = 'en'): string {
   if (x === null || x === undefined || !Number.isFinite(x)) return '—';
   const a = Math.abs(x);
-  return num(x, a >= 1000 ? 0 : a >= 10 ? 1 : a >= 1 ? 2 : 3);
+  return num(x, a >= 1000 ? 0 : a >= 10 ? 1 : a >= 1 ? 2 : 3, lang);
 }
-export const pct = (x: number | null | undefined, digits = 1) => (x === null || x === undefined ? '—' : `${num(x, digits)} %`);
+export const pct = (x: number | null | undefined, digits = 1, lang: Lang = 'en') =>
+  x === null || x === undefined ? '—' : `${num(x, digits, lang)}${PERCENT_GAP[lang]}%`;
 /** A 0–1 share as a percentage. */
-export const share = (x: number | null | undefined, digits = 1) => (x === null || x === undefined ? '—' : `${num(x * 100, digits)} %`);
-export const signed = (x: number | null | undefined, digits = 1) => (x === null || x === undefined ? '—' : `${x > 0 ? '+' : ''}${num(x, digits)}`);
+export const share = (x: number | null | undefined, digits = 1, lang: Lang = 'en') => (x === null || x === undefined ? '—' : pct(x * 100, digits, lang));
+export const signed = (x: number | null | undefined, digits = 1, lang: Lang = 'en') =>
+  x === null || x === undefined ? '—' : `${x > 0 ? '+' : ''}${num(x, digits, lang)}`;
+/** A change in percent with its sign: +12.3 %, −4.0 %. */
+export const signedPct = (x: number | null | undefined, digits = 1, lang: Lang = 'en') =>
+  x === null || x === undefined ? '—' : `${x > 0 ? '+' : ''}${pct(x, digits, lang)}`;
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-/** 2026-08-20 → 20 Aug 2026 */
-export function date(d: string | null | undefined): string {
+const DF = new Map<string, Intl.DateTimeFormat>();
+const dateFormat = (lang: Lang, withDay: boolean) => {
+  const key = `${lang}:${withDay}`;
+  let f = DF.get(key);
+  if (!f) {
+    f = new Intl.DateTimeFormat(LOCALES[lang], { ...(withDay ? { day: 'numeric' } : {}), month: withDay ? 'short' : 'long', year: 'numeric', timeZone: 'UTC' });
+    DF.set(key, f);
+  }
+  return f;
+};
+const utc = (y: string, m: string, d = '1') => new Date(Date.UTC(Number(y), Number(m) - 1, Number(d)));
+
+/** 2026-08-20 → 20 Aug 2026 (fr: 20 août 2026, de: 20. Aug. 2026, es: 20 ago 2026) */
+export function date(d: string | null | undefined, lang: Lang = 'en'): string {
   if (!d) return '—';
-  const [y, m, day] = d.slice(0, 10).split('-');
-  return `${Number(day)} ${MONTHS[Number(m) - 1]} ${y}`;
+  const [y, m, day] = d.slice(0, 10).split('-') as [string, string, string];
+  if (lang === 'en') return `${Number(day)} ${MONTHS[Number(m) - 1]} ${y}`;
+  return dateFormat(lang, true).format(utc(y, m, day));
 }
-/** 2026-08-31 or 2026-08 → Aug 2026 */
-export function month(d: string | null | undefined): string {
+/** 2026-08-31 or 2026-08 → Aug 2026; the other languages spell the month out (fr: août 2026, de: August 2026, es: agosto de 2026). */
+export function month(d: string | null | undefined, lang: Lang = 'en'): string {
   if (!d) return '—';
-  const [y, m] = d.slice(0, 7).split('-');
-  return `${MONTHS[Number(m) - 1]} ${y}`;
+  const [y, m] = d.slice(0, 7).split('-') as [string, string];
+  if (lang === 'en') return `${MONTHS[Number(m) - 1]} ${y}`;
+  return dateFormat(lang, false).format(utc(y, m));
+}
+/** 2026-08-31 or 2026-08 → August 2026 in every language (fr: août 2026, de: August 2026, es: agosto de 2026). */
+export function monthLong(d: string | null | undefined, lang: Lang = 'en'): string {
+  if (!d) return '—';
+  const [y, m] = d.slice(0, 7).split('-') as [string, string];
+  return dateFormat(lang, false).format(utc(y, m));
 }
 /** ISO timestamp → 22 Nov 2026, 04:12 UTC */
-export function dateTime(iso: string): string {
-  return `${date(iso)}, ${iso.slice(11, 16)} UTC`;
+export function dateTime(iso: string, lang: Lang = 'en'): string {
+  return `${date(iso, lang)}, ${iso.slice(11, 16)} UTC`;
 }
 
 export const BAND_LABEL = { low: 'Low', moderate: 'Moderate', high: 'High', severe: 'Severe' } as const;

@@ -43,6 +43,7 @@ import { shareTable, type ShareTableData } from './steps/shares.ts';
 import { type Shares, commoditySheet, commoditySources, sheetDataAsOf, toListEntry } from './steps/sheets.ts';
 import type { Cadences } from './steps/stress.ts';
 import { loadStressInputs } from './steps/stress-inputs.ts';
+import { sitePage } from '../contract/site.ts';
 
 export interface BuildOptions {
   sourcesDir: string;
@@ -152,7 +153,7 @@ export const GIVEN = [
  */
 export const STAGE_CODE = {
   search: ['pipeline/search', 'lib/search', 'contract', 'data/search-lexicon.yaml', 'package-lock.json'],
-  site: ['site/src', 'pipeline/site-stage.ts', 'lib/format.ts', 'contract', 'package-lock.json'],
+  site: ['site/src', 'pipeline/site-stage.ts', 'pipeline/sitemap.ts', 'lib/format.ts', 'contract', 'package-lock.json'],
 } as const;
 
 /** Files besides the JSON payloads that site pages read (site/src/lib/data.ts, docs.ts, the CSV routes). */
@@ -476,7 +477,7 @@ export const BUILD_STEPS: readonly AnyStep<BuildValues>[] = [
             {
               id: EDITORIAL_SOURCE,
               title: 'Chokepoint, editorial content: events, scenarios, briefings',
-              url: `${opts.baseUrl}/docs/content`,
+              url: `${opts.baseUrl}${sitePage('en', '/docs/content/')}`,
               license: LICENSE,
               sha256: null,
               data_as_of: null,

@@ -31,8 +31,9 @@ describe('an unusable source with no snapshot', () => {
     expect(manifest.files['v1/reserves/oil/us.json']).toBeDefined();
     // The site copes: its pages leave out what the build left out, and the reason is not a crash.
     expect(manifest.omitted.find((o) => o.output === 'site/')).toBeUndefined();
-    const home = readFileSync(join(dist, 'current/site/index.html'), 'utf8');
+    const home = readFileSync(join(dist, 'current/site/en/index.html'), 'utf8');
     expect(home).toContain('not available in this build');
-    expect(existsSync(join(dist, 'current/site/reserves/gas/eu/index.html'))).toBe(false);
+    expect(existsSync(join(dist, 'current/site/en/reserves/gas/eu/index.html'))).toBe(false);
+    expect(readFileSync(join(dist, 'current/site/de/index.html'), 'utf8')).toContain('in dieser Version nicht verfügbar');
   });
 });

@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { extname, join, relative, sep } from 'node:path';
 import type { SiteContext } from '../contract/site.ts';
 import type { BuildWriter } from './publish.ts';
+import { sitemapXml } from './sitemap.ts';
 
 /** How the website stage runs (CHOKEPOINT_SITE, SITE_LOG in lib/config.ts). */
 export interface SiteSwitches {
@@ -81,17 +82,33 @@ export async function publishSite(writer: BuildWriter, opts: SiteOptions): Promi
     let pages = 0;
     let bytes = 0;
     const files = await listFiles(outDir);
+    const html: string[] = [];
     for (const file of files) {
-      const rel = relative(outDir, file).split(sep).join('/');
+      const rel = outputPath(relative(outDir, file).split(sep).join('/'));
       const body = await readFile(file);
-      if (rel.endsWith('.html')) pages++;
+      if (rel.endsWith('.html')) {
+        pages++;
+        html.push(rel);
+      }
       bytes += body.length;
       await writer.raw(`site/${rel}`, body, siteContentType(rel));
     }
-    return { pages, files: files.length, bytes };
+    const sitemap = Buffer.from(sitemapXml(opts.baseUrl, html));
+    await writer.raw('site/sitemap.xml', sitemap, siteContentType('sitemap.xml'));
+    return { pages, files: files.length + 1, bytes: bytes + sitemap.length };
   } finally {
     await rm(tmp, { recursive: true, force: true });
   }
+}
+
+/**
+ * Where a generated file goes in the build: as Astro wrote it, except the 404 pages of the
+ * languages (pages/[lang]/404.astro, written as `fr/404/index.html`), which the server sends for
+ * a missing page under their prefix as `site/<lang>/404.html` (api/app.ts): a page that is not
+ * found does not get an address of its own that answers 200.
+ */
+export function outputPath(rel: string): string {
+  return rel.replace(/^([a-z]{2})\/404\/index\.html$/, '$1/404.html');
 }
 
 /**

@@ -23,8 +23,8 @@ describe('cached stages', () => {
     const after = readJson(join(dist, 'current/manifest.json'));
     expect(after.stages).toEqual(before.stages);
     // Pages name the day of their figures, never the build: the copy is the page a new run would make.
-    const home = await readFile(join(dist, 'current/site/index.html'), 'utf8');
-    expect(home).toBe(await readFile(join(dist, 'builds', before.build, 'site/index.html'), 'utf8'));
+    const home = await readFile(join(dist, 'current/site/en/index.html'), 'utf8');
+    expect(home).toBe(await readFile(join(dist, 'builds', before.build, 'site/en/index.html'), 'utf8'));
     expect(home).toContain('datetime="2026-11-22"');
     expect(home).not.toContain(before.build);
     for (const [path, f] of Object.entries(after.files as Record<string, { sha256: string }>))
@@ -46,7 +46,7 @@ describe('cached stages', () => {
     const after = readJson(join(dist, 'current/manifest.json'));
     expect(after.stages.site).not.toBe(before.stages.site);
     expect(after.stages.search).not.toBe(before.stages.search);
-    expect(await readFile(join(dist, 'current/site/scenarios/index.html'), 'utf8')).toContain('(revised)');
+    expect(await readFile(join(dist, 'current/site/en/scenarios/index.html'), 'utf8')).toContain('(revised)');
   });
 
   it('are checked against the live manifest before reuse: a damaged output makes the stage run again', async () => {

@@ -9,6 +9,9 @@ import { chromium, type Browser, type Locator, type Page } from 'playwright-core
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { DATA_DIR, REPO } from './support.ts';
+import { LANGS, type Lang } from '../contract/languages.ts';
+import { date as dateIn, num as numIn, pct as pctIn } from '../lib/format.ts';
+import { t } from '../site/src/i18n/messages.ts';
 import { startTestServer } from './http.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -33,7 +36,7 @@ interface Opened {
   bytes: () => Promise<number>;
 }
 
-async function open(path: string, name: string, viewport = { width: 1280, height: 900 }): Promise<Opened> {
+async function open(path: string, name: string, viewport = { width: 1280, height: 900 }, shot = true): Promise<Opened> {
   const page = await browser.newPage({ viewport });
   page.setDefaultTimeout(10_000);
   const sizes: Promise<number>[] = [];
@@ -57,7 +60,7 @@ async function open(path: string, name: string, viewport = { width: 1280, height
     weights.set(path, n);
     return n;
   };
-  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+  if (shot) await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
   return { page, bytes };
 }
 
@@ -67,6 +70,26 @@ const json = async <T = any>(path: string): Promise<T> => {
   expect(res.status, path).toBe(200);
   return (await res.json()) as T;
 };
+/** One page of each type in `lang`, the ids taken from the API. */
+async function pageTypes(lang: Lang): Promise<[string, string][]> {
+  const { data: briefs } = await json<{ data: { id: string }[] }>(`/v1/briefings?lang=${lang}&limit=1`);
+  return [
+    ['home', `/${lang}/`],
+    ['commodities', `/${lang}/commodities/`],
+    ['commodity', `/${lang}/commodities/agri.urea/`],
+    ['countries', `/${lang}/countries/`],
+    ['country', `/${lang}/countries/DEU/`],
+    ['reserves', `/${lang}/reserves/`],
+    ['reserve', `/${lang}/reserves/oil/us/`],
+    ['scenarios', `/${lang}/scenarios/`],
+    ['events', `/${lang}/events/`],
+    ['briefings', `/${lang}/briefings/`],
+    ['briefing', `/${lang}/briefings/${briefs[0]!.id}/`],
+    ['search', `/${lang}/search/`],
+    ['methodology', `/${lang}/docs/methodology/`],
+    ['api', `/${lang}/docs/api/`],
+  ];
+}
 const text = async (page: Page, sel: string) => ((await page.locator(sel).first().textContent()) ?? '').replace(/\s+/g, ' ').trim();
 /** The site's number format: fixed decimals, U+2212 for minus. */
 const fmt = (x: number, d: number) => new Intl.NumberFormat('en-GB', { minimumFractionDigits: d, maximumFractionDigits: d }).format(x).replace(/^-/, '−');
@@ -107,9 +130,9 @@ async function checkHistory(page: Page, history: HistoryPoint[], version: string
   // The method version, and links that answer: the methodology's sections, every history in one CSV.
   const method = sec.locator('[data-testid=history-method]');
   expect(await text(page, 'section[data-testid=stress-history] [data-testid=history-method]')).toContain(`Method version ${version}`);
-  const doc = await (await fetch(`${api.url}/docs/methodology/`)).text();
+  const doc = await (await fetch(`${api.url}/en/docs/methodology/`)).text();
   for (const href of await method
-    .locator('a[href^="/docs/methodology/#"]')
+    .locator('a[href^="/en/docs/methodology/#"]')
     .evaluateAll((as: { getAttribute(name: string): string | null }[]) => as.map((a) => a.getAttribute('href')!))) {
     expect(doc, href).toContain(`id="${href.split('#')[1]}"`);
   }
@@ -145,7 +168,7 @@ afterAll(async () => {
 
 describe('the readout site', () => {
   it('home: rankings, EU storage, events, briefings and freshness from the API; footer with the day of the figures and licence', async () => {
-    const { page, bytes } = await open('/', 'home');
+    const { page, bytes } = await open('/en/', 'home');
     const list = await json<{
       data: { name: string; stress_index: number | null }[];
       meta: { generated_at: string; build: string; attribution: string; license_url: string };
@@ -186,7 +209,7 @@ describe('the readout site', () => {
   });
 
   it('commodity page: the top producer and its share, the stress index and the price chart match the sheet', async () => {
-    const { page, bytes } = await open('/commodities/metals.cobalt/', 'commodity-cobalt');
+    const { page, bytes } = await open('/en/commodities/metals.cobalt/', 'commodity-cobalt');
     const { data: c } = await json<{
       data: { name: string; stress_index: number; producers: { entries: { name: string; share: number }[] }; stress: { components: { name: string }[] } };
     }>('/v1/commodities/metals.cobalt');
@@ -195,7 +218,7 @@ describe('the readout site', () => {
     expect(await text(page, '[data-testid=top-producer]')).toBe(top.name);
     expect(await text(page, '[data-testid=top-share]')).toContain(`${fmt(top.share * 100, 1)} %`);
     expect(await text(page, '[data-testid=stress]')).toBe(fmt(c.stress_index, 1));
-    expect(await text(page, '[data-testid=table-producers] tbody tr td:nth-child(2)')).toBe(top.name);
+    expect(await text(page, '[data-testid=table-producers] tbody tr th')).toBe(top.name);
     for (const k of c.stress.components) expect(await page.getByRole('rowheader', { name: k.name }).count()).toBe(1);
     // Charts have text alternatives and link to their data.
     const charts = page.locator('svg.chart');
@@ -212,7 +235,7 @@ describe('the readout site', () => {
   });
 
   it('country page: stress, exposures and gas storage match the profile and the reserve', async () => {
-    const { page, bytes } = await open('/countries/DEU/', 'country-deu');
+    const { page, bytes } = await open('/en/countries/DEU/', 'country-deu');
     const { data: p } = await json<{ data: { name: string; stress_index: number; exposures: unknown[] } }>('/v1/countries/DEU');
     const { data: r } = await json<{ data: { fill_pct: number } }>('/v1/reserves?commodity=gas&country=de');
     expect(await text(page, 'h1')).toContain(p.name);
@@ -224,7 +247,7 @@ describe('the readout site', () => {
   });
 
   it("stress history, oil: the monthly index over the bands with the backtest's Hormuz 2026 crisis window shaded and named", async () => {
-    const { page, bytes } = await open('/commodities/energy.oil/', 'commodity-oil-history');
+    const { page, bytes } = await open('/en/commodities/energy.oil/', 'commodity-oil-history');
     const { data: c } = await json<{ data: { name: string; stress: { methodology_version: string }; stress_history: HistoryPoint[] } }>(
       '/v1/commodities/energy.oil',
     );
@@ -256,8 +279,8 @@ describe('the readout site', () => {
     await page.close();
 
     // On a phone the chart keeps its text size (no viewBox scaling) and the window stays visible.
-    const wide = await open('/commodities/energy.oil/', 'commodity-oil-history-1366', { width: 1366, height: 900 });
-    const phone = await open('/commodities/energy.oil/', 'commodity-oil-history-mobile', { width: 390, height: 844 });
+    const wide = await open('/en/commodities/energy.oil/', 'commodity-oil-history-1366', { width: 1366, height: 900 });
+    const phone = await open('/en/commodities/energy.oil/', 'commodity-oil-history-mobile', { width: 390, height: 844 });
     const tick = (p: Page) => box(p.locator('section[data-testid=stress-history] svg text.tick').first());
     const [big, small] = await Promise.all([tick(wide.page), tick(phone.page)]);
     expect(small.height).toBeGreaterThanOrEqual(12);
@@ -274,7 +297,7 @@ describe('the readout site', () => {
   });
 
   it("stress history, country: Germany's monthly index, every month end from 2015", async () => {
-    const { page, bytes } = await open('/countries/DEU/', 'country-deu-history');
+    const { page, bytes } = await open('/en/countries/DEU/', 'country-deu-history');
     const { data: p } = await json<{ data: { name: string; stress: { methodology_version: string }; stress_history: HistoryPoint[] } }>('/v1/countries/DEU');
     await checkHistory(page, p.stress_history, p.stress.methodology_version, p.name);
     expect(p.stress_history.every((h) => h.index !== null)).toBe(true);
@@ -284,7 +307,7 @@ describe('the readout site', () => {
   });
 
   it('the United States page shows its mineral import reliance and sources as the API gives them', async () => {
-    const { page } = await open('/countries/USA/', 'country-usa-minerals');
+    const { page } = await open('/en/countries/USA/', 'country-usa-minerals');
     const { data: p } = await json<{
       data: { mineral_exposures: { commodity: string; net_import_reliance_printed: string; suppliers: { name: string }[] }[] };
     }>('/v1/countries/USA');
@@ -297,7 +320,7 @@ describe('the readout site', () => {
   });
 
   it('stress history, commodity: months without an index are a gap with a note, never a zero', async () => {
-    const { page } = await open('/commodities/metals.silver/', 'silver-history');
+    const { page } = await open('/en/commodities/metals.silver/', 'silver-history');
     const { data: c } = await json<{ data: { name: string; stress: { methodology_version: string }; stress_history: HistoryPoint[] } }>(
       '/v1/commodities/metals.silver',
     );
@@ -314,7 +337,7 @@ describe('the readout site', () => {
   });
 
   it('reserves: the DE page shows the API fill, the chart links its JSON and CSV', async () => {
-    const { page, bytes } = await open('/reserves/gas/de/', 'reserve-gas-de');
+    const { page, bytes } = await open('/en/reserves/gas/de/', 'reserve-gas-de');
     const { data: r } = await json<{ data: { fill_pct: number; name: string; target: { fill_pct: number } } }>('/v1/reserves?commodity=gas&country=de');
     expect(await text(page, 'h1')).toBe(r.name);
     expect(await text(page, '[data-testid=fill]')).toBe(`${fmt(r.fill_pct, 2)} %`);
@@ -325,7 +348,7 @@ describe('the readout site', () => {
     expect(await bytes()).toBeLessThan(BUDGET);
     await page.close();
 
-    const index = await open('/reserves/', 'reserves');
+    const index = await open('/en/reserves/', 'reserves');
     expect(await index.page.locator('tr[data-reserve^="gas/"]').count()).toBe(18);
     expect(await index.bytes()).toBeLessThan(BUDGET);
     await index.page.close();
@@ -337,7 +360,7 @@ describe('the readout site', () => {
       new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${d}T00:00:00Z`));
 
     // The SPR (EIA weekly data to 27 Feb 2026; the test build's clock is 22 Nov 2026): a visible note above the figures.
-    const spr = await open('/reserves/oil/us/', 'reserve-oil-us');
+    const spr = await open('/en/reserves/oil/us/', 'reserve-oil-us');
     const { meta: sprMeta } = await json<{ meta: { sources: Ref[] } }>('/v1/reserves?commodity=oil&country=us');
     const weekly = sprMeta.sources.find((s) => s.id === 'eia-weekly-petroleum')!;
     expect(weekly).toMatchObject({ data_as_of: '2026-02-27', freshness: 'stale', expected_next: '2026-03-11' });
@@ -354,7 +377,7 @@ describe('the readout site', () => {
     await spr.page.close();
 
     // Home: the EU storage figure and chart carry the AGSI+ note; the table gives load status and freshness per source.
-    const { page } = await open('/', 'home-freshness');
+    const { page } = await open('/en/', 'home-freshness');
     const eu = await json<{ data: { as_of: string }; meta: { sources: Ref[] } }>('/v1/reserves?commodity=gas&country=eu');
     const agsi = eu.meta.sources.find((s) => s.id === 'gie-agsi-gas-storage')!;
     expect(agsi.freshness).toBe('stale');
@@ -379,14 +402,14 @@ describe('the readout site', () => {
     await page.close();
 
     // The Russian-gas chart is labelled as 2011–2020 history.
-    const de = await open('/countries/DEU/', 'country-deu-freshness');
+    const de = await open('/en/countries/DEU/', 'country-deu-freshness');
     expect(await text(de.page, '#h-ru')).toBe('Russian gas in imports, 2011–2020 (history)');
     expect(await text(de.page, '[data-testid=history-note]')).toMatch(/^History, not a current figure/);
     await de.page.close();
   });
 
   it('scenarios board: every scenario in the column of its status', async () => {
-    const { page, bytes } = await open('/scenarios/', 'scenarios');
+    const { page, bytes } = await open('/en/scenarios/', 'scenarios');
     const { data } = await json<{ data: { id: string; status: string; title: string }[] }>('/v1/scenarios');
     expect(await page.locator('article.scenario').count()).toBe(data.length);
     for (const s of data) expect(await text(page, `section[data-status=${s.status}] article#${s.id} h3`)).toBe(s.title);
@@ -395,7 +418,7 @@ describe('the readout site', () => {
   });
 
   it('events timeline: renders every event, filters by category and commodity', async () => {
-    const { page, bytes } = await open('/events/', 'events');
+    const { page, bytes } = await open('/en/events/', 'events');
     const all = await json<{ data: unknown[] }>('/v1/events?since=1900-01-01&limit=500');
     const items = page.locator('#timeline li[data-category]');
     expect(await items.count()).toBe(all.data.length);
@@ -414,11 +437,11 @@ describe('the readout site', () => {
   });
 
   it('briefings: per language, with a language switch between versions', async () => {
-    const { page, bytes } = await open('/briefings/en/', 'briefings-en');
+    const { page, bytes } = await open('/en/briefings/', 'briefings-en');
     const en = await json<{ data: { id: string; title: string; translation_key: string }[] }>('/v1/briefings?lang=en&limit=50');
     expect(await page.locator('[data-testid=briefing-list] > li').count()).toBe(en.data.length);
     await page.getByRole('navigation', { name: 'Language' }).getByRole('link', { name: 'Français' }).click();
-    await page.waitForURL('**/briefings/fr/');
+    await page.waitForURL('**/fr/briefings/');
     const fr = await json<{ data: { id: string; title: string; translation_key: string }[] }>('/v1/briefings?lang=fr&limit=50');
     expect(await text(page, '[data-testid=briefing-list] h2')).toBe(fr.data[0]!.title);
     expect(await bytes()).toBeLessThan(BUDGET);
@@ -426,20 +449,20 @@ describe('the readout site', () => {
 
     // One briefing, then the same briefing in German.
     const b = en.data[0]!;
-    const one = await open(`/briefings/en/${b.id}/`, 'briefing-en');
+    const one = await open(`/en/briefings/${b.id}/`, 'briefing-en');
     expect(await text(one.page, 'h1')).toBe(b.title);
     await one.page.getByRole('navigation', { name: 'Language' }).getByRole('link', { name: 'Deutsch' }).click();
     const de = await json<{ data: { id: string; title: string; translation_key: string }[] }>('/v1/briefings?lang=de&limit=50');
     const twin = de.data.find((x) => x.translation_key === b.translation_key)!;
-    await one.page.waitForURL(`**/briefings/de/${twin.id}/`);
+    await one.page.waitForURL(`**/de/briefings/${twin.id}/`);
     expect(await text(one.page, 'h1')).toBe(twin.title);
-    expect(await one.page.locator('article').getAttribute('lang')).toBe('de');
+    expect(await one.page.locator('html').getAttribute('lang')).toBe('de');
     expect(await one.bytes()).toBeLessThan(BUDGET);
     await one.page.close();
   });
 
   it('methodology and API docs: rendered guides, every route from /openapi.json with curl, MCP snippet, licence', async () => {
-    const m = await open('/docs/methodology/', 'methodology');
+    const m = await open('/en/docs/methodology/', 'methodology');
     expect(await text(m.page, 'h1')).toMatch(/methodology/i);
     expect(await m.page.locator('article.prose table').count()).toBeGreaterThan(0);
     const anchor = await m.page.locator('nav.toc-nav a').first().getAttribute('href');
@@ -447,7 +470,7 @@ describe('the readout site', () => {
     expect(await m.bytes()).toBeLessThan(BUDGET);
     await m.page.close();
 
-    const { page, bytes } = await open('/docs/api/', 'api-docs');
+    const { page, bytes } = await open('/en/docs/api/', 'api-docs');
     const doc = await json<{ paths: Record<string, Record<string, unknown>> }>('/openapi.json');
     const body = await text(page, 'main');
     for (const path of Object.keys(doc.paths).filter((p) => p.startsWith('/v1/'))) expect(body, path).toContain(path);
@@ -459,25 +482,46 @@ describe('the readout site', () => {
   });
 
   it('search box: typing a query shows the hits of /v1/search', async () => {
-    const { page, bytes } = await open('/search/', 'search');
+    const { page, bytes } = await open('/en/search/', 'search');
     await page.locator('#q').fill('cobalt');
-    const hits = await json<{ data: { title: string }[] }>('/v1/search?q=cobalt&limit=20');
+    // The page's language: the English versions of the briefings and scenarios.
+    const hits = await json<{ data: { title: string }[] }>('/v1/search?q=cobalt&lang=en&limit=20');
     expect(hits.data.length).toBeGreaterThan(0);
     await expect.poll(() => page.locator('#hits li').count(), { timeout: 8_000 }).toBe(hits.data.length);
     expect(await text(page, '#hits li h2')).toBe(hits.data[0]!.title);
     await page.screenshot({ path: join(SHOTS, 'search-hits.png') });
     // The header's search box leads there too (a plain form: no JavaScript needed to submit).
-    await page.goto(`${api.url}/commodities/`);
+    await page.goto(`${api.url}/en/commodities/`);
     await page.locator('#site-q').fill('nickel');
     await page.locator('#site-q').press('Enter');
-    await page.waitForURL('**/search/?q=nickel');
+    await page.waitForURL('**/en/search/?q=nickel');
     await expect.poll(() => page.locator('#hits li').count(), { timeout: 8_000 }).toBeGreaterThan(0);
     expect(await bytes()).toBeLessThan(BUDGET);
     await page.close();
   });
 
+  it("the search page and the header's search box search in the page's language", async () => {
+    const { page } = await open('/fr/search/', 'search-fr');
+    await page.locator('#q').fill('cobalt');
+    const hits = await json<{ data: { title: string; lang: string }[] }>('/v1/search?q=cobalt&lang=fr&limit=20');
+    expect(hits.data.length).toBeGreaterThan(0);
+    expect(hits.data.every((h) => h.lang === 'fr')).toBe(true);
+    await expect.poll(() => page.locator('#hits li').count(), { timeout: 8_000 }).toBe(hits.data.length);
+    expect(await text(page, '#hits li h2')).toBe(hits.data[0]!.title);
+    expect(await page.locator('#hits li[lang=fr]').count()).toBe(hits.data.length);
+    expect(await text(page, '#search-status')).toContain('résultat');
+    await page.goto(`${api.url}/de/commodities/`);
+    expect(await page.locator('#site-q').getAttribute('placeholder')).toBe(t('de').search.boxPlaceholder);
+    await page.locator('#site-q').fill('Kupfer');
+    await page.locator('#site-q').press('Enter');
+    await page.waitForURL('**/de/search/?q=Kupfer');
+    await expect.poll(() => page.locator('#hits li').count(), { timeout: 8_000 }).toBeGreaterThan(0);
+    expect(await page.locator('#hits li:not([lang=de])').count()).toBe(0);
+    await page.close();
+  });
+
   it('pages read well on a phone', async () => {
-    const { page } = await open('/', 'home-mobile', { width: 390, height: 844 });
+    const { page } = await open('/en/', 'home-mobile', { width: 390, height: 844 });
     const overflow = await page.evaluate(() => {
       const root = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document.documentElement;
       return root.scrollWidth - root.clientWidth;
@@ -487,24 +531,189 @@ describe('the readout site', () => {
   });
 
   it('serves pages with their cache headers, assets immutable, a 404 page for browsers', async () => {
-    const home = await fetch(`${api.url}/`);
+    const home = await fetch(`${api.url}/en/`);
     expect(home.headers.get('cache-control')).toBe(HTML_CACHE);
     expect(home.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(home.headers.get('link')).toContain('rel="cite-as"');
     const css = /href="(\/_astro\/[^"]+\.css)"/.exec(await home.text())![1]!;
     const asset = await fetch(`${api.url}${css}`);
     expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
-    const again = await fetch(`${api.url}/`, { headers: { 'if-none-match': home.headers.get('etag')! } });
+    const again = await fetch(`${api.url}/en/`, { headers: { 'if-none-match': home.headers.get('etag')! } });
     expect(again.status).toBe(304);
-    const bare = await fetch(`${api.url}/commodities/metals.cobalt`, { redirect: 'manual' });
+    const bare = await fetch(`${api.url}/en/commodities/metals.cobalt`, { redirect: 'manual' });
     expect(bare.status).toBe(308);
-    expect(bare.headers.get('location')).toBe('/commodities/metals.cobalt/');
+    expect(bare.headers.get('location')).toBe('/en/commodities/metals.cobalt/');
     const missing = await fetch(`${api.url}/no/such/page/`, { headers: { accept: 'text/html' } });
     expect(missing.status).toBe(404);
     expect(await missing.text()).toContain('Page not found');
+    const missingFr = await fetch(`${api.url}/fr/no/such/page/`, { headers: { accept: 'text/html' } });
+    expect(missingFr.status).toBe(404);
+    const fr404 = await missingFr.text();
+    expect(fr404).toContain('<html lang="fr"');
+    expect(fr404).toContain('Page introuvable');
     const problem = await fetch(`${api.url}/no/such/page/`);
     expect(problem.headers.get('content-type')).toContain('application/problem+json');
     expect((await fetch(`${api.url}/docs/api.md`)).headers.get('content-type')).toBe('text/markdown; charset=utf-8');
+    // The charts' data stay at their addresses, outside the languages.
+    expect((await fetch(`${api.url}/commodities/metals.cobalt/price.csv`)).status).toBe(200);
+    expect((await fetch(`${api.url}/countries/stress-history.csv`)).status).toBe(200);
+  });
+
+  it('redirects the addresses from before the language prefixes: / by Accept-Language, every old page to its English page', async () => {
+    const go = (path: string, headers: Record<string, string> = {}) => fetch(`${api.url}${path}`, { redirect: 'manual', headers });
+    const root = await go('/', { 'accept-language': 'fr-CH, fr;q=0.9, en;q=0.8' });
+    expect(root.status).toBe(302);
+    expect(root.headers.get('location')).toBe('/fr/');
+    expect(root.headers.get('vary')).toContain('Accept-Language');
+    expect(root.headers.get('cache-control')).toMatch(/^private/);
+    expect((await go('/?utm=x', { 'accept-language': 'pt-BR, de;q=0.5' })).headers.get('location')).toBe('/de/?utm=x');
+    expect((await go('/', { 'accept-language': 'it' })).headers.get('location')).toBe('/en/');
+    const { data: briefs } = await json<{ data: { id: string }[] }>('/v1/briefings?lang=es&limit=1');
+    const moved: [string, string][] = [
+      ['/commodities/', '/en/commodities/'],
+      ['/commodities/metals.cobalt/?ref=bookmark', '/en/commodities/metals.cobalt/?ref=bookmark'],
+      ['/countries/DEU', '/en/countries/DEU/'],
+      ['/reserves/gas/de/', '/en/reserves/gas/de/'],
+      ['/scenarios/', '/en/scenarios/'],
+      ['/events/?category=sanction', '/en/events/?category=sanction'],
+      ['/docs/methodology/', '/en/docs/methodology/'],
+      ['/docs/api/guide/', '/en/docs/api/guide/'],
+      ['/search/?q=cobalt', '/en/search/?q=cobalt'],
+      ['/briefings/', '/en/briefings/'],
+      ['/briefings/es/', '/es/briefings/'],
+      [`/briefings/es/${briefs[0]!.id}/`, `/es/briefings/${briefs[0]!.id}/`],
+    ];
+    for (const [from, to] of moved) {
+      const res = await go(from, { 'accept-language': 'de' });
+      expect(res.status, from).toBe(301);
+      expect(res.headers.get('location'), from).toBe(to);
+      const there = await fetch(`${api.url}${to}`);
+      expect(there.status, to).toBe(200);
+      await there.arrayBuffer();
+    }
+    // HEAD as GET; an address that never was a page is still a 404.
+    expect((await fetch(`${api.url}/countries/`, { method: 'HEAD', redirect: 'manual' })).status).toBe(301);
+    expect((await go('/commodities/metals.unobtainium/', { accept: 'text/html' })).status).toBe(404);
+  });
+
+  it('in French, German and Spanish, every page type has its language, its navigation, footer and search box, and no horizontal overflow at 390 or 1366 px', async () => {
+    const overflow = (page: Page) => page.evaluate('document.documentElement.scrollWidth - window.innerWidth') as Promise<number>;
+    const problems: string[] = [];
+    for (const lang of LANGS.filter((l) => l !== 'en')) {
+      const m = t(lang);
+      const nav = [
+        m.nav.home,
+        m.nav.commodities,
+        m.nav.countries,
+        m.nav.reserves,
+        m.nav.scenarios,
+        m.nav.events,
+        m.nav.briefings,
+        m.nav.methodology,
+        m.nav.api,
+      ];
+      for (const [type, path] of await pageTypes(lang)) {
+        const { page, bytes } = await open(path, `${lang}-${type}`, { width: 1366, height: 900 }, false);
+        const where = `${path} (${type})`;
+        if ((await page.getAttribute('html', 'lang')) !== lang) problems.push(`${where}: <html lang> is not ${lang}`);
+        const links = (await page.locator('nav.site-nav a').allTextContents()).map((x) => x.trim());
+        if (JSON.stringify(links) !== JSON.stringify(nav)) problems.push(`${where}: navigation ${JSON.stringify(links)}`);
+        if (!(await text(page, 'footer')).includes(m.footer.tagline.replace(/\s+/g, ' '))) problems.push(`${where}: footer not in ${lang}`);
+        if ((await page.locator('#site-q').getAttribute('placeholder')) !== m.search.boxPlaceholder) problems.push(`${where}: search box not in ${lang}`);
+        if ((await page.locator('form.search-form button').textContent())?.trim() !== m.search.button) problems.push(`${where}: search button not in ${lang}`);
+        if ((await page.locator('form.search-form').getAttribute('action')) !== `/${lang}/search/`) problems.push(`${where}: search goes elsewhere`);
+        if ((await overflow(page)) > 0) problems.push(`${where}: wider than 1366 px`);
+        // Narrowed to a phone's width: the charts draw again for it (their script, after a resize), then nothing is wider.
+        await page.setViewportSize({ width: 390, height: 844 });
+        let over = await overflow(page);
+        for (let i = 0; over > 0 && i < 20; i++) {
+          await page.waitForTimeout(150);
+          over = await overflow(page);
+        }
+        if (over > 0) problems.push(`${where}: wider than 390 px by ${over} px`);
+        expect(await bytes()).toBeLessThan(BUDGET);
+        await page.close();
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it("writes numbers and dates in the page's language: a German decimal comma, French spaces, Spanish month names", async () => {
+    const raw = async (page: Page, sel: string) => ((await page.locator(sel).first().textContent()) ?? '').trim();
+    const { data: p } = await json<{ data: { stress_index: number } }>('/v1/countries/DEU');
+    const { data: r } = await json<{ data: { fill_pct: number } }>('/v1/reserves?commodity=gas&country=de');
+    const de = await open('/de/countries/DEU/', 'de-country-deu');
+    expect(await raw(de.page, '[data-testid=stress]')).toBe(numIn(p.stress_index, 1, 'de'));
+    expect(await raw(de.page, '[data-testid=stress]')).toMatch(/^\d+,\d$/);
+    expect(await raw(de.page, '[data-testid=gas-fill]')).toBe(pctIn(r.fill_pct, 1, 'de'));
+    expect(await raw(de.page, '[data-testid=gas-fill]')).toMatch(/^\d+,\d\u00a0%$/);
+    await de.page.close();
+    const { data: eu } = await json<{ data: { fill_pct: number } }>('/v1/reserves?commodity=gas&country=eu');
+    const fr = await open('/fr/', 'fr-home');
+    expect(await raw(fr.page, '[data-testid=eu-fill]')).toBe(pctIn(eu.fill_pct, 1, 'fr'));
+    expect(await raw(fr.page, '[data-testid=eu-fill]')).toMatch(/^\d+,\d\u202f%$/);
+    expect(await raw(fr.page, 'footer p')).toContain('\u202f:');
+    await fr.page.close();
+    const es = await open('/es/reserves/gas/de/', 'es-reserve-gas-de');
+    const day = (await es.page.locator('footer time').getAttribute('datetime'))!;
+    expect(await raw(es.page, 'footer time')).toBe(dateIn(day, 'es'));
+    expect(await raw(es.page, '[data-testid=fill]')).toBe(pctIn(r.fill_pct, 2, 'es'));
+    await es.page.close();
+  });
+
+  it('names the versions of a page in the other languages (hreflang, canonical), and the language switch keeps the page', async () => {
+    const BASE = 'https://chokepoint.test';
+    const { data: c } = await json<{ data: { names: Record<Lang, string> } }>('/v1/commodities/metals.cobalt');
+    const { page } = await open('/fr/commodities/metals.cobalt/', 'fr-commodity-cobalt');
+    const alternates = await page
+      .locator('link[rel=alternate][hreflang]')
+      .evaluateAll((ls: { getAttribute(n: string): string | null }[]) => ls.map((l) => [l.getAttribute('hreflang'), l.getAttribute('href')]));
+    expect(alternates).toEqual([...LANGS.map((l) => [l, `${BASE}/${l}/commodities/metals.cobalt/`]), ['x-default', `${BASE}/en/commodities/metals.cobalt/`]]);
+    expect(await page.locator('link[rel=canonical]').getAttribute('href')).toBe(`${BASE}/fr/commodities/metals.cobalt/`);
+    for (const [, href] of alternates) expect((await fetch(`${api.url}${new URL(href!).pathname}`)).status, href!).toBe(200);
+    const sw = page.getByRole('navigation', { name: t('fr').chrome.languageNav });
+    expect(await sw.locator('[aria-current=page]').textContent()).toBe('Français');
+    await sw.getByRole('link', { name: 'Deutsch' }).click();
+    await page.waitForURL('**/de/commodities/metals.cobalt/');
+    expect(await page.locator('html').getAttribute('lang')).toBe('de');
+    expect(await text(page, 'h1')).toContain(c.names.de);
+    await page.close();
+
+    // A briefing: its versions are the translations (each with its own id), and the switch goes to each.
+    const es = await json<{ data: { id: string; translation_key: string; title: string }[] }>('/v1/briefings?lang=es&limit=1');
+    const fr = await json<{ data: { id: string; translation_key: string; title: string }[] }>('/v1/briefings?lang=fr&limit=50');
+    const twin = fr.data.find((b) => b.translation_key === es.data[0]!.translation_key)!;
+    const b = await open(`/es/briefings/${es.data[0]!.id}/`, 'es-briefing');
+    expect(await b.page.locator('link[rel=alternate][hreflang=fr]').getAttribute('href')).toBe(`${BASE}/fr/briefings/${twin.id}/`);
+    await b.page
+      .getByRole('navigation', { name: t('es').chrome.languageNav })
+      .getByRole('link', { name: 'Français' })
+      .click();
+    await b.page.waitForURL(`**/fr/briefings/${twin.id}/`);
+    expect(await text(b.page, 'h1')).toBe(twin.title);
+    await b.page.close();
+
+    // Every page of every language in the sitemap, with its alternates.
+    const map = await fetch(`${api.url}/sitemap.xml`);
+    expect(map.status).toBe(200);
+    expect(map.headers.get('content-type')).toBe('application/xml; charset=utf-8');
+    const xml = await map.text();
+    for (const l of LANGS) expect(xml).toContain(`<loc>${BASE}/${l}/countries/DEU/</loc>`);
+    expect(xml).toContain(`<xhtml:link rel="alternate" hreflang="es" href="${BASE}/es/countries/DEU/"/>`);
+  });
+
+  it("shows text that exists only in English as English, inside the page's language, and says so", async () => {
+    const { page } = await open('/de/docs/methodology/', 'de-methodology');
+    expect(await page.locator('html').getAttribute('lang')).toBe('de');
+    expect(await page.locator('article.prose').getAttribute('lang')).toBe('en');
+    expect(await text(page, '[data-testid=english-only]')).toBe(t('de').docs.englishOnly);
+    expect(await text(page, 'h1')).toMatch(/methodology/i);
+    await page.close();
+    const ev = await open('/es/events/', 'es-events');
+    const first = ev.page.locator('#timeline li[data-category]').first();
+    expect(await first.locator('h3').getAttribute('lang')).toBe('en');
+    expect(await first.locator('.cat').textContent()).toMatch(new RegExp(`^(${Object.values(t('es').events.category).join('|')})$`));
+    await ev.page.close();
   });
 
   it('stayed within budget with no console errors', () => {

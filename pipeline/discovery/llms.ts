@@ -7,6 +7,8 @@ import { docOf, shapeOf } from '../../contract/json-schema.ts';
 import { DATA_CACHE_CONTROL } from '../../contract/http.ts';
 import { DEFAULT_RATE_LIMITS } from '../../lib/config.ts';
 import { attributionRule, LANGS_ALL, policyHeader, policyText, type RateLimitQuotas } from './openapi.ts';
+import { LANG_LABEL } from '../../contract/languages.ts';
+import { sitePage } from '../../contract/site.ts';
 
 /** One-line Markdown: collapse newlines so a description never breaks a list item. */
 const oneLine = (s: string) => s.replace(/\s*\n\s*/g, ' ').trim();
@@ -48,7 +50,7 @@ export function llmsTxt({ baseUrl, rateLimits = DEFAULT_RATE_LIMITS }: { baseUrl
     '',
     '> Open, anonymous, read-only data API on supply stress for raw materials and energy: tracked commodities with prices and a 0–100 stress index, strategic reserves (gas storage, oil), country exposure profiles, crisis scenarios, tagged geopolitical events and editorial briefings in English, French, German and Spanish; plus search, a cited question endpoint and an MCP server for AI agents.',
     '',
-    `Base URL: ${baseUrl} — every data route starts with \`/v1/\`. No key, token or SDK. Responses are JSON (UTF-8, snake_case) shaped \`{ "data": …, "meta": { as_of, generated_at, build, license, attribution, sources, count } }\`; \`meta.as_of\` is the date of the newest observation behind the payload, \`meta.sources\` names every upstream publisher with \`data_as_of\`, \`freshness\` (current, late, stale, historical, discontinued) and \`expected_next\` (rule: ${baseUrl}/docs/freshness). The data is rebuilt every 15 minutes.`,
+    `Base URL: ${baseUrl} — every data route starts with \`/v1/\`. No key, token or SDK. Responses are JSON (UTF-8, snake_case) shaped \`{ "data": …, "meta": { as_of, generated_at, build, license, attribution, sources, count } }\`; \`meta.as_of\` is the date of the newest observation behind the payload, \`meta.sources\` names every upstream publisher with \`data_as_of\`, \`freshness\` (current, late, stale, historical, discontinued) and \`expected_next\` (rule: ${baseUrl}${sitePage('en', '/docs/freshness/')}). The data is rebuilt every 15 minutes.`,
     '',
     'Identifiers are case-insensitive on input and canonical on output: a commodity slug is `<group>.<code>` (`energy.gas`, `metals.cobalt`, `agri.wheat`); the code alone (`gas`, `oil`, `cobalt`) is accepted wherever a commodity is asked for (`energy.oil` is crude oil, priced as Brent; `energy.gas` is natural gas in Europe). A country is accepted as ISO 3166-1 alpha-2 or alpha-3 (`de`, `DEU`), by its name in English, French, German or Spanish (`Germany`, `Allemagne`) or a common abbreviation (`UK`, `UAE`); `eu` is the EU aggregate for reserves; answers use alpha-2 for reserves and alpha-3 for profiles. A commodity is also found by its name or an alias in those languages (`Kobalt`). An unknown identifier gets a 404 with at most five suggestions. Dates are `YYYY-MM-DD`. Unknown query parameters are refused with 400.',
     '',
@@ -103,14 +105,18 @@ export function llmsTxt({ baseUrl, rateLimits = DEFAULT_RATE_LIMITS }: { baseUrl
     '## Bulk data and vintages',
     '',
     `- [Data package](${baseUrl}/bulk/datapackage.json): every table as Parquet and CSV under \`/bulk/<table>.parquet|csv\` (${BULK_RESOURCES.map((r) => r.name).join(', ')}), described as a Frictionless Data Package. One request per file, whatever its size: use it instead of paging the API.`,
-    `- [Vintages](${baseUrl}/vintages/index.json): past packages, kept when figures change, at \`/vintages/<build id>/<file>\` (immutable; \`/vintages/<YYYY-MM-DD>/<file>\` redirects to that day's newest); \`revisions\` lists every headline value a publisher revised. Guide: ${baseUrl}/docs/bulk.`,
+    `- [Vintages](${baseUrl}/vintages/index.json): past packages, kept when figures change, at \`/vintages/<build id>/<file>\` (immutable; \`/vintages/<YYYY-MM-DD>/<file>\` redirects to that day's newest); \`revisions\` lists every headline value a publisher revised. Guide: ${baseUrl}${sitePage('en', '/docs/bulk/')}.`,
     '',
     '## Docs',
     '',
     `- [OpenAPI 3.1 document](${baseUrl}/openapi.json): every route, parameter and response schema.`,
-    `- [API guide](${baseUrl}/docs/api): the same for humans, with curl examples.`,
+    `- [API guide](${baseUrl}${sitePage('en', '/docs/api/')}): the same for humans, with curl examples.`,
     `- [API catalog](${baseUrl}/.well-known/api-catalog): RFC 9727 linkset of the above.`,
     `- [Health](${baseUrl}/healthz): build in service, its age and the state of every source.`,
+    '',
+    '## Website',
+    '',
+    `- [Readout site](${baseUrl}${sitePage('en', '/')}): the same data for people, in ${LANGS_ALL.map((l) => `[${LANG_LABEL[l]}](${baseUrl}${sitePage(l, '/')})`).join(', ')}; each page is at the same path under each language (\`/fr/commodities/metals.cobalt/\`), and \`/\` goes to the language the browser prefers. The charts' data: \`/commodities/<slug>/<chart>.csv\`, \`/countries/<ISO3>/<chart>.csv\`.`,
     '',
     '## Optional',
     '',

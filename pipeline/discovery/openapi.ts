@@ -14,6 +14,7 @@ import { DATA_CACHE_CONTROL, EXPOSED_HEADERS } from '../../contract/http.ts';
 import { CSV_COLUMNS } from '../../contract/csv.ts';
 import { docOf, jsonSchemaOf, parameterSchema, shapeOf, type JsonSchema } from '../../contract/json-schema.ts';
 import { DEFAULT_RATE_LIMITS } from '../../lib/config.ts';
+import { sitePage } from '../../contract/site.ts';
 
 export interface OpenApiOptions {
   /** Public base URL of the service, without a trailing slash (https://chokepoint.example). */
@@ -579,13 +580,13 @@ export function buildOpenApi({ baseUrl, version, rateLimits = DEFAULT_RATE_LIMIT
       summary: 'Open data on supply stress for raw materials and energy',
       version,
       description: infoDescription(baseUrl, rateLimits),
-      contact: { name: 'Chokepoint', url: `${baseUrl}/docs/api` },
+      contact: { name: 'Chokepoint', url: `${baseUrl}${sitePage('en', '/docs/api/')}` },
       license: { name: LICENSE, identifier: LICENSE },
       'x-methodology-version': METHODOLOGY_VERSION,
     },
     servers: [{ url: baseUrl, description: 'Production' }],
     tags: TAGS,
-    externalDocs: { description: 'API guide', url: `${baseUrl}/docs/api` },
+    externalDocs: { description: 'API guide', url: `${baseUrl}${sitePage('en', '/docs/api/')}` },
     paths,
     components: components(rateLimits),
   };

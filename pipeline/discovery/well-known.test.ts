@@ -43,7 +43,7 @@ describe('api-catalog (RFC 9727 linkset, RFC 9264 JSON)', () => {
     expect(api.anchor).toBe(`${BASE}/v1/`);
     expect(api['service-desc']).toEqual([expect.objectContaining({ href: `${BASE}/openapi.json`, type: 'application/vnd.oai.openapi+json;version=3.1' })]);
     expect(api['service-doc']).toEqual([
-      expect.objectContaining({ href: `${BASE}/docs/api`, type: 'text/html' }),
+      expect.objectContaining({ href: `${BASE}/en/docs/api/`, type: 'text/html' }),
       expect.objectContaining({ href: `${BASE}/llms.txt`, type: 'text/markdown' }),
     ]);
     expect(api['service-meta']).toEqual([expect.objectContaining({ href: 'https://creativecommons.org/licenses/by/4.0/' })]);
@@ -130,7 +130,7 @@ describe('security.txt (RFC 9116)', () => {
     expect(expires.getTime() - now.getTime()).toBe(180 * 86_400_000);
     expect(expires.getTime() - now.getTime()).toBeLessThan(365 * 86_400_000);
     expect(f.canonical).toEqual([`${BASE}/.well-known/security.txt`]);
-    expect(f.policy).toEqual([`${BASE}/docs/security`]);
+    expect(f.policy).toEqual([`${BASE}/en/docs/security/`]);
     expect(f['preferred-languages']).toEqual(['en, fr, de, es']);
   });
 

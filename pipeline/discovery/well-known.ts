@@ -2,6 +2,7 @@ import { LICENSE, LICENSE_URL } from '../../contract/common.ts';
 import { MCP_APPS, MCP_PROTOCOL_VERSIONS, serverName, toolDescriptors } from '../../contract/tools.ts';
 import { DEFAULT_RATE_LIMITS, DEFAULT_SECURITY_CONTACT } from '../../lib/config.ts';
 import { attributionRule, RATE_LIMIT_WINDOW_SECONDS, type RateLimitQuotas } from './openapi.ts';
+import { sitePage } from '../../contract/site.ts';
 
 /** Media type of the API catalog: a linkset with the RFC 9727 profile (RFC 9264 §5, RFC 9727 §4.2). */
 export const API_CATALOG_PROFILE = 'https://www.rfc-editor.org/info/rfc9727';
@@ -32,7 +33,7 @@ export function apiCatalog(baseUrl: string): Linkset {
         anchor: `${baseUrl}/v1/`,
         'service-desc': [{ href: `${baseUrl}/openapi.json`, type: OPENAPI_LINK_TYPE, title: 'OpenAPI 3.1 description of Chokepoint v1' }],
         'service-doc': [
-          { href: `${baseUrl}/docs/api`, type: 'text/html', title: 'API guide' },
+          { href: `${baseUrl}${sitePage('en', '/docs/api/')}`, type: 'text/html', title: 'API guide' },
           { href: `${baseUrl}/llms.txt`, type: 'text/markdown', title: 'Guide for language models' },
         ],
         'service-meta': [{ href: LICENSE_URL, type: 'text/html', title: `Licence: ${LICENSE}, attribution with a backlink required` }],
@@ -48,7 +49,7 @@ export function apiCatalog(baseUrl: string): Linkset {
             title: 'Bulk package: every table as Parquet and CSV (Frictionless Data Package)',
           },
         ],
-        'service-doc': [{ href: `${baseUrl}/docs/bulk`, type: 'text/html', title: 'Bulk data and vintages' }],
+        'service-doc': [{ href: `${baseUrl}${sitePage('en', '/docs/bulk/')}`, type: 'text/html', title: 'Bulk data and vintages' }],
         'predecessor-version': [{ href: `${baseUrl}/vintages/index.json`, type: 'application/json', title: 'Past packages (vintages), newest first' }],
         license: [{ href: LICENSE_URL, type: 'text/html', title: LICENSE }],
       },
@@ -119,7 +120,7 @@ export function serverCard({
       licenseUrl: LICENSE_URL,
       attribution: attributionRule(baseUrl),
       documentation: [
-        { href: `${baseUrl}/docs/api`, type: 'text/html', title: 'API guide' },
+        { href: `${baseUrl}${sitePage('en', '/docs/api/')}`, type: 'text/html', title: 'API guide' },
         { href: `${baseUrl}/llms.txt`, type: 'text/markdown', title: 'Guide for language models' },
         { href: `${baseUrl}/openapi.json`, type: 'application/json', title: 'OpenAPI 3.1 description of the HTTP API' },
       ],
@@ -156,7 +157,7 @@ export function securityTxt({ baseUrl, now, contact }: SecurityTxtOptions): stri
     ...contacts.map((c) => `Contact: ${c}`),
     `Expires: ${expires.toISOString()}`,
     `Canonical: ${baseUrl}/.well-known/security.txt`,
-    `Policy: ${baseUrl}/docs/security`,
+    `Policy: ${baseUrl}${sitePage('en', '/docs/security/')}`,
     'Preferred-Languages: en, fr, de, es',
   ];
   return `${lines.join('\n')}\n`;

@@ -9,6 +9,7 @@ import type { Meta } from '../../../contract/common.ts';
 import type { BriefingLang } from '../../../contract/content.ts';
 import { BUILD_FILES, BUILD_PATHS, type JsonFile } from '../../../contract/layout.ts';
 import type { SourceStatus } from '../../../contract/manifest.ts';
+import type { Lang } from '../../../contract/languages.ts';
 
 export const site = __CHOKEPOINT_SITE__;
 
@@ -45,9 +46,24 @@ export const briefings = (lang: BriefingLang) => load(BUILD_FILES.briefings(lang
 export const openapi = () => read<OpenApiDoc>(BUILD_PATHS.openapi);
 export const sources = (): SourceStatus[] => site.sources;
 
-export const commodityName = (slug: string): string => commodities().data.find((c) => c.slug === slug)?.name ?? slug;
-export const countryName = (iso3: string): string => countries().data.find((c) => c.iso3 === iso3)?.name ?? iso3;
-export const hasCountry = (iso3: string): boolean => countries().data.some((c) => c.iso3 === iso3);
+/** A commodity's name in `lang` (the catalogue's names, data/commodities.yaml). */
+export const commodityName = (slug: string, lang: Lang = 'en'): string => {
+  const c = commodities().data.find((x) => x.slug === slug);
+  return c ? (lang === 'en' ? c.name : c.names[lang]) : slug;
+};
+let profiled: Set<string> | undefined;
+export const hasCountry = (iso3: string): boolean => (profiled ??= new Set(countries().data.map((c) => c.iso3))).has(iso3);
+/** The profile's ISO3 of an ISO2 code (`de` → DEU), if there is one. */
+export const iso3Of = (iso2: string): string | undefined => countries().data.find((c) => c.iso2.toLowerCase() === iso2.toLowerCase())?.iso3;
+/** A country's name in `lang` (its profile's names: CLDR's, as browsers show them); the code when there is no profile. */
+export const countryName = (iso3: string, lang: Lang = 'en'): string => {
+  if (!hasCountry(iso3)) return iso3;
+  const p = country(iso3).data;
+  return lang === 'en' ? p.name : p.names[lang];
+};
+/** A name the data gives in English (a supplier, a producer) in `lang` when it is a country with a profile. */
+export const placeName = (iso3: string | null | undefined, english: string, lang: Lang): string =>
+  iso3 && hasCountry(iso3) ? countryName(iso3, lang) : english;
 
 export interface OpenApiParam {
   name?: string;
@@ -75,7 +91,7 @@ export interface OpenApiDoc {
   components?: { parameters?: Record<string, OpenApiParam> };
 }
 
-/** Relative URL of a reserve page. */
-export const reservePage = (code: string, iso2: string) => `/reserves/${code}/${iso2}/`;
-export const commodityPage = (slug: string) => `/commodities/${slug}/`;
-export const countryPage = (iso3: string) => `/countries/${iso3}/`;
+/** Relative URLs of the pages of one reserve, commodity or country, in `lang`. */
+export const reservePage = (code: string, iso2: string, lang: Lang) => `/${lang}/reserves/${code}/${iso2}/`;
+export const commodityPage = (slug: string, lang: Lang) => `/${lang}/commodities/${slug}/`;
+export const countryPage = (iso3: string, lang: Lang) => `/${lang}/countries/${iso3}/`;

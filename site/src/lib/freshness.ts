@@ -6,36 +6,31 @@ import type { Meta, SourceRef } from '../../../contract/common.ts';
 import { ageText } from '../../../contract/freshness.ts';
 import { site } from './data';
 import { date } from '../../../lib/format.ts';
+import { LOCALES, type Lang } from '../i18n/lang';
+import { t } from '../i18n/messages';
 
 export const today = site.today;
 
-/** How a note names a source's data: "EIA weekly data ends 27 Feb 2026". */
-export const SOURCE_LABEL: Record<string, string> = {
-  'eia-oil-prices': 'EIA spot price data',
-  'eia-henry-hub': 'EIA Henry Hub data',
-  'eia-weekly-petroleum': 'EIA weekly data',
-  'worldbank-pink-sheet': 'World Bank Pink Sheet data',
-  'imf-commodity-prices': 'IMF commodity price data',
-  'gie-agsi-gas-storage': 'AGSI+ storage data',
-  'the-de-gas-consumption': 'THE consumption data',
-  'usgs-mcs-2026': 'USGS Mineral Commodity Summaries data',
-  'ei-statistical-review-2024': 'Energy Institute Statistical Review 2024 data',
-  'eurostat-gas-imports-by-partner': 'Eurostat gas import data',
-  'country-codes': 'Country code data',
-};
+const DAY = 86_400_000;
+const RTF = new Map<Lang, Intl.RelativeTimeFormat>();
 
-export const FRESHNESS_LABEL: Record<string, string> = {
-  current: 'Current',
-  late: 'Late',
-  stale: 'Stale',
-  historical: 'Historical (will not update)',
-  discontinued: 'Discontinued',
-};
-
-/** ageText against the build date; empty for a date the build will reject at validation anyway. */
-export function age(d: string): string {
+/**
+ * How long ago `d` was, counted from the build date, with the thresholds of contract/freshness.ts
+ * ageText (English is that function's text); empty for a date the build will reject at validation anyway.
+ */
+export function age(d: string, lang: Lang = 'en'): string {
   try {
-    return ageText(d, today);
+    if (lang === 'en') return ageText(d, today);
+    const days = Math.round((Date.parse(`${today}T00:00:00Z`) - Date.parse(`${d.slice(0, 10)}T00:00:00Z`)) / DAY);
+    if (!Number.isFinite(days)) return '';
+    let f = RTF.get(lang);
+    if (!f) RTF.set(lang, (f = new Intl.RelativeTimeFormat(LOCALES[lang], { numeric: 'auto' })));
+    if (days <= 0) return f.format(0, 'day');
+    if (days < 14) return f.format(-days, 'day');
+    if (days < 60) return f.format(-Math.round(days / 7), 'week');
+    const months = Math.round(days / 30.44);
+    if (months < 24) return f.format(-months, 'month');
+    return f.format(-Math.round(days / 365.25), 'year');
   } catch {
     return '';
   }
@@ -50,17 +45,18 @@ export interface AgeNote {
 type Dated = Pick<SourceRef, 'id' | 'data_as_of' | 'freshness' | 'expected_next'>;
 
 /** The note for a late or stale series: "EIA weekly data ends 27 Feb 2026, 9 months ago (stale: …)"; null otherwise. */
-export function ageNote(s: Dated): AgeNote | null {
+export function ageNote(s: Dated, lang: Lang = 'en'): AgeNote | null {
   if ((s.freshness !== 'late' && s.freshness !== 'stale') || !s.data_as_of) return null;
-  const label = SOURCE_LABEL[s.id] ?? s.id;
-  const due = s.expected_next ? `; the next release was due by ${date(s.expected_next)}` : '';
-  return { source: s.id, freshness: s.freshness, text: `${label} ends ${date(s.data_as_of)}, ${age(s.data_as_of)} (${s.freshness}${due}).` };
+  const m = t(lang).freshness;
+  const label = m.sourceData[s.id] ?? s.id;
+  const text = m.note(label, date(s.data_as_of, lang), age(s.data_as_of, lang), m.word[s.freshness], s.expected_next ? date(s.expected_next, lang) : null);
+  return { source: s.id, freshness: s.freshness, text };
 }
 
 /** The notes of a payload's late or stale sources, optionally only those in `ids`. */
-export function ageNotes(meta: Pick<Meta, 'sources'>, ids?: readonly string[]): AgeNote[] {
+export function ageNotes(meta: Pick<Meta, 'sources'>, ids: readonly string[] | undefined, lang: Lang = 'en'): AgeNote[] {
   return meta.sources
     .filter((s) => !ids || ids.includes(s.id))
-    .map(ageNote)
+    .map((s) => ageNote(s, lang))
     .filter((n): n is AgeNote => n !== null);
 }
