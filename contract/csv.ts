@@ -84,7 +84,7 @@ export const CSV_COLUMNS = {
   ],
   listEvents: ['id', 'date', 'category', 'title', 'summary', 'commodities', 'countries', 'source_url', 'source_name', 'effect', 'kind', 'ended_on'],
   /** Without the Markdown body (the JSON answer has it). */
-  listBriefings: ['id', 'lang', 'translation_key', 'title', 'summary', 'published_at', 'commodities', 'countries'],
+  listBriefings: ['id', 'lang', 'translation_key', 'title', 'summary', 'published_at', 'commodities', 'countries', 'series'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type CsvRoute = keyof typeof CSV_COLUMNS;
