@@ -11,6 +11,8 @@ import { chromium, type Browser, type Locator, type Page } from 'playwright-core
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO } from './support.ts';
 import { startTestServer } from './http.ts';
+import { chartMessages } from '../site/src/i18n/chart-messages.ts';
+import { date as dateIn } from '../lib/format.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SHOTS = join(REPO, 'test-results', 'screenshots');
@@ -377,6 +379,118 @@ describe('charts people can work with', () => {
     expect(await overflow(page)).toBeLessThanOrEqual(1);
     await page.screenshot({ path: join(SHOTS, 'charts-no-js-390.png'), fullPage: true });
     await context.close();
+  });
+
+  it('a French commodity page writes its price axis and values in French: 2\u202f000, not 2,000', async () => {
+    const { data: al } = await json<{ data: { price_history: { points: Point[] } } }>('/v1/commodities/metals.aluminium');
+    const page = await open('/fr/commodities/metals.aluminium/', 'commodity-aluminium-fr-1366');
+    const fig = page.locator('figure#commodities-metals-aluminium-price');
+    await page.locator('figure#commodities-metals-aluminium-price[data-ready]').waitFor();
+    const ticks = await fig.locator('svg.chart text.tick').allTextContents();
+    // Aluminium costs 2,000 to 4,000 USD/t: its value ticks have four digits, grouped the French way.
+    const thousands = ticks.filter((x) => /^\d{1,3}(\u202f\d{3})+$/.test(x));
+    expect(thousands.length, ticks.join(' | ')).toBeGreaterThanOrEqual(2);
+    for (const x of thousands) expect(x).toBe(new Intl.NumberFormat('fr-FR').format(Number(x.replace(/\u202f/g, ''))));
+    expect(ticks.filter((x) => /\d[,.]\d{3}/.test(x))).toEqual([]);
+    // The values on the keys, as the API gives them, and the chart's downloads and embed code.
+    await fig.locator('.chart-box').focus();
+    await page.keyboard.press('End');
+    const last = al.price_history.points.at(-1)!;
+    expect(await tipValue(fig, 'main')).toBe(fmt(last.value, 0, 'fr-FR'));
+    const m = chartMessages('fr');
+    for (const f of ['SVG', 'PNG']) expect(await fig.getByRole('button', { name: m.downloadAs(f) }).isVisible()).toBe(true);
+    expect(await fig.locator('details.chart-embed textarea').inputValue()).toContain(`${BASE}/fr/embed/commodities/metals.aluminium/price/`);
+    await page.close();
+  });
+
+  it('a briefing shows the chart of each series it quotes (at most four), each with its downloads', async () => {
+    type Series = { metric: 'price' | 'gas_storage' | 'producer_share' | 'us_spr'; commodity: string | null; area: string | null; dates: string[] };
+    const { data: list } = await json<{ data: { id: string; series: Series[] }[] }>('/v1/briefings?lang=fr&limit=50');
+    const keyOf = (s: Series) =>
+      s.metric === 'price'
+        ? `commodities/${s.commodity}/price`
+        : s.metric === 'gas_storage'
+          ? `reserves/gas/${s.area}/fill`
+          : s.metric === 'producer_share'
+            ? `commodities/${s.commodity}/producers`
+            : 'reserves/oil/us/stock';
+    // A chart exists when its embed page does (only charts with data have one).
+    const exists = async (key: string) => {
+      const res = await fetch(`${api.url}/fr/embed/${key}/`);
+      await res.arrayBuffer();
+      return res.status === 200;
+    };
+    const idOf = (key: string) => key.replace(/[^a-zA-Z0-9]+/g, '-').toLowerCase();
+    const expected = new Map<string, string[]>();
+    for (const b of list) {
+      const keys: string[] = [];
+      for (const s of b.series) if (keys.length < 4 && !keys.includes(keyOf(s)) && (await exists(keyOf(s)))) keys.push(keyOf(s));
+      expected.set(b.id, keys);
+      const html = await (await fetch(`${api.url}/fr/briefings/${b.id}/`)).text();
+      const section = /<section[^>]*data-testid="briefing-charts"[^]*?<\/section>/.exec(html)?.[0] ?? '';
+      expect(
+        [...section.matchAll(/<figure [^>]*\bid="([^"]+)"/g)].map((x) => x[1]),
+        b.id,
+      ).toEqual(keys.map(idOf));
+    }
+    expect([...expected.values()].some((k) => k.length === 4)).toBe(true);
+    expect(list.some((b) => new Set(b.series.map(keyOf)).size > 4)).toBe(true);
+
+    const m = chartMessages('fr');
+    for (const b of list
+      .filter((x) => x.series.some((s) => s.metric === 'gas_storage') && x.series.some((s) => s.metric === 'producer_share' || s.metric === 'price'))
+      .slice(0, 1)) {
+      const page = await open(`/fr/briefings/${b.id}/`, 'briefing-charts-fr-1366');
+      const figs = page.locator('[data-testid=briefing-charts] figure[data-chart]');
+      expect(await figs.count()).toBe(expected.get(b.id)!.length);
+      for (const fig of await figs.all()) {
+        await expect.poll(() => fig.getAttribute('data-ready')).toBe('');
+        for (const f of ['SVG', 'PNG']) expect(await fig.getByRole('button', { name: m.downloadAs(f) }).isVisible()).toBe(true);
+      }
+      await page.close();
+    }
+  });
+
+  it('a briefing marks the days it quotes on its charts, in the page and in the downloaded SVG', async () => {
+    type Series = { metric: string; dates: string[] };
+    const { data: list } = await json<{ data: { id: string; series: Series[] }[] }>('/v1/briefings?lang=fr&limit=50');
+    const b = list.find((x) => x.series.some((s) => s.metric === 'us_spr'))!;
+    const quoted = b.series.find((s) => s.metric === 'us_spr')!.dates;
+    const { data: spr } = await json<{ data: { points: Point[] } }>('/v1/reserves/timeseries?commodity=oil&country=us&metric=volume&from=2000-01-01');
+    // The SPR is weekly: each day quoted is one of its weeks.
+    const weeks = new Set(spr.points.map((p) => p.date));
+    expect(quoted.length).toBeGreaterThan(1);
+    expect(quoted.every((d) => weeks.has(d))).toBe(true);
+    const page = await open(`/fr/briefings/${b.id}/`, 'briefing-spr-fr-1366');
+    const fig = page.locator('figure#reserves-oil-us-stock');
+    await page.locator('figure#reserves-oil-us-stock[data-ready]').waitFor();
+    expect(await fig.locator('svg.chart circle.day').evaluateAll((els) => els.map((e) => e.getAttribute('data-day')))).toEqual(quoted);
+    const labels = await fig.locator('svg.chart text.day-label').allTextContents();
+    expect(labels.length).toBeGreaterThan(0);
+    for (const l of labels) expect(quoted.map((d) => dateIn(d, 'fr'))).toContain(l);
+    expect(await fig.locator('figcaption').textContent()).toContain(quoted.map((d) => dateIn(d, 'fr')).join(', '));
+    const [file] = await Promise.all([page.waitForEvent('download'), fig.getByRole('button', { name: chartMessages('fr').downloadAs('SVG') }).click()]);
+    const svg = readFileSync((await file.path())!, 'utf8');
+    expect(svg).not.toContain('class=');
+    for (const d of quoted) expect(svg).toMatch(new RegExp(`<circle (?=[^>]*data-day="${d}")(?=[^>]*fill="#b35c00")`));
+    // The newest day is always named (labels are placed newest first).
+    expect(svg).toContain(`>${dateIn(quoted.at(-1)!, 'fr')}</text>`);
+    await page.close();
+  });
+
+  it('a country page fits a 320 px phone: the comparison goes under its label rather than past the edge', async () => {
+    // German names the countries longest: its select was the widest.
+    for (const lang of ['en', 'fr', 'de', 'es']) {
+      const page = await open(`/${lang}/countries/DEU/`, `country-deu-${lang}-320`, { width: 320, height: 800 });
+      await expect.poll(() => page.locator('figure[data-chart]:not([data-ready])').count()).toBe(0);
+      expect(await overflow(page), lang).toBe(0);
+      for (const select of await page.locator('select[data-compare]').all()) {
+        const box = (await select.boundingBox())!;
+        expect(box.x + box.width, lang).toBeLessThanOrEqual(320);
+      }
+      await page.screenshot({ path: join(SHOTS, `charts-country-deu-${lang}-320.png`), fullPage: true });
+      await page.close();
+    }
   });
 
   it('logged no console errors', () => {

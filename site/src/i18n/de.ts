@@ -415,8 +415,6 @@ export const de: Messages = {
     coverLine: '90 Tage',
     coverCaption: (days: string, on: string) => `${days} Tage Reichweite am ${on}.`,
     coverTable: 'Reichweite in Tagen, erste Woche jedes Jahres',
-    normLegend: (years: string) => `Norm ${years}`,
-    pathLegend: 'Pfad zum Ziel',
   },
   history: {
     heading: 'Verlauf des Stressindex',
@@ -508,6 +506,8 @@ export const de: Messages = {
     feed: 'Atom-Feed',
     otherLanguages: 'In anderen Sprachen',
     count: (count: number, latest: string) => `${n(count)} ${s(count, 'Lagebericht', 'Lageberichte')} · neuester vom ${latest}`,
+    dataHeading: 'Die Daten zu diesem Lagebericht',
+    markedDays: (days: string) => `Im Diagramm markiert: die Tage, die dieser Lagebericht zitiert (${days}).`,
   },
   docs: {
     breadcrumb: 'Dokumentation',

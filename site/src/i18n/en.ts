@@ -421,8 +421,6 @@ export const en = {
     coverLine: '90 days',
     coverCaption: (days: string, on: string) => `${days} days of cover on ${on}.`,
     coverTable: 'Days of cover, first week of each year',
-    normLegend: (years: string) => `Norm ${years}`,
-    pathLegend: 'Path to target',
   },
   history: {
     heading: 'Stress index history',
@@ -514,6 +512,8 @@ export const en = {
     feed: 'Atom feed',
     otherLanguages: 'In other languages',
     count: (count: number, latest: string) => `${n(count)} ${s(count, 'briefing', 'briefings')} · latest ${latest}`,
+    dataHeading: 'The data behind this briefing',
+    markedDays: (days: string) => `Marked on the chart: the days this briefing quotes (${days}).`,
   },
   docs: {
     breadcrumb: 'Documentation',

@@ -418,8 +418,6 @@ export const es: Messages = {
     coverLine: '90 días',
     coverCaption: (days: string, on: string) => `${days} días de cobertura el ${on}.`,
     coverTable: 'Días de cobertura, primera semana de cada año',
-    normLegend: (years: string) => `Norma ${years}`,
-    pathLegend: 'Trayectoria al objetivo',
   },
   history: {
     heading: 'Historial del índice de tensión',
@@ -511,6 +509,8 @@ export const es: Messages = {
     feed: 'Canal Atom',
     otherLanguages: 'En otros idiomas',
     count: (count: number, latest: string) => `${n(count)} ${s(count, 'informe', 'informes')} · el más reciente del ${latest}`,
+    dataHeading: 'Los datos de este informe',
+    markedDays: (days: string) => `Marcados en el gráfico: los días que cita este informe (${days}).`,
   },
   docs: {
     breadcrumb: 'Documentación',

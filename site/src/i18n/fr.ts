@@ -421,8 +421,6 @@ export const fr: Messages = {
     coverLine: '90 jours',
     coverCaption: (days: string, on: string) => `${days} jours de couverture le ${on}.`,
     coverTable: 'Jours de couverture, première semaine de chaque année',
-    normLegend: (years: string) => `Norme ${years}`,
-    pathLegend: 'Trajectoire vers la cible',
   },
   history: {
     heading: 'Historique de l’indice de tension',
@@ -515,6 +513,8 @@ export const fr: Messages = {
     feed: 'Flux Atom',
     otherLanguages: 'Dans d’autres langues',
     count: (count: number, latest: string) => `${n(count)} ${s(count, 'note', 'notes')} · la plus récente le ${latest}`,
+    dataHeading: 'Les données de cette note',
+    markedDays: (days: string) => `Points marqués sur le graphique : les jours cités dans cette note (${days}).`,
   },
   docs: {
     breadcrumb: 'Documentation',

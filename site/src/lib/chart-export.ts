@@ -77,6 +77,10 @@ function style(cls: string): Attrs {
         : { fill: C.text, 'font-size': 11, 'font-weight': 600, 'paint-order': 'stroke', stroke: C.bg, 'stroke-width': 3, 'stroke-linejoin': 'round' };
     case 'nodata':
       return tail ? { fill: C.muted, 'font-size': 11, 'font-style': 'italic' } : { fill: C.none, 'fill-opacity': 0.85 };
+    case 'day':
+      return tail
+        ? { fill: C.text, 'font-size': 11, 'font-weight': 600, 'paint-order': 'stroke', stroke: C.bg, 'stroke-width': 3, 'stroke-linejoin': 'round' }
+        : { fill: C.accent2, stroke: C.bg, 'stroke-width': 1.5 };
     case 'window':
       return { fill: C.accent2, 'fill-opacity': 0.16, stroke: C.accent2, 'stroke-width': 1 };
     case 'wkey':

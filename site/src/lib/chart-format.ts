@@ -14,17 +14,22 @@ export interface NumFmt {
   s?: string;
 }
 
-const cache = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
-function nf(locale: string, opts: Intl.NumberFormatOptions): Intl.NumberFormat {
-  const key = `n|${locale}|${JSON.stringify(opts)}`;
-  let f = cache.get(key) as Intl.NumberFormat | undefined;
-  if (!f) cache.set(key, (f = new Intl.NumberFormat(locale, opts)));
+/**
+ * One formatter per locale and use, made once and kept, as lib/format.ts does: making an Intl
+ * formatter costs far more than formatting, and a build draws charts on thousands of pages.
+ * `use` names the options, so a look-up builds no key from them.
+ */
+const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
+function nf(locale: string, use: string, opts: Intl.NumberFormatOptions): Intl.NumberFormat {
+  const key = `${locale}|${use}`;
+  let f = formatters.get(key) as Intl.NumberFormat | undefined;
+  if (!f) formatters.set(key, (f = new Intl.NumberFormat(locale, opts)));
   return f;
 }
-function df(locale: string, opts: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
-  const key = `d|${locale}|${JSON.stringify(opts)}`;
-  let f = cache.get(key) as Intl.DateTimeFormat | undefined;
-  if (!f) cache.set(key, (f = new Intl.DateTimeFormat(locale, { timeZone: 'UTC', ...opts })));
+function df(locale: string, use: string, opts: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = `${locale}|${use}`;
+  let f = formatters.get(key) as Intl.DateTimeFormat | undefined;
+  if (!f) formatters.set(key, (f = new Intl.DateTimeFormat(locale, { timeZone: 'UTC', ...opts })));
   return f;
 }
 const minus = (s: string) => s.replace(/^-/, '−');
@@ -32,7 +37,7 @@ const minus = (s: string) => s.replace(/^-/, '−');
 /** A number with `digits` fraction digits; '—' for a missing value. */
 export function fixed(x: number | null | undefined, digits: number, locale: string): string {
   if (x === null || x === undefined || !Number.isFinite(x)) return '—';
-  return minus(nf(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(x));
+  return minus(nf(locale, `fixed${digits}`, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(x));
 }
 
 /** Digits that suit a quantity's size: 12,345 · 123.4 · 1.23 · 0.123. */
@@ -51,7 +56,11 @@ export function fmtValue(x: number | null | undefined, f: NumFmt, locale: string
 export function tickLabel(v: number, locale: string): string {
   const a = Math.abs(v);
   const s =
-    a >= 1e4 ? nf(locale, { notation: 'compact', maximumFractionDigits: 1 }).format(v) : nf(locale, { maximumFractionDigits: a >= 100 ? 0 : 2 }).format(v);
+    a >= 1e4
+      ? nf(locale, 'compact', { notation: 'compact', maximumFractionDigits: 1 }).format(v)
+      : a >= 100
+        ? nf(locale, 'tick0', { maximumFractionDigits: 0 }).format(v)
+        : nf(locale, 'tick2', { maximumFractionDigits: 2 }).format(v);
   return minus(s);
 }
 
@@ -65,9 +74,18 @@ const en = (s: string, locale: string) => (locale === 'en-GB' ? s.replace('Sept'
  */
 export function dateLabel(d: string, freq: string, locale: string): string {
   if (freq === 'annual') return d.slice(0, 4);
-  if (freq === 'monthly') return en(df(locale, { month: locale === 'en-GB' ? 'short' : 'long', year: 'numeric' }).format(utc(d)), locale);
-  return en(df(locale, { day: 'numeric', month: 'short', year: 'numeric' }).format(utc(d)), locale);
+  if (freq === 'monthly') return en(df(locale, 'month', { month: locale === 'en-GB' ? 'short' : 'long', year: 'numeric' }).format(utc(d)), locale);
+  return en(df(locale, 'day', { day: 'numeric', month: 'short', year: 'numeric' }).format(utc(d)), locale);
 }
 
+/** The twelve short month names of each locale, made once: the axes ask for them at every tick they try. */
+const months = new Map<string, string[]>();
 /** Short month name, 0-based month (Jan, janv., Jan., ene). */
-export const monthName = (m: number, locale: string) => en(df(locale, { month: 'short' }).format(new Date(Date.UTC(2020, m, 1))), locale);
+export function monthName(m: number, locale: string): string {
+  let names = months.get(locale);
+  if (!names) {
+    const f = df(locale, 'monthName', { month: 'short' });
+    months.set(locale, (names = Array.from({ length: 12 }, (_, i) => en(f.format(new Date(Date.UTC(2020, i, 1))), locale))));
+  }
+  return names[m]!;
+}

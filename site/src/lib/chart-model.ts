@@ -90,6 +90,8 @@ export interface LineSpec extends SpecBase {
   series: LineSeriesSpec[];
   hlines?: { value: number; label: string }[];
   markers?: { date: string; value: number; label: string }[];
+  /** Days a text quotes the series on (a briefing's): each a small dot on the main series with its date. */
+  days?: string[];
   /** Horizontal bands behind the lines (the stress bands). */
   zones?: { from: number; to: number; band: string; label: string }[];
   /** Shaded time windows with a key drawn above them (the backtest's crises). */
@@ -123,7 +125,13 @@ export type ChartSpec = LineSpec | BarSpec;
 
 const DAY = 86_400_000;
 export const ms = (d: string) => Date.parse(`${d.slice(0, 10)}T00:00:00Z`);
-export const iso = (t: number) => new Date(t).toISOString().slice(0, 10);
+const isoDays = new Map<number, string>();
+/** Made once per day: the same days recur in every chart drawn from a series, in each of four languages. */
+export function iso(t: number): string {
+  let d = isoDays.get(t);
+  if (d === undefined) isoDays.set(t, (d = new Date(t).toISOString().slice(0, 10)));
+  return d;
+}
 
 export function pack(points: readonly { date: string; value: number | null }[]): Packed {
   const out: Packed = { t0: points[0]?.date.slice(0, 10) ?? '1970-01-01', dd: [], v: [] };

@@ -9,7 +9,7 @@
  * (overflow visible), given to the element as CSS margin. Colours come from classes (charts.css
  * and global.css), so charts follow the theme.
  */
-import { fmtValue, monthName, tickLabel } from './chart-format';
+import { dateLabel, fmtValue, monthName, tickLabel } from './chart-format';
 import { ms, unpack, type BarSeriesSpec, type BarSpec, type LineSpec, type Pt, type SeriesKind } from './chart-model';
 
 export interface ReadySeries {
@@ -248,12 +248,48 @@ export function renderLine(spec: LineSpec, all: readonly ReadySeries[], o: Rende
     const last = s.pts.findLast((q) => q.v !== null)!;
     p.push(`<circle ${A(`dot dot-${s.kind}`)} cx="${X(fx(last.t))}" cy="${y(last.v!)}" r="3.5"/>`);
   }
+  p.push(...markDays(spec, series, { X, fx, y, top, width: o.fluid ? 320 : w, A }));
   const body = p.join('');
   const size = o.fluid ? `width:calc(100% - ${ml + mr}px)` : `width:${w}px`;
   const svg =
     `<svg ${A('chart cx')} width="${o.fluid ? '100%' : w}" height="${H}" style="margin-left:${ml}px;${size};height:${H}px" ` +
     `role="img" aria-labelledby="${spec.id}-t ${spec.id}-d">${body}</svg>`;
   return { svg, body, ml, mr, w, h: H, top, plotH, t0, t1, fx, y, series };
+}
+
+/**
+ * The days a text quotes, on the main series: a dot at the nearest point and its date above it
+ * (below when the point is near the top). Labels are placed newest first, and one that would
+ * overlap a placed one at `width` (a phone's in fluid mode) is left out: its dot keeps the date
+ * as a tooltip.
+ */
+function markDays(
+  spec: LineSpec,
+  series: readonly ReadySeries[],
+  g: { X: (f: number) => string; fx: (t: number) => number; y: (v: number) => number; top: number; width: number; A: (cls: string) => string },
+): string[] {
+  const main = series.find((s) => s.kind === 'main');
+  if (!main || !spec.days?.length) return [];
+  const dots: string[] = [];
+  const labels: string[] = [];
+  let leftEdge = Infinity;
+  for (const d of [...spec.days].sort().reverse()) {
+    const { v, d: at } = valuesAt([main], ms(d))[0]!;
+    if (v === null || at === null) continue;
+    const f = g.fx(ms(at));
+    const label = dateLabel(at, spec.freq, spec.locale);
+    const cy = g.y(v);
+    dots.unshift(`<circle ${g.A('day')} data-day="${at}" cx="${g.X(f)}" cy="${cy}" r="3.5"><title>${esc(label)}</title></circle>`);
+    // About 6.5 px a character at 11 px; anchored inward at the ends so it stays over the plot.
+    const width = label.length * 6.5;
+    const anchor = f < 0.12 ? 'start' : f > 0.88 ? 'end' : 'middle';
+    const left = f * g.width - (anchor === 'start' ? 0 : anchor === 'end' ? width : width / 2);
+    if (left + width > leftEdge - 6) continue;
+    leftEdge = left;
+    const ly = cy - g.top < 18 ? cy + 16 : cy - 8;
+    labels.unshift(`<text ${g.A('day-label')} x="${g.X(f)}" y="${ly}" text-anchor="${anchor}">${esc(label)}</text>`);
+  }
+  return [...dots, ...labels];
 }
 
 /** Layout of the bars: a label line, then one bar per series (the page's country, then the compared ones). */

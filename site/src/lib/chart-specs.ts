@@ -16,6 +16,7 @@ import { stressHistoryChart } from './specs/stress';
 export { commodityComponentsChart, commodityPriceChart, commodityShareChart, type ShareKind } from './specs/commodities';
 export { countryAutonomyChart, countryDependenceChart, countryProductionChart, countryRussiaChart } from './specs/countries';
 export { reserveCharts, reserveCoverChart, reserveFillChart, reserveLongChart, reserveStockChart } from './specs/reserves';
+export { briefingCharts } from './specs/briefings';
 export { crisesOf, stressHistoryChart } from './specs/stress';
 export type { ChartView } from './chart-view';
 

@@ -1,4 +1,8 @@
-import type { Pt } from './charts';
+/** A dated value of a build series. */
+export interface Pt {
+  date: string;
+  value: number;
+}
 
 /** CSV text of rows (lib/csv.ts: RFC 4180, CRLF). */
 export { toCsv as csv } from '../../../lib/csv.ts';
