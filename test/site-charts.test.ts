@@ -4,17 +4,17 @@
  * countries, SVG and PNG downloads, the embed pages and their code, the four languages, and text
  * that stays readable on a phone. Mostly through the embed pages (/{lang}/embed/<chart>/).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { type Browser, type Locator, type Page } from 'playwright-core';
+import { launchChromium } from './browser.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO } from './support.ts';
 import { startTestServer } from './http.ts';
 import { chartMessages } from '../site/src/i18n/chart-messages.ts';
 import { date as dateIn } from '../lib/format.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SHOTS = join(REPO, 'test-results', 'screenshots');
 const BASE = 'https://chokepoint.test';
 const PHONE = { width: 390, height: 844 };
@@ -87,22 +87,9 @@ const plot = async (fig: Locator) => (await fig.locator('svg.chart').boundingBox
 const shownTime = async (fig: Locator) => Date.parse(`${await tipDate(fig)} UTC`);
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM} (.ci/run installs Debian's chromium)`);
   await mkdir(SHOTS, { recursive: true });
   api = await startTestServer();
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-quic',
-    ],
-    timeout: 30_000,
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {

@@ -4,17 +4,16 @@
  * viewport, the console stays clean and axe-core finds no serious or critical violation.
  * A screenshot of each is kept in test-results/screenshots/pages/.
  */
-import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser } from 'playwright-core';
+import { launchChromium } from './browser.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LANGS, type Lang } from '../contract/languages.ts';
 import { REPO } from './support.ts';
 import { startTestServer } from './http.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SHOTS = join(REPO, 'test-results', 'screenshots', 'pages');
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const WIDTHS = [390, 1366] as const;
@@ -59,22 +58,9 @@ interface AxeResult {
 }
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM} (.ci/run installs Debian's chromium)`);
   await mkdir(SHOTS, { recursive: true });
   api = await startTestServer();
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-quic',
-    ],
-    timeout: 30_000,
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {

@@ -2,10 +2,11 @@
  * The readout site in real Chromium (Debian's, through playwright-core): every page type, checked
  * against the API's JSON, with its links, console errors, transferred bytes and a screenshot.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { type Browser, type Locator, type Page } from 'playwright-core';
+import { launchChromium } from './browser.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { DATA_DIR, REPO } from './support.ts';
@@ -14,7 +15,6 @@ import { date as dateIn, num as numIn, pct as pctIn } from '../lib/format.ts';
 import { t } from '../site/src/i18n/messages.ts';
 import { startTestServer } from './http.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SHOTS = join(REPO, 'test-results', 'screenshots');
 const BUDGET = 150 * 1024;
 const HTML_CACHE = 'public, max-age=60, s-maxage=900, stale-while-revalidate=900';
@@ -143,22 +143,9 @@ async function checkHistory(page: Page, history: HistoryPoint[], version: string
 }
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM} (.ci/run installs Debian's chromium)`);
   await mkdir(SHOTS, { recursive: true });
   api = await startTestServer();
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-quic',
-    ],
-    timeout: 30_000,
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {

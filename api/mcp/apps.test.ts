@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
+import { launchChromium } from '../../test/browser.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MCP_APPS } from '../../contract/tools.ts';
 import { fillBlocks } from '../../pipeline/methodology-doc.ts';
@@ -22,7 +23,6 @@ import { MAX_BARS } from './apps/country-exposures.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SHOTS = join(REPO, 'test-results', 'screenshots');
 const DOC = join(REPO, 'docs', 'mcp.md');
 const HOST = 'https://host.test/';
@@ -111,24 +111,11 @@ async function render(sample: (typeof SAMPLES)[number], theme: 'light' | 'dark')
 const pairs = (points: string | null) => (points ?? '').trim().split(/\s+/).filter(Boolean).length;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM} (.ci/run installs Debian's chromium)`);
   await mkdir(SHOTS, { recursive: true });
   api = await startTestServer();
   client = new Client({ name: 'apps-test', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${api.url}/mcp`)));
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-quic',
-    ],
-    timeout: 30_000,
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {
