@@ -84,7 +84,8 @@ export interface McpMountContext {
 }
 
 const LOOPBACK = ['localhost', '127.0.0.1', '[::1]'];
-const MCP_EXPOSED = [...EXPOSED_HEADERS, 'Mcp-Session-Id', 'Mcp-Protocol-Version', 'WWW-Authenticate'].join(', ');
+/** The headers CORS lets a browser read from the Node endpoint's answers. */
+export const MCP_EXPOSED = [...EXPOSED_HEADERS, 'Mcp-Session-Id', 'Mcp-Protocol-Version', 'WWW-Authenticate'].join(', ');
 const ALLOWED_REQUEST_HEADERS = 'content-type, accept, mcp-session-id, mcp-protocol-version, last-event-id';
 
 /** `host[:port]` → [lower-case host name, port or '']; IPv6 keeps its brackets. */
@@ -129,6 +130,63 @@ const hostOf = (url: string) => {
     return null;
   }
 };
+
+/**
+ * What both MCP endpoints (the Node one with sessions, the Worker's stateless one) answer with:
+ * the headers of every answer (`exposed`: the headers CORS lets a browser read), RFC 9457
+ * problems and JSON-RPC errors, the DNS-rebinding guard (the Host, and the Origin when a browser
+ * sends one) and a POST's context for the gate (charges go to the request's client).
+ */
+export function mcpReplies(ctx: McpMountContext, opts: Pick<McpOptions, 'allowedHosts' | 'allowedOrigins'>, exposed: string) {
+  const allowedHosts = () => {
+    if (opts.allowedHosts?.length) return opts.allowedHosts;
+    const hosts = [hostOf(ctx.baseUrl), hostOf(ctx.source.current()?.manifest.base_url ?? '')].filter((h): h is string => !!h);
+    return [...hosts, ...LOOPBACK];
+  };
+  const allowedOrigins = () => {
+    if (opts.allowedOrigins?.length) return opts.allowedOrigins;
+    const bases = [ctx.baseUrl, ctx.source.current()?.manifest.base_url].filter((u): u is string => !!u).map((u) => new URL(u).origin);
+    return [...bases, ...LOOPBACK.flatMap((h) => [`http://${h}`, `https://${h}`])];
+  };
+  const headers = (extra: Record<string, string> = {}): Record<string, string> => ({
+    ...ctx.common(),
+    'access-control-expose-headers': exposed,
+    'cache-control': 'no-store',
+    ...extra,
+  });
+  const problem = (c: Context, kind: ProblemKind, detail: string, extras: Record<string, unknown> = {}, extra: Record<string, string> = {}) =>
+    new Response(problemJson(kind, detail, c.req.path, withRequestId(c, extras)), {
+      status: kind.status,
+      headers: headers({ 'content-type': `${PROBLEM_TYPE}; charset=utf-8`, ...extra }),
+    });
+  const rpcError = (status: number, code: number, message: string, extra: Record<string, string> = {}) =>
+    new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), {
+      status,
+      headers: headers({ 'content-type': 'application/json', ...extra }),
+    });
+  const guard: MiddlewareHandler = async (c, next) => {
+    const host = c.req.header('host') ?? new URL(c.req.url).host;
+    if (!hostAllowed(host, allowedHosts())) {
+      return problem(c, SPECIAL_PROBLEMS['forbidden-host'], `the Host header '${host}' is not served by this MCP endpoint`);
+    }
+    const origin = c.req.header('origin');
+    if (origin !== undefined && !originAllowed(origin, allowedOrigins())) {
+      return problem(c, SPECIAL_PROBLEMS['forbidden-origin'], `requests from the origin '${origin}' are not accepted by this MCP endpoint`);
+    }
+    await next();
+  };
+  const postContext = (c: Context): { post: PostContext; auth: AuthInfo } => {
+    const limits = ctx.limits;
+    const consume = limits?.consume;
+    const post: PostContext = {
+      pending: [],
+      charge: consume ? () => consume(c, 'data') : async () => null,
+      headers: (r) => limits?.headers?.('data', r) ?? {},
+    };
+    return { post, auth: { token: '', clientId: 'anonymous', scopes: [], extra: { [POST_KEY]: post } } };
+  };
+  return { headers, problem, rpcError, guard, postContext };
+}
 
 /** An entry of the SDK transport's private map of open response streams, one per POST that holds requests. */
 interface ResponseStream {
@@ -230,33 +288,7 @@ export class McpEndpoint {
     const maxBody = this.maxBody;
     const flow = this.flow;
 
-    const allowedHosts = () => {
-      if (this.opts.allowedHosts?.length) return this.opts.allowedHosts;
-      const hosts = [hostOf(ctx.baseUrl), hostOf(ctx.source.current()?.manifest.base_url ?? '')].filter((h): h is string => !!h);
-      return [...hosts, ...LOOPBACK];
-    };
-    const allowedOrigins = () => {
-      if (this.opts.allowedOrigins?.length) return this.opts.allowedOrigins;
-      const bases = [ctx.baseUrl, ctx.source.current()?.manifest.base_url].filter((u): u is string => !!u).map((u) => new URL(u).origin);
-      return [...bases, ...LOOPBACK.flatMap((h) => [`http://${h}`, `https://${h}`])];
-    };
-
-    const headers = (extra: Record<string, string> = {}): Record<string, string> => ({
-      ...ctx.common(),
-      'access-control-expose-headers': MCP_EXPOSED,
-      'cache-control': 'no-store',
-      ...extra,
-    });
-    const problem = (c: Context, kind: ProblemKind, detail: string, extras: Record<string, unknown> = {}, extra: Record<string, string> = {}) =>
-      new Response(problemJson(kind, detail, c.req.path, withRequestId(c, extras)), {
-        status: kind.status,
-        headers: headers({ 'content-type': `${PROBLEM_TYPE}; charset=utf-8`, ...extra }),
-      });
-    const rpcError = (status: number, code: number, message: string, extra: Record<string, string> = {}) =>
-      new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), {
-        status,
-        headers: headers({ 'content-type': 'application/json', ...extra }),
-      });
+    const { headers, problem, rpcError, guard, postContext } = mcpReplies(ctx, this.opts, MCP_EXPOSED);
     /** A transport's response with our headers (no-store, licence, CORS) added; `body` replaces its body when given. */
     const finish = (res: Response, extra: Record<string, string> = {}, body?: string | null) => {
       const h = new Headers(res.headers);
@@ -273,31 +305,8 @@ export class McpEndpoint {
     /** Flow control said no: nothing of the message was executed or charged. */
     const overloaded = (detail: string) => rpcError(429, MCP_OVERLOADED, `Too many requests: ${detail}`, { 'retry-after': '1' });
 
-    /** The POST's context for the gate: charges go to this request's client. */
-    const postContext = (c: Context): { post: PostContext; auth: AuthInfo } => {
-      const limits = ctx.limits;
-      const consume = limits?.consume;
-      const post: PostContext = {
-        pending: [],
-        charge: consume ? () => consume(c, 'data') : async () => null,
-        headers: (r) => limits?.headers?.('data', r) ?? {},
-      };
-      return { post, auth: { token: '', clientId: 'anonymous', scopes: [], extra: { [POST_KEY]: post } } };
-    };
     const limitHeaders = (post: PostContext) => (post.last ? post.headers(post.last) : {});
 
-    // DNS-rebinding protection: the Host, and the Origin when a browser sends one.
-    const guard: MiddlewareHandler = async (c, next) => {
-      const host = c.req.header('host') ?? new URL(c.req.url).host;
-      if (!hostAllowed(host, allowedHosts())) {
-        return problem(c, SPECIAL_PROBLEMS['forbidden-host'], `the Host header '${host}' is not served by this MCP endpoint`);
-      }
-      const origin = c.req.header('origin');
-      if (origin !== undefined && !originAllowed(origin, allowedOrigins())) {
-        return problem(c, SPECIAL_PROBLEMS['forbidden-origin'], `requests from the origin '${origin}' are not accepted by this MCP endpoint`);
-      }
-      await next();
-    };
     app.use(MCP_PATH, guard);
 
     app.options(

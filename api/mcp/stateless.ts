@@ -1,27 +1,17 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import type { Context, Hono, MiddlewareHandler } from 'hono';
+import type { Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { EXPOSED_HEADERS } from '../../contract/http.ts';
-import { PROBLEM_TYPE, SPECIAL_PROBLEMS, problemJson, problemOf, type ProblemKind } from '../../contract/problems.ts';
-import { withRequestId } from '../request-id.ts';
-import { gateTransport, POST_KEY, type PostContext } from './gate.ts';
-import { hostAllowed, MCP_PATH, McpEndpoint, originAllowed, readRpcPost, type McpMountContext, type McpOptions } from './http.ts';
+import { problemOf } from '../../contract/problems.ts';
+import { gateTransport } from './gate.ts';
+import { MCP_PATH, McpEndpoint, mcpReplies, readRpcPost, type McpMountContext, type McpOptions } from './http.ts';
 import { McpSessions, type McpSession } from './sessions.ts';
 import { createMcpServer } from './server.ts';
 
-const LOOPBACK = ['localhost', '127.0.0.1', '[::1]'];
+/** Without the session header: this endpoint has no sessions. */
 const MCP_EXPOSED = [...EXPOSED_HEADERS, 'Mcp-Protocol-Version', 'WWW-Authenticate'].join(', ');
 const ALLOWED_REQUEST_HEADERS = 'content-type, accept, mcp-protocol-version';
 const STATELESS_ALLOW = 'POST, OPTIONS';
-
-const hostOf = (url: string) => {
-  try {
-    return new URL(url).hostname;
-  } catch {
-    return null;
-  }
-};
 
 /**
  * MCP over Streamable HTTP without sessions (the transport's stateless mode), for runtimes whose
@@ -55,44 +45,7 @@ export class StatelessMcpEndpoint extends McpEndpoint {
       inFlightPerClient: flow.maxInFlightPerIp,
     });
 
-    const allowedHosts = () => {
-      if (this.stateless.allowedHosts?.length) return this.stateless.allowedHosts;
-      const hosts = [hostOf(ctx.baseUrl), hostOf(ctx.source.current()?.manifest.base_url ?? '')].filter((h): h is string => !!h);
-      return [...hosts, ...LOOPBACK];
-    };
-    const allowedOrigins = () => {
-      if (this.stateless.allowedOrigins?.length) return this.stateless.allowedOrigins;
-      const bases = [ctx.baseUrl, ctx.source.current()?.manifest.base_url].filter((u): u is string => !!u).map((u) => new URL(u).origin);
-      return [...bases, ...LOOPBACK.flatMap((h) => [`http://${h}`, `https://${h}`])];
-    };
-    const headers = (extra: Record<string, string> = {}): Record<string, string> => ({
-      ...ctx.common(),
-      'access-control-expose-headers': MCP_EXPOSED,
-      'cache-control': 'no-store',
-      ...extra,
-    });
-    const problem = (c: Context, kind: ProblemKind, detail: string, extras: Record<string, unknown> = {}, extra: Record<string, string> = {}) =>
-      new Response(problemJson(kind, detail, c.req.path, withRequestId(c, extras)), {
-        status: kind.status,
-        headers: headers({ 'content-type': `${PROBLEM_TYPE}; charset=utf-8`, ...extra }),
-      });
-    const rpcError = (status: number, code: number, message: string) =>
-      new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), {
-        status,
-        headers: headers({ 'content-type': 'application/json' }),
-      });
-
-    const guard: MiddlewareHandler = async (c, next) => {
-      const host = c.req.header('host') ?? new URL(c.req.url).host;
-      if (!hostAllowed(host, allowedHosts())) {
-        return problem(c, SPECIAL_PROBLEMS['forbidden-host'], `the Host header '${host}' is not served by this MCP endpoint`);
-      }
-      const origin = c.req.header('origin');
-      if (origin !== undefined && !originAllowed(origin, allowedOrigins())) {
-        return problem(c, SPECIAL_PROBLEMS['forbidden-origin'], `requests from the origin '${origin}' are not accepted by this MCP endpoint`);
-      }
-      await next();
-    };
+    const { headers, problem, rpcError, guard, postContext } = mcpReplies(ctx, this.stateless, MCP_EXPOSED);
     app.use(MCP_PATH, guard);
 
     app.options(
@@ -117,14 +70,7 @@ export class StatelessMcpEndpoint extends McpEndpoint {
       const read = await readRpcPost(c, flow.maxBatch, problem, rpcError);
       if (read instanceof Response) return read;
       const body = read.body;
-      const limits = ctx.limits;
-      const consume = limits?.consume;
-      const post: PostContext = {
-        pending: [],
-        charge: consume ? () => consume(c, 'data') : async () => null,
-        headers: (r) => limits?.headers?.('data', r) ?? {},
-      };
-      const auth: AuthInfo = { token: '', clientId: 'anonymous', scopes: [], extra: { [POST_KEY]: post } };
+      const { post, auth } = postContext(c);
 
       // The revision the client speaks: its initialize request, else the header every later request carries.
       const server = createMcpServer({ source: ctx.source, baseUrl: ctx.baseUrl, log }, { protocolVersion: c.req.header('mcp-protocol-version') });
