@@ -92,7 +92,7 @@ export class BuildWriter {
     const want = live?.files[path];
     if (!live || !want) return null;
     const bytes = await readFile(join(live.dir, path)).catch(() => null);
-    if (!bytes || bytes.length !== want.bytes || createHash('sha256').update(bytes).digest('hex') !== want.sha256) return null;
+    if (!bytes || !matchesManifest(bytes, want)) return null;
     const text = bytes.toString('utf8');
     let before: Stamped;
     try {
@@ -184,6 +184,10 @@ export class BuildWriter {
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
+/** Whether bytes read back are those a manifest recorded (their length, then their SHA-256). */
+export const matchesManifest = (bytes: Uint8Array, want: { bytes: number; sha256: string }): boolean =>
+  bytes.length === want.bytes && sha256(bytes) === want.sha256;
+
 /**
  * Compressions in flight at once: libuv's pool has 4 threads, and the build's own file writes
  * queue on the same pool.
@@ -227,7 +231,7 @@ async function reuseEncodings(live: LiveFiles, path: string, target: string, ent
   const copies: [ContentCoding, Buffer][] = [];
   for (const [coding, e] of recorded) {
     const bytes = await readFile(join(live.dir, path + CODING_SUFFIX[coding])).catch(() => null);
-    if (!bytes || bytes.length !== e.bytes || sha256(bytes) !== e.sha256) return false;
+    if (!bytes || !matchesManifest(bytes, e)) return false;
     copies.push([coding, bytes]);
   }
   for (const [coding, bytes] of copies) await writeFile(target + CODING_SUFFIX[coding], bytes);

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { CODING_SUFFIX, type BuildManifest, type ContentCoding } from '../contract/manifest.ts';
-import { Limiter, type BuildWriter } from './publish.ts';
+import { Limiter, matchesManifest, type BuildWriter } from './publish.ts';
 
 /** Files read or linked at once when a stage is reused (libuv's pool has 4 threads; more queue there). */
 const IO_AT_ONCE = 8;
@@ -73,8 +73,7 @@ export async function distrust(prev: PreviousBuild, prefix: string): Promise<str
       limit.run(async () => {
         const bytes = await readFile(join(prev.dir, file)).catch(() => null);
         if (!bytes) return `${file} is missing from the live build`;
-        if (bytes.length !== want.bytes || createHash('sha256').update(bytes).digest('hex') !== want.sha256)
-          return `${file} in the live build does not match its manifest`;
+        if (!matchesManifest(bytes, want)) return `${file} in the live build does not match its manifest`;
         return null;
       }),
     ),
