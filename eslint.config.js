@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'site/dist/', 'site/.astro/', '.astro/', '.state/'] },
+  { ignores: ['dist/', 'node_modules/', 'site/dist/', 'site/.astro/', '.astro/', '.state/', '.server/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,9 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { freePort } from '../test/http.ts';
+import { SERVER_ENV, SERVER_NODE_FLAGS } from './server-process.ts';
 
 /** `npm run serve` as a real process tree: the supervisor, the server child, a SIGKILL. */
 
@@ -73,6 +75,12 @@ describe('the supervisor of npm run serve', () => {
     const { proc, log } = serve({ PORT: String(port) });
     const [first] = await waitFor(() => (childPids(log()).length ? childPids(log()) : undefined), 30_000, 'the first child');
     await waitFor(async () => (await health(port)) === 200 || undefined, 30_000, 'the first child to answer');
+    // The child runs the compiled server with the server's flags and environment (api/server-process.ts).
+    expect(log()).toMatch(/the server runs compiled: .*\.server\/serve\.mjs/);
+    const cmdline = readFileSync(`/proc/${first}/cmdline`, 'utf8').split('\0');
+    expect(cmdline).toEqual(expect.arrayContaining([...SERVER_NODE_FLAGS, resolve(REPO, '.server/serve.mjs')]));
+    const environ = readFileSync(`/proc/${first}/environ`, 'utf8').split('\0');
+    expect(environ).toEqual(expect.arrayContaining(Object.entries(SERVER_ENV).map(([k, v]) => `${k}=${v}`)));
 
     process.kill(first!, 'SIGKILL');
     const second = await waitFor(() => childPids(log())[1], 30_000, 'a restarted child');

@@ -2,14 +2,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createLogger, exitWhenFlushed, type Logger } from '../lib/log.ts';
 
 /**
- * V8 flags of the server process. A 4 MB semi-space keeps short-lived buffers cheap; a 256 MB
- * old space makes V8 collect instead of growing: under the 20-way mixed soak RSS plateaus near
- * 250 MB instead of 387 MB at 12 % less throughput, with a build switched in twice and no error
- * (RELIABILITY.md). The build itself runs without it (its peak is about 0.9 GB).
- */
-export const SERVER_NODE_FLAGS = ['--max-semi-space-size=4', '--max-old-space-size=256'] as const;
-
-/**
  * A minimal process supervisor for `npm run serve` and `npm start`: runs a child, and when it
  * dies (a crash, a heap out-of-memory, a SIGKILL) starts it again after a back-off that doubles
  * from `minBackoffMs` to `maxBackoffMs` and starts over once a child has stayed up `stableMs`.

@@ -1,4 +1,4 @@
-import { startNode, waitFor, wrk, type WrkResult } from './api.ts';
+import { startServer, waitFor, wrk, type WrkResult } from './api.ts';
 
 /** Questions in the four languages, one per request in turn (every kind of record the answerer reads). */
 export const ASK_BENCH_QUESTIONS = [
@@ -33,7 +33,7 @@ export type AskBench = WrkResult & { p95: number };
  * `await benchAsk(distDir)` with the folder holding `current/` (e.g. dist/). Target: p95 < 50 ms.
  */
 export async function benchAsk(distDir: string, connections = 10, seconds = 10, port = 18790): Promise<AskBench> {
-  const api = startNode('bin/serve.ts', {
+  const api = startServer({
     PORT: String(port),
     HOST: '127.0.0.1',
     DIST_DIR: distDir,

@@ -13,7 +13,7 @@ import { connect, type Socket } from 'node:net';
 import { cpus } from 'node:os';
 import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { rssMb, startNode, waitFor } from './api.ts';
+import { rssMb, startServer, waitFor } from './api.ts';
 
 const PORT = Number(process.env.ATTACK_PORT ?? 18795);
 const DIST_DIR = resolve(process.env.DIST_DIR ?? resolve(import.meta.dirname, '..', 'dist'));
@@ -184,7 +184,7 @@ async function mcpSession(from: string): Promise<string> {
 }
 
 async function main() {
-  const child = startNode('bin/serve.ts', {
+  const child = startServer({
     DIST_DIR,
     PORT: String(PORT),
     HOST: '127.0.0.1',

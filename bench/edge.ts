@@ -6,7 +6,7 @@
  * parameterised query; plus workerd's RSS. Usage: `node bench/edge.ts` (needs wrk; serves
  * `$DIST_DIR/current`, default dist/current: `npm run build` first).
  */
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -16,6 +16,7 @@ import { packageAssets } from '../edge/assets.ts';
 import { bundleWorker } from '../edge/bundle.ts';
 import { startLocalEdge } from '../edge/local.ts';
 import { freePort } from '../test/http.ts';
+import { startServer } from './api.ts';
 
 const run = promisify(execFile);
 const REPO = resolve(import.meta.dirname, '..');
@@ -99,10 +100,7 @@ export async function benchEdge(): Promise<string> {
   const work = await mkdtemp(join(tmpdir(), 'chokepoint-bench-edge-'));
   const out: string[] = [];
   const nodePort = await freePort();
-  const server = spawn(process.execPath, ['--max-semi-space-size=4', join(REPO, 'bin/serve.ts')], {
-    env: { ...process.env, DIST_DIR: DIST, PORT: String(nodePort), HOST: '127.0.0.1', SUPERVISE: 'off', RATE_LIMIT_DATA: '0', RATE_LIMIT_ASK: '0' },
-    stdio: 'ignore',
-  });
+  const server = startServer({ DIST_DIR: DIST, PORT: String(nodePort), HOST: '127.0.0.1', RATE_LIMIT_DATA: '0', RATE_LIMIT_ASK: '0' });
   try {
     const assets = await packageAssets(build, join(work, 'assets'));
     const bundle = await bundleWorker(join(work, 'worker', 'index.js'));

@@ -89,12 +89,14 @@ if (want('api')) {
 
   const rl = await benchRateLimited(dist);
   console.log(
-    `\n## A 429 against a 200 (\`${API_ROUTES.path.path}\`, wrk -t1 -c50 -d${rl.seconds}s, ${rl.rounds} rounds alternated, the median round of each)\n`,
+    `\n## A 429 against a 200 (\`${API_ROUTES.path.path}\`, wrk -t1 -c50 -d${rl.seconds}s, ${rl.rounds} rounds, the two back to back in each; the median run of each)\n`,
   );
   console.log('| case | req/s | p99 | non-2xx |\n|---|---|---|---|');
   console.log(`| limit not reached (200) | ${Math.round(rl.ok.rps)} | ${rl.ok.p99.toFixed(2)} ms | ${rl.ok.non2xx} |`);
   console.log(`| limit 1/min: all but one refused (429) | ${Math.round(rl.limited.rps)} | ${rl.limited.p99.toFixed(2)} ms | ${rl.limited.non2xx} |`);
-  console.log(`\nA 429 no dearer than a 200: ${check(rl.limited.rps >= rl.ok.rps * 0.95)}.`);
+  console.log(
+    `\n429s ÷ 200s, req/s in each round: ${rl.ratios.map((r) => r.toFixed(2)).join(', ')}; median ${rl.ratio.toFixed(2)}. A 429 no dearer than a 200 (median ≥ 0.95): ${check(rl.ratio >= 0.95)}.`,
+  );
 }
 
 if (want('search')) console.log('\n' + searchReport(await benchSearch(dist, 18795), check));

@@ -1,4 +1,4 @@
-import { rssMb, startNode, waitFor, wrk, type WrkResult } from './api.ts';
+import { rssMb, startServer, waitFor, wrk, type WrkResult } from './api.ts';
 
 /** Queries in the four languages (typos and off-topic ones among them); each request adds a varying limit so the per-build response memo never answers. */
 const QUERIES = [
@@ -47,7 +47,7 @@ export interface SearchBench {
  * index and vectors loaded (target < 250 MB). Needs wrk.
  */
 export async function benchSearch(distDir: string, port = 18790): Promise<SearchBench> {
-  const api = startNode('bin/serve.ts', { PORT: String(port), HOST: '127.0.0.1', DIST_DIR: distDir, RATE_LIMIT_DATA: '0', RATE_LIMIT_ASK: '0' });
+  const api = startServer({ PORT: String(port), HOST: '127.0.0.1', DIST_DIR: distDir, RATE_LIMIT_DATA: '0', RATE_LIMIT_ASK: '0' });
   try {
     const startMs = await waitFor(`http://127.0.0.1:${port}/healthz`);
     await waitFor(`http://127.0.0.1:${port}/v1/search?q=gas`); // loads the index

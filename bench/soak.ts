@@ -13,7 +13,7 @@ import { Agent, request } from 'node:http';
 import { cpus, totalmem } from 'node:os';
 import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startNode, waitFor } from './api.ts';
+import { startServer, waitFor } from './api.ts';
 
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 300);
 const CONCURRENCY = Number(process.env.SOAK_CONCURRENCY ?? 20);
@@ -209,7 +209,7 @@ const fds = (pid: number) => readdirSync(`/proc/${pid}/fd`).length;
 const mb = (kb: number) => (kb / 1024).toFixed(1);
 
 async function main() {
-  const child = startNode('bin/serve.ts', {
+  const child = startServer({
     PORT: String(PORT),
     HOST: '127.0.0.1',
     DIST_DIR,

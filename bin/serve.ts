@@ -1,7 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { parseTrustProxy } from '../api/client-ip.ts';
 import { startServer } from '../api/server.ts';
-import { SERVER_NODE_FLAGS, exitWithSupervisor, supervise } from '../api/supervise.ts';
+import { serverChild } from '../api/server-process.ts';
+import { exitWithSupervisor, supervise } from '../api/supervise.ts';
 import { type Config, EXIT_CONFIG, readConfig } from '../lib/config.ts';
 import { createLogger, exitWhenFlushed } from '../lib/log.ts';
 
@@ -32,8 +33,7 @@ async function main(): Promise<void> {
   const supervised = supervise({
     name: 'server',
     command: process.execPath,
-    args: [...process.execArgv, ...SERVER_NODE_FLAGS, fileURLToPath(import.meta.url)],
-    env: { ...process.env, CHOKEPOINT_SUPERVISED: '1' },
+    ...serverChild(fileURLToPath(import.meta.url), logger),
     finalCodes: [EXIT_CONFIG],
     logger,
   });

@@ -3,7 +3,8 @@ import { join, resolve } from 'node:path';
 import { runBuild } from '../pipeline/build.ts';
 import { defaultEffects } from '../pipeline/effects.ts';
 import { parseTrustProxy } from '../api/client-ip.ts';
-import { SERVER_NODE_FLAGS, supervise, type Supervised } from '../api/supervise.ts';
+import { serverChild } from '../api/server-process.ts';
+import { supervise, type Supervised } from '../api/supervise.ts';
 import { buildSettings, type Config, EXIT_CONFIG, readConfig } from '../lib/config.ts';
 import { createLogger, exitWhenFlushed, type Logger } from '../lib/log.ts';
 
@@ -35,8 +36,7 @@ const repo = resolve(import.meta.dirname, '..');
 const server = supervise({
   name: 'server',
   command: process.execPath,
-  args: [...process.execArgv, ...SERVER_NODE_FLAGS, join(repo, 'bin/serve.ts')],
-  env: { ...process.env, CHOKEPOINT_SUPERVISED: '1' },
+  ...serverChild(join(repo, 'bin/serve.ts'), logger),
   finalCodes: [EXIT_CONFIG],
   logger,
 });
