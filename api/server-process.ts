@@ -1,5 +1,4 @@
 import { mkdirSync, renameSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import type { Logger } from '../lib/log.ts';
 
@@ -35,27 +34,32 @@ export const SERVER_ENV = { MALLOC_MMAP_THRESHOLD_: '16384' } as const;
  * modules take from `import.meta.dirname` (lib/config.ts's repository root) are the same, and
  * packages are imported from `node_modules` as they are. Run as it is, the TypeScript would be
  * type-stripped module by module at start, which costs the process about 20 MB of RSS for as long
- * as it lives, and time (BENCHMARKS.md). Compiling takes under 0.1 s; it is done each time a
+ * as it lives, and time (BENCHMARKS.md). Compiling takes about 0.2 s; it is done each time a
  * supervisor starts, so the module is always the source's. Written to a file of its own, then
  * renamed: processes starting at once never read a half-written module.
  */
-export function compiledServer(entry: string): string {
+export async function compiledServer(entry: string): Promise<string> {
   const out = join(dirname(dirname(entry)), '.server', `${basename(entry, '.ts')}.mjs`);
   mkdirSync(dirname(out), { recursive: true });
   const tmp = `${out}.${process.pid}.tmp`;
   // Loaded here, not at the top: the compiled server contains this module too, and need not load esbuild.
-  const { buildSync } = createRequire(import.meta.url)('esbuild') as typeof import('esbuild');
-  buildSync({
-    entryPoints: [entry],
-    outfile: tmp,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node24',
-    packages: 'external',
-    // Its errors come back in the exception, which the supervisor logs.
-    logLevel: 'silent',
-  });
+  const esbuild = await import('esbuild');
+  try {
+    await esbuild.build({
+      entryPoints: [entry],
+      outfile: tmp,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node24',
+      packages: 'external',
+      // Its errors come back in the exception, which the supervisor logs.
+      logLevel: 'silent',
+    });
+  } finally {
+    // esbuild's service process would otherwise stay beside the supervisor for as long as it runs.
+    await esbuild.stop();
+  }
   renameSync(tmp, out);
   return out;
 }
@@ -65,11 +69,11 @@ export function compiledServer(entry: string): string {
  * module, or, when it cannot be compiled (no esbuild, a read-only checkout), the TypeScript as it
  * is, which works the same and is said in the log.
  */
-export function serverChild(entry: string, logger: Logger, env: NodeJS.ProcessEnv = process.env): { args: string[]; env: NodeJS.ProcessEnv } {
+export async function serverChild(entry: string, logger: Logger, env: NodeJS.ProcessEnv = process.env): Promise<{ args: string[]; env: NodeJS.ProcessEnv }> {
   let script = entry;
   try {
     const started = performance.now();
-    script = compiledServer(entry);
+    script = await compiledServer(entry);
     logger.info({ script, compile_ms: Math.round(performance.now() - started) }, `the server runs compiled: ${script}`);
   } catch (err) {
     logger.warn(

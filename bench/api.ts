@@ -90,9 +90,9 @@ export function startNode(script: string, env: Record<string, string>): ChildPro
 }
 
 /** The compiled server, as `npm run serve` runs it (compiled once per benchmark process). */
-let serverScript: string | undefined;
-export function startServer(env: Record<string, string>): ChildProcess {
-  return startNode((serverScript ??= compiledServer(join(repo, 'bin/serve.ts'))), env);
+let serverScript: Promise<string> | undefined;
+export async function startServer(env: Record<string, string>): Promise<ChildProcess> {
+  return startNode(await (serverScript ??= compiledServer(join(repo, 'bin/serve.ts'))), env);
 }
 
 /** A loopback port free at the time of asking (other servers may be running on this machine). */
@@ -174,12 +174,12 @@ export async function benchApi(distDir: string, opts: { rounds?: number; seconds
   const seconds = opts.seconds ?? 6;
   const ports = { ours: await freePort(), raw: await freePort(), app: await freePort() };
   const common = { HOST: '127.0.0.1', DIST_DIR: distDir, RATE_LIMIT_DATA: UNREACHED_LIMIT, RATE_LIMIT_ASK: UNREACHED_LIMIT };
-  const api = startServer({ ...common, PORT: String(ports.ours) });
+  const api = await startServer({ ...common, PORT: String(ports.ours) });
   const children = [api];
   try {
     const startMs = await waitFor(`http://127.0.0.1:${ports.ours}/healthz`);
     // The comparison server starts once ours answers: start-up is measured alone.
-    const app = startServer({ ...common, PORT: String(ports.app), FAST_PATH: 'off' });
+    const app = await startServer({ ...common, PORT: String(ports.app), FAST_PATH: 'off' });
     children.push(app);
     await waitFor(`http://127.0.0.1:${ports.app}/healthz`);
     // What our API sends for each path (its second answer: the memo and the fast path hold it),
@@ -245,7 +245,7 @@ export async function benchRateLimited(distDir: string, opts: { rounds?: number;
   const children: ChildProcess[] = [];
   try {
     for (const s of Object.values(servers)) {
-      children.push(startServer({ PORT: String(s.port), HOST: '127.0.0.1', DIST_DIR: distDir, RATE_LIMIT_DATA: s.limit }));
+      children.push(await startServer({ PORT: String(s.port), HOST: '127.0.0.1', DIST_DIR: distDir, RATE_LIMIT_DATA: s.limit }));
       await waitFor(`http://127.0.0.1:${s.port}/healthz`);
       wrk(`http://127.0.0.1:${s.port}${path}`, 50, 2, undefined, 1);
     }

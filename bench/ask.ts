@@ -33,7 +33,7 @@ export type AskBench = WrkResult & { p95: number };
  * `await benchAsk(distDir)` with the folder holding `current/` (e.g. dist/). Target: p95 < 50 ms.
  */
 export async function benchAsk(distDir: string, connections = 10, seconds = 10, port = 18790): Promise<AskBench> {
-  const api = startServer({
+  const api = await startServer({
     PORT: String(port),
     HOST: '127.0.0.1',
     DIST_DIR: distDir,

@@ -184,7 +184,7 @@ async function mcpSession(from: string): Promise<string> {
 }
 
 async function main() {
-  const child = startServer({
+  const child = await startServer({
     DIST_DIR,
     PORT: String(PORT),
     HOST: '127.0.0.1',

@@ -100,7 +100,7 @@ export async function benchEdge(): Promise<string> {
   const work = await mkdtemp(join(tmpdir(), 'chokepoint-bench-edge-'));
   const out: string[] = [];
   const nodePort = await freePort();
-  const server = startServer({ DIST_DIR: DIST, PORT: String(nodePort), HOST: '127.0.0.1', RATE_LIMIT_DATA: '0', RATE_LIMIT_ASK: '0' });
+  const server = await startServer({ DIST_DIR: DIST, PORT: String(nodePort), HOST: '127.0.0.1', RATE_LIMIT_DATA: '0', RATE_LIMIT_ASK: '0' });
   try {
     const assets = await packageAssets(build, join(work, 'assets'));
     const bundle = await bundleWorker(join(work, 'worker', 'index.js'));

@@ -47,7 +47,7 @@ export interface SearchBench {
  * index and vectors loaded (target < 250 MB). Needs wrk.
  */
 export async function benchSearch(distDir: string, port = 18790): Promise<SearchBench> {
-  const api = startServer({ PORT: String(port), HOST: '127.0.0.1', DIST_DIR: distDir, RATE_LIMIT_DATA: '0', RATE_LIMIT_ASK: '0' });
+  const api = await startServer({ PORT: String(port), HOST: '127.0.0.1', DIST_DIR: distDir, RATE_LIMIT_DATA: '0', RATE_LIMIT_ASK: '0' });
   try {
     const startMs = await waitFor(`http://127.0.0.1:${port}/healthz`);
     await waitFor(`http://127.0.0.1:${port}/v1/search?q=gas`); // loads the index

@@ -209,7 +209,7 @@ const fds = (pid: number) => readdirSync(`/proc/${pid}/fd`).length;
 const mb = (kb: number) => (kb / 1024).toFixed(1);
 
 async function main() {
-  const child = startServer({
+  const child = await startServer({
     PORT: String(PORT),
     HOST: '127.0.0.1',
     DIST_DIR,

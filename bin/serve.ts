@@ -33,7 +33,7 @@ async function main(): Promise<void> {
   const supervised = supervise({
     name: 'server',
     command: process.execPath,
-    ...serverChild(fileURLToPath(import.meta.url), logger),
+    ...(await serverChild(fileURLToPath(import.meta.url), logger)),
     finalCodes: [EXIT_CONFIG],
     logger,
   });
