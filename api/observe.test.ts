@@ -134,6 +134,16 @@ describe('the request log', () => {
     expect(lines.filter((l) => l.includes('"request_id":"log-1"'))).toHaveLength(1);
   });
 
+  it('logs at most 1,024 characters of a path, and 512 of a query, however long the request line', async () => {
+    const res = await get(`/v1/commodities/energy.${'q'.repeat(14_000)}?x=${'y'.repeat(1_000)}`, { headers: { 'x-request-id': 'log-long' } });
+    await res.arrayBuffer();
+    expect(res.status).toBe(400);
+    const line = await lineOf('log-long');
+    expect(line.path).toBe(`/v1/commodities/energy.${'q'.repeat(1024 - '/v1/commodities/energy.'.length)}…`);
+    expect(line.query).toBe(`x=${'y'.repeat(510)}`);
+    expect(lines.find((l) => l.includes('"request_id":"log-long"'))!.length).toBeLessThan(2_000);
+  });
+
   it('logs start-up as a structured line too', () => {
     expect(logged().some((l) => l.level === 'info' && typeof l.msg === 'string' && l.msg.startsWith('listening on') && l.port === api.port)).toBe(true);
   });

@@ -45,7 +45,13 @@ export interface Observed {
 }
 
 const ID_HEADER = REQUEST_ID_HEADER.toLowerCase();
-/** Longest query string logged (a request line may be 16 KiB). */
+/**
+ * Longest path and query string logged, in characters (a request line may be 16 KiB): a client
+ * must not make the log many times longer than what it sent is worth. A path cut short ends with
+ * "…". With whole 15,000-character paths, three clients inside their rate limit made the log
+ * outgrow what stdout could take, and the lines waiting for it filled the heap (bench/attack.ts).
+ */
+const MAX_PATH = 1024;
 const MAX_QUERY = 512;
 
 const one = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v.join(', ') : v);
@@ -108,7 +114,7 @@ export function observe(listener: Listener, opts: ObserveOptions): Observed {
     log.write(
       w.id,
       req.method ?? '',
-      path,
+      path.length > MAX_PATH ? `${path.slice(0, MAX_PATH)}…` : path,
       q >= 0 ? url.slice(q + 1, q + 1 + MAX_QUERY) : undefined,
       answered ? this.statusCode : null,
       !this.writableFinished,

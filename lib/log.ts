@@ -20,14 +20,25 @@ export interface LoggerOptions {
   sync?: boolean;
 }
 
-/** stdout written asynchronously, flushed at exit: one per process, shared by every logger. */
+/**
+ * stdout written asynchronously, flushed at exit: one per process, shared by every logger. Lines
+ * wait in memory while a write is under way; past 16 MiB waiting (stdout slower than the lines
+ * come, for seconds), new lines are dropped instead of held: a log must not take the process's
+ * memory down with it.
+ */
+const MAX_WAITING_BYTES = 16 * 2 ** 20;
 let stdout: DestinationStream | undefined;
 const discard: DestinationStream = { write: () => {} };
 
 export function createLogger(opts: LoggerOptions): Logger {
   const level = opts.level ?? 'info';
   const destination =
-    opts.destination ?? (level === 'silent' ? discard : opts.sync ? pino.destination({ sync: true }) : (stdout ??= pino.destination({ sync: false })));
+    opts.destination ??
+    (level === 'silent'
+      ? discard
+      : opts.sync
+        ? pino.destination({ sync: true })
+        : (stdout ??= pino.destination({ sync: false, maxLength: MAX_WAITING_BYTES })));
   return pino(
     {
       name: opts.name,
@@ -88,7 +99,7 @@ export class RequestLog {
   static readonly MAX_PENDING = 65_536;
   private readonly stream: DestinationStream;
   private readonly head: string;
-  /** Longest line kept (a query is cut at 512 characters, a path may be 16 KiB): longer lines are written on their own. */
+  /** Longest line kept (the server cuts a path at 1,024 characters and a query at 512): longer lines are written on their own. */
   private readonly buffer = Buffer.allocUnsafe(RequestLog.MAX_PENDING + 4096);
   private used = 0;
   private timer: NodeJS.Timeout | undefined;
