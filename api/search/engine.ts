@@ -330,9 +330,16 @@ function preparedText(s: SearchState, doc: IndexedDoc): PreparedText {
   return p;
 }
 
-/** Restore a build's search index now rather than on its first search (call it when a build is loaded). */
+/**
+ * Restore a build's search index now rather than on its first search (call it when a build is
+ * loaded), and run one search through it: the first search of a process compiles the ranking
+ * code and cuts the snippet text of the documents it returns, 40–60 ms on this machine where the
+ * next ones take 2–20 ms (bench/attack.ts). With an embeddings endpoint the query is ranked by
+ * keywords only, so loading a build never waits on, or pays for, a remote call.
+ */
 export function warmSearch(b: LoadedBuild): void {
   searchState(b);
+  void searchBuild(b, { q: 'cobalt supply from the Congo', limit: 10 }, b.embeddings ? 'bm25' : 'hybrid').catch(() => undefined);
 }
 
 /** Analyse and embed a query against a build's search state. */

@@ -21,12 +21,18 @@ export class Corrector {
   private readonly tree = new radix.RadixTree();
   private readonly df: ReadonlyMap<string, number>;
   private readonly memo = new Map<string, Correction[]>();
+  /** Letters of the longest word in the tree. */
+  private longest = 0;
 
   /** `df`: each word of the vocabulary (normalised) and the number of documents it occurs in (1 for a word of the expansion table only). */
   constructor(df: ReadonlyMap<string, number>) {
     this.df = df;
     let i = 0;
-    for (const w of df.keys()) if (w.length >= 3 && !/\d/.test(w)) this.tree.insert(token(w), i++);
+    for (const w of df.keys()) {
+      if (w.length < 3 || /\d/.test(w)) continue;
+      this.tree.insert(token(w), i++);
+      this.longest = Math.max(this.longest, w.length);
+    }
   }
 
   /**
@@ -41,7 +47,9 @@ export class Corrector {
 
   /** Every correction of `w` within `edits` edits, best first (memoised per word). */
   candidates(w: string, edits = maxEdits(w.length)): readonly Correction[] {
-    if (edits <= 0) return [];
+    // No word is within `edits` edits of one longer than every word by more than that; the tree
+    // search would still walk it (a 64-letter word took 40–60 ms).
+    if (edits <= 0 || w.length > this.longest + edits) return [];
     const key = `${w} ${edits}`;
     let r = this.memo.get(key);
     if (r) return r;

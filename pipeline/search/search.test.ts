@@ -157,6 +157,10 @@ describe('text', () => {
     expect(c.correct('retient')).toBeNull();
     expect(c.correct('cob')).toBeNull();
     expect(c.correct('cobolt', 1, (w) => w !== 'cobalt')).toBeNull();
+    // Within reach of the longest word (10 letters) by its edits, and not past it.
+    expect(c.correct('fertiliserr')).toEqual({ word: 'fertiliser', edits: 1 });
+    expect(c.correct('fertiliserss')).toEqual({ word: 'fertiliser', edits: 2 });
+    expect(c.candidates('fertilisersss')).toEqual([]);
   });
 
   it('answers the best passage as plain text with the matched words as offsets', () => {
