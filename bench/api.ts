@@ -2,7 +2,7 @@ import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { compiledServer, SERVER_ENV, SERVER_NODE_FLAGS } from '../api/server-process.ts';
 
@@ -18,32 +18,15 @@ export interface WrkResult {
   status: string;
 }
 
-/**
- * The API benchmark's split of a 2-core machine (issue 21): wrk on the first core, the server
- * under test (ours or raw, each with every thread it has: V8's collector helpers, libuv's pool)
- * on the second, so neither takes the other's core and both sides of a ratio get the same one.
- * Without it, the server's collector threads run on wrk's core, more of them the bigger the
- * heap, which weighed on ours (a build in memory) and not on raw. Null where there is no
- * `taskset` or fewer than two cores.
- */
-export const CORES: { load: string; server: string } | null = (() => {
-  try {
-    execFileSync('taskset', ['-c', '0', 'true']);
-  } catch {
-    return null;
-  }
-  return availableParallelism() >= 2 ? { load: '0', server: '1' } : null;
-})();
-
-/** wrk with a latency distribution; `lua` is an optional wrk script (e.g. to vary the query); `cpu`: the cores it may run on. */
-export function wrk(url: string, connections: number, seconds: number, lua?: string, threads = 2, cpu?: string): WrkResult {
+/** wrk with a latency distribution; `lua` is an optional wrk script (e.g. to vary the query). */
+export function wrk(url: string, connections: number, seconds: number, lua?: string, threads = 2): WrkResult {
   const args = [`-t${threads}`, `-c${connections}`, `-d${seconds}s`, '--latency'];
   if (lua) {
     const file = join(mkdtempSync(join(tmpdir(), 'wrk-')), 'script.lua');
     writeFileSync(file, lua);
     args.push('-s', file);
   }
-  const out = cpu ? execFileSync('taskset', ['-c', cpu, 'wrk', ...args, url], { encoding: 'utf8' }) : execFileSync('wrk', [...args, url], { encoding: 'utf8' });
+  const out = execFileSync('wrk', [...args, url], { encoding: 'utf8' });
   const num = (re: RegExp) => Number(out.match(re)?.[1] ?? NaN);
   const ms = (re: RegExp) => {
     const m = out.match(re);
@@ -97,10 +80,9 @@ export function rssMb(child: ChildProcess): number {
  * Start a process with node directly (no npm wrapper), so its pid is the server's, with the V8
  * flags and environment the supervised server runs with (api/server-process.ts).
  */
-export function startNode(script: string, env: Record<string, string>, cpu?: string): ChildProcess {
-  const command = [process.execPath, ...SERVER_NODE_FLAGS, script];
-  // SUPERVISE=off: the pid measured is the server's own, not a supervisor's (taskset execs it: the same pid).
-  return spawn(cpu ? 'taskset' : command[0]!, cpu ? ['-c', cpu, ...command] : command.slice(1), {
+export function startNode(script: string, env: Record<string, string>): ChildProcess {
+  // SUPERVISE=off: the pid measured is the server's own, not a supervisor's.
+  return spawn(process.execPath, [...SERVER_NODE_FLAGS, script], {
     cwd: repo,
     env: { ...process.env, ...SERVER_ENV, SUPERVISE: 'off', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -109,8 +91,8 @@ export function startNode(script: string, env: Record<string, string>, cpu?: str
 
 /** The compiled server, as `npm run serve` runs it (compiled once per benchmark process). */
 let serverScript: Promise<string> | undefined;
-export async function startServer(env: Record<string, string>, cpu?: string): Promise<ChildProcess> {
-  return startNode(await (serverScript ??= compiledServer(join(repo, 'bin/serve.ts'))), env, cpu);
+export async function startServer(env: Record<string, string>): Promise<ChildProcess> {
+  return startNode(await (serverScript ??= compiledServer(join(repo, 'bin/serve.ts'))), env);
 }
 
 /** A loopback port free at the time of asking (other servers may be running on this machine). */
@@ -183,21 +165,21 @@ export interface ApiBench {
  * both in the same run, alternated round by round, with the rate limit on at a limit the run
  * never reaches, so that every request is counted as in production, and the request log on
  * (LOG_LEVEL's default, stdout to /dev/null). The same server with FAST_PATH=off is measured in
- * the same rounds, for comparison: ours and raw back to back (which of them first turns from round
- * to round), then the app, a second's pause between runs. Start-up is the time from spawn to the first answer of
+ * the same rounds, for comparison; the order of the three turns from round to round, with a
+ * second's pause between runs. Start-up is the time from spawn to the first answer of
  * /healthz; RSS is taken after every round, and after the varied queries.
  */
 export async function benchApi(distDir: string, opts: { rounds?: number; seconds?: number } = {}): Promise<ApiBench> {
-  const rounds = opts.rounds ?? 7;
+  const rounds = opts.rounds ?? 5;
   const seconds = opts.seconds ?? 6;
   const ports = { ours: await freePort(), raw: await freePort(), app: await freePort() };
   const common = { HOST: '127.0.0.1', DIST_DIR: distDir, RATE_LIMIT_DATA: UNREACHED_LIMIT, RATE_LIMIT_ASK: UNREACHED_LIMIT };
-  const api = await startServer({ ...common, PORT: String(ports.ours) }, CORES?.server);
+  const api = await startServer({ ...common, PORT: String(ports.ours) });
   const children = [api];
   try {
     const startMs = await waitFor(`http://127.0.0.1:${ports.ours}/healthz`);
     // The comparison server starts once ours answers: start-up is measured alone.
-    const app = await startServer({ ...common, PORT: String(ports.app), FAST_PATH: 'off' }, CORES?.server);
+    const app = await startServer({ ...common, PORT: String(ports.app), FAST_PATH: 'off' });
     children.push(app);
     await waitFor(`http://127.0.0.1:${ports.app}/healthz`);
     // What our API sends for each path (its second answer: the memo and the fast path hold it),
@@ -217,22 +199,20 @@ export async function benchApi(distDir: string, opts: { rounds?: number; seconds
       bytes[key] = sent.body.length;
     }
     writeFileSync(join(tmp, 'responses.json'), JSON.stringify(spec));
-    const raw = startNode('bench/raw-server.ts', { PORT: String(ports.raw), RAW_RESPONSES: join(tmp, 'responses.json') }, CORES?.server);
+    const raw = startNode('bench/raw-server.ts', { PORT: String(ports.raw), RAW_RESPONSES: join(tmp, 'responses.json') });
     children.push(raw);
     await waitFor(`http://127.0.0.1:${ports.raw}${API_ROUTES.path.path}`);
 
-    const run = (port: number, path: string, s = seconds) => wrk(`http://127.0.0.1:${port}${path}`, 50, s, undefined, 1, CORES?.load);
+    const run = (port: number, path: string, s = seconds) => wrk(`http://127.0.0.1:${port}${path}`, 50, s, undefined, 1);
     const routes = {} as ApiBench['routes'];
     let rss = 0;
     for (const [key, r] of Object.entries(API_ROUTES) as [keyof typeof API_ROUTES, (typeof API_ROUTES)[keyof typeof API_ROUTES]][]) {
       for (const port of Object.values(ports)) run(port, r.path, 2); // warm-up
       const result: RouteRounds = { bytes: bytes[key]!, ours: [], raw: [], app: [] };
       for (let i = 0; i < rounds; i++) {
-        // Ours and raw back to back, the first of the two turning each round, the app after them:
-        // the machine's speed drifts by a quarter between runs seconds apart, and a ratio of two
-        // adjacent runs shares most of it. A pause between runs, so that a server's collector
-        // still at work after its run (the app's most of all) does not weigh on the next one.
-        const order = i % 2 ? (['raw', 'ours', 'app'] as const) : (['ours', 'raw', 'app'] as const);
+        // The order turns each round, with a pause between runs: a server's collector still at
+        // work after its run (the app's most of all) must not weigh on the next one, always the same.
+        const order = (['ours', 'raw', 'app'] as const).map((_, j, all) => all[(i + j) % all.length]!);
         for (const which of order) {
           result[which].push(run(ports[which], r.path));
           await new Promise((settle) => setTimeout(settle, 1000));
@@ -243,7 +223,7 @@ export async function benchApi(distDir: string, opts: { rounds?: number; seconds
     }
     // Every request a different query: no memo hit, the full parse–filter–serialise–hash path.
     run(ports.ours, '/v1/events', 2);
-    const varied = wrk(`http://127.0.0.1:${ports.ours}/v1/events`, 50, seconds, VARIED_EVENTS, 1, CORES?.load);
+    const varied = wrk(`http://127.0.0.1:${ports.ours}/v1/events`, 50, seconds, VARIED_EVENTS, 1);
     return { rounds, seconds, routes, varied, startMs: Math.round(startMs), rssMb: rss, rssAfterVariedMb: rssMb(api) };
   } finally {
     for (const c of children) c.kill();
@@ -265,15 +245,15 @@ export async function benchRateLimited(distDir: string, opts: { rounds?: number;
   const children: ChildProcess[] = [];
   try {
     for (const s of Object.values(servers)) {
-      children.push(await startServer({ PORT: String(s.port), HOST: '127.0.0.1', DIST_DIR: distDir, RATE_LIMIT_DATA: s.limit }, CORES?.server));
+      children.push(await startServer({ PORT: String(s.port), HOST: '127.0.0.1', DIST_DIR: distDir, RATE_LIMIT_DATA: s.limit }));
       await waitFor(`http://127.0.0.1:${s.port}/healthz`);
-      wrk(`http://127.0.0.1:${s.port}${path}`, 50, 2, undefined, 1, CORES?.load);
+      wrk(`http://127.0.0.1:${s.port}${path}`, 50, 2, undefined, 1);
     }
     const runs = { ok: [] as WrkResult[], limited: [] as WrkResult[] };
     const ratios: number[] = [];
     for (let i = 0; i < rounds; i++) {
       for (const which of i % 2 ? (['limited', 'ok'] as const) : (['ok', 'limited'] as const)) {
-        runs[which].push(wrk(`http://127.0.0.1:${servers[which].port}${path}`, 50, seconds, undefined, 1, CORES?.load));
+        runs[which].push(wrk(`http://127.0.0.1:${servers[which].port}${path}`, 50, seconds, undefined, 1));
         await new Promise((settle) => setTimeout(settle, 1000));
       }
       ratios.push(runs.limited[i]!.rps / runs.ok[i]!.rps);

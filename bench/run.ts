@@ -54,7 +54,7 @@ if (want('api')) {
   });
   console.log(`\n## API against raw node:http sending the same bytes and headers (wrk -t1 -c50 -d${api.seconds}s, ${api.rounds} rounds)\n`);
   console.log(
-    `Each round runs wrk against our server, raw node:http (bench/raw-server.ts) answering the same bytes with every header ours sent for that path, then our server with \`FAST_PATH=off\` (every request through the Hono app), a second apart; ours and raw run back to back, which of them first turning from round to round. ` +
+    `Each round runs wrk against our server, raw node:http (bench/raw-server.ts) answering the same bytes with every header ours sent for that path, and our server with \`FAST_PATH=off\` (every request through the Hono app), in an order that turns from round to round, a second apart. ` +
       `Rate limit on at ${Number(UNREACHED_LIMIT).toLocaleString('en')} requests per minute (every request counted, none refused), request log on (\`LOG_LEVEL=info\`, stdout to /dev/null). ` +
       'Ratio: ours ÷ raw within a round; the median over the rounds, then the lowest and highest.\n',
   );
