@@ -217,7 +217,8 @@ export const ConfigShape = z.object({
   }),
   SUPERVISE: withDefault('on', onOff('SUPERVISE'), {
     concern: 'serve',
-    description: '`off` runs the server of `npm run serve` in the process itself, without the supervisor that restarts it when it dies',
+    description:
+      "`off` runs the server of `npm run serve` in the process itself, without the supervisor that restarts it when it dies, and as that process was started: from the TypeScript source, without the server's V8 flags and glibc setting (`api/server-process.ts`)",
   }),
   CHOKEPOINT_SUPERVISED: optional(
     z.enum(['0', '1'], { error: 'CHOKEPOINT_SUPERVISED must be 1 or unset' }).transform((v) => v === '1'),
