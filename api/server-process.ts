@@ -64,11 +64,11 @@ export async function compiledServer(entry: string): Promise<string> {
 }
 
 /**
- * The arguments and environment of a supervised server child running `entry`: the compiled
- * module, or, when it cannot be compiled (no esbuild, a read-only checkout), the TypeScript as it
- * is, which works the same and is said in the log.
+ * The arguments and environment (the supervisor's `env` with SERVER_ENV) of a supervised server
+ * child running `entry`: the compiled module, or, when it cannot be compiled (no esbuild, a
+ * read-only checkout), the TypeScript as it is, which works the same and is said in the log.
  */
-export async function serverChild(entry: string, logger: Logger, env: NodeJS.ProcessEnv = process.env): Promise<{ args: string[]; env: NodeJS.ProcessEnv }> {
+export async function serverChild(entry: string, env: NodeJS.ProcessEnv, logger: Logger): Promise<{ args: string[]; env: NodeJS.ProcessEnv }> {
   let script = entry;
   try {
     const started = performance.now();

@@ -33,7 +33,7 @@ async function main(): Promise<void> {
   const supervised = supervise({
     name: 'server',
     command: process.execPath,
-    ...(await serverChild(fileURLToPath(import.meta.url), logger)),
+    ...(await serverChild(fileURLToPath(import.meta.url), process.env, logger)),
     finalCodes: [EXIT_CONFIG],
     logger,
   });

@@ -36,7 +36,7 @@ const repo = resolve(import.meta.dirname, '..');
 const server = supervise({
   name: 'server',
   command: process.execPath,
-  ...(await serverChild(join(repo, 'bin/serve.ts'), logger)),
+  ...(await serverChild(join(repo, 'bin/serve.ts'), process.env, logger)),
   finalCodes: [EXIT_CONFIG],
   logger,
 });
