@@ -32,6 +32,17 @@ const INK: Record<string, string> = { low: '#0b2545', moderate: '#3d2200', high:
 
 type Attrs = Record<string, string | number>;
 const tick: Attrs = { fill: C.muted, 'font-size': 12 };
+/** A label over a chart (`zlabel`, `day-label`): text with a halo of the background. */
+const HALO_LABEL: Attrs = {
+  fill: C.text,
+  'font-size': 11,
+  'font-weight': 600,
+  'paint-order': 'stroke',
+  stroke: C.bg,
+  'stroke-width': 3,
+  'stroke-linejoin': 'round',
+};
+
 /** The attributes of each class, as charts.css and global.css give them in the light theme. */
 function style(cls: string): Attrs {
   const [head, tail = ''] = cls.split(/-(.*)/s) as [string, string?];
@@ -72,15 +83,11 @@ function style(cls: string): Attrs {
     case 'threshold':
       return { stroke: C.ref, 'stroke-dasharray': '4 4', 'stroke-width': 1 };
     case 'zlabel':
-      return tail
-        ? {}
-        : { fill: C.text, 'font-size': 11, 'font-weight': 600, 'paint-order': 'stroke', stroke: C.bg, 'stroke-width': 3, 'stroke-linejoin': 'round' };
+      return tail ? {} : HALO_LABEL;
     case 'nodata':
       return tail ? { fill: C.muted, 'font-size': 11, 'font-style': 'italic' } : { fill: C.none, 'fill-opacity': 0.85 };
     case 'day':
-      return tail
-        ? { fill: C.text, 'font-size': 11, 'font-weight': 600, 'paint-order': 'stroke', stroke: C.bg, 'stroke-width': 3, 'stroke-linejoin': 'round' }
-        : { fill: C.accent2, stroke: C.bg, 'stroke-width': 1.5 };
+      return tail ? HALO_LABEL : { fill: C.accent2, stroke: C.bg, 'stroke-width': 1.5 };
     case 'window':
       return { fill: C.accent2, 'fill-opacity': 0.16, stroke: C.accent2, 'stroke-width': 1 };
     case 'wkey':
