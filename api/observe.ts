@@ -7,6 +7,7 @@ import type { FastPath } from './fast-path.ts';
 import { logPrefix, rateKey } from './ip-text.ts';
 import type { ServerMetrics } from './metrics.ts';
 import { acceptRequestId } from './request-id.ts';
+import { uuidV4 } from './uuid.ts';
 
 /**
  * The request id, the request log and the request counters, around the Node request listener
@@ -127,7 +128,7 @@ export function observe(listener: Listener, opts: ObserveOptions): Observed {
   return {
     listener: (req, res) => {
       const sent = req.headers[ID_HEADER];
-      const id = acceptRequestId(typeof sent === 'string' ? sent : undefined);
+      const id = acceptRequestId(typeof sent === 'string' ? sent : undefined, uuidV4);
       (req as IncomingMessage & { id?: string }).id = id;
       if (watching) {
         (res as Observable)[WATCH] = { req, id, start: performance.now(), written: req.socket?.bytesWritten ?? 0, fast: null };

@@ -11,9 +11,9 @@ import { REQUEST_ID_HEADER, REQUEST_ID_PATTERN } from '../contract/http.ts';
 /** Context variable holding the id (the name hono/request-id uses). */
 export const REQUEST_ID_VAR = 'requestId';
 
-/** The id a client sent when it is short and safe to echo and to log, else a fresh one. */
-export function acceptRequestId(sent: string | null | undefined): string {
-  return sent && REQUEST_ID_PATTERN.test(sent) ? sent : globalThis.crypto.randomUUID();
+/** The id a client sent when it is short and safe to echo and to log, else a fresh one (a UUID v4 from `fresh`). */
+export function acceptRequestId(sent: string | null | undefined, fresh: () => string = () => globalThis.crypto.randomUUID()): string {
+  return sent && REQUEST_ID_PATTERN.test(sent) ? sent : fresh();
 }
 
 /** This request's id: set by requestIds(), or by the Node listener on the incoming message. */

@@ -28,6 +28,26 @@ describe('the request log', () => {
     expect(second).not.toHaveProperty('query');
   });
 
+  it('writes its numbers as JSON does: statuses, byte counts and times to a tenth of a millisecond', () => {
+    const { logger, lines } = capture();
+    const log = RequestLog.of(logger)!;
+    const cases = [
+      [0, 0],
+      [9, 0.1],
+      [10, 1],
+      [99, 9.9],
+      [100, 10],
+      [15_893, 10.5],
+      [1_048_576, 1234.5],
+      [2 ** 40, 60_000],
+    ] as const;
+    for (const [bytes, ms] of cases) log.write('n', 'GET', '/', undefined, 304, false, bytes, ms, 'unknown');
+    log.flush();
+    expect(lines().map((l) => JSON.parse(l) as Record<string, unknown>).map((l) => [l.bytes, l.ms, l.status])).toEqual(cases.map(([b, m]) => [b, m, 304]));
+    expect(lines()[6]).toContain('"bytes":1048576,"ms":1234.5,');
+    expect(lines()[2]).toContain('"bytes":10,"ms":1,');
+  });
+
   it('hands lines over in batches: at the latest 50 ms later, at once when 64 KiB wait, a longer line on its own', async () => {
     const { logger, writes, lines } = capture();
     const log = RequestLog.of(logger)!;
