@@ -25,7 +25,8 @@ export function uuidV4(): string {
     // A dash before the 5th, 7th, 9th and 11th byte: 8-4-4-4-12 digits.
     if (i === 4 || i === 6 || i === 8 || i === 10) at++;
     let b = random[next++]!;
-    if (i === 6) b = (b & 0x0f) | 0x40; // version 4
+    if (i === 6)
+      b = (b & 0x0f) | 0x40; // version 4
     else if (i === 8) b = (b & 0x3f) | 0x80; // variant 10
     text[at++] = HEX[b >> 4]!;
     text[at++] = HEX[b & 15]!;

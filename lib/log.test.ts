@@ -43,7 +43,11 @@ describe('the request log', () => {
     ] as const;
     for (const [bytes, ms] of cases) log.write('n', 'GET', '/', undefined, 304, false, bytes, ms, 'unknown');
     log.flush();
-    expect(lines().map((l) => JSON.parse(l) as Record<string, unknown>).map((l) => [l.bytes, l.ms, l.status])).toEqual(cases.map(([b, m]) => [b, m, 304]));
+    expect(
+      lines()
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+        .map((l) => [l.bytes, l.ms, l.status]),
+    ).toEqual(cases.map(([b, m]) => [b, m, 304]));
     expect(lines()[6]).toContain('"bytes":1048576,"ms":1234.5,');
     expect(lines()[2]).toContain('"bytes":10,"ms":1,');
   });
