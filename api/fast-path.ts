@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RateLimitPolicy } from '../contract/http.ts';
 import type { BuildSource } from './build-store.ts';
+import { headLines, setHead } from './head-text.ts';
 import { matches } from './headers.ts';
 import { routeLabel } from './metrics.ts';
 import { chooseFormat, preferredCoding } from './negotiate.ts';
@@ -50,6 +51,8 @@ function flat(headers: Record<string, string>): string[] {
 interface Heads {
   ok: string[];
   notModified: string[];
+  /** The reply's own lines of a 200's head as text, for setHead(). */
+  okText: string;
 }
 const ID_ONLY = 2;
 const WITH_LIMIT = 6;
@@ -61,7 +64,7 @@ function headsOf(r: Reply, own: typeof ID_ONLY | typeof WITH_LIMIT): Heads {
 }
 function headsFor(r: Reply, own: typeof ID_ONLY | typeof WITH_LIMIT): Heads {
   const mine = own === ID_ONLY ? ['x-request-id', ''] : ['x-request-id', '', 'RateLimit-Policy', '', 'RateLimit', ''];
-  return { ok: mine.concat(flat(r.ok)), notModified: mine.concat(flat(r.notModified)) };
+  return { ok: mine.concat(flat(r.ok)), notModified: mine.concat(flat(r.notModified)), okText: headLines(r.ok) };
 }
 
 const pathOf = (url: string) => {
@@ -76,10 +79,20 @@ export function fastPath(opts: FastPathOptions): FastPath {
   function answer(req: IncomingMessage, res: ServerResponse, id: string, reply: Reply, policy: RateLimitPolicy | null, r: ConsumeResult | null): void {
     const notModified = matches(req.headers['if-none-match'], reply.etag);
     const h = headsOf(reply, r ? WITH_LIMIT : ID_ONLY);
+    const limit = r ? limits.headers(policy!, r) : null;
+    // A GET's 200, the common case: the head as text (api/head-text.ts), else writeHead().
+    if (!notModified && req.method === 'GET') {
+      const own = limit
+        ? `x-request-id: ${id}\r\nRateLimit-Policy: ${limit['RateLimit-Policy']}\r\nRateLimit: ${limit.RateLimit}\r\n`
+        : `x-request-id: ${id}\r\n`;
+      if (setHead(res, own, h.okText)) {
+        res.end(reply.body);
+        return;
+      }
+    }
     const head = notModified ? h.notModified : h.ok;
     head[1] = id;
-    if (r) {
-      const limit = limits.headers(policy!, r);
+    if (limit) {
       head[3] = limit['RateLimit-Policy']!;
       head[5] = limit.RateLimit!;
     }
