@@ -9,11 +9,12 @@ import { validateHeaderName, validateHeaderValue, type ServerResponse } from 'no
  * string; each request adds its status line, its own headers (X-Request-Id, RateLimit), Date and
  * the connection headers.
  *
- * What writeHead() then does (OutgoingMessage's _storeHeader in Node 24) is done here for the
- * one case this takes: a keep-alive connection without a request cap, Date on, the length known.
- * The response's own state says whether it is that case; any other (a client asking to close, a
- * server with maxRequestsPerSocket, a Node whose responses lack these fields) is left to
- * writeHead(). Node's http test of its own output: api/head-text.test.ts compares the bytes.
+ * What writeHead() then does (OutgoingMessage's _storeHeader in Node 24: Date, Connection,
+ * Keep-Alive) is done here for the one case this takes: a keep-alive connection without a request
+ * cap, Date on, the length known. The response's own state says whether it is that case; any other
+ * (a client asking to close, HTTP/1.0, a server with maxRequestsPerSocket, a Node whose responses
+ * lack these fields) is left to writeHead(). These fields are not documented API: the project pins
+ * its Node version, and api/head-text.test.ts compares the bytes with writeHead()'s.
  */
 
 /** The internal fields of a Node 24 ServerResponse this reads and sets. */
