@@ -67,6 +67,13 @@ function headsFor(r: Reply, own: typeof ID_ONLY | typeof WITH_LIMIT): Heads {
   return { ok: mine.concat(flat(r.ok)), notModified: mine.concat(flat(r.notModified)), okText: headLines(r.ok) };
 }
 
+/** The request's own lines of a head list (its first `own` entries) as text. */
+function ownLines(head: string[], own: typeof ID_ONLY | typeof WITH_LIMIT): string {
+  let text = '';
+  for (let i = 0; i < own; i += 2) text += `${head[i]}: ${head[i + 1]}\r\n`;
+  return text;
+}
+
 const pathOf = (url: string) => {
   const q = url.indexOf('?');
   return q < 0 ? url : url.slice(0, q);
@@ -79,22 +86,17 @@ export function fastPath(opts: FastPathOptions): FastPath {
   function answer(req: IncomingMessage, res: ServerResponse, id: string, reply: Reply, policy: RateLimitPolicy | null, r: ConsumeResult | null): void {
     const notModified = matches(req.headers['if-none-match'], reply.etag);
     const h = headsOf(reply, r ? WITH_LIMIT : ID_ONLY);
-    const limit = r ? limits.headers(policy!, r) : null;
-    // A GET's 200, the common case: the head as text (api/head-text.ts), else writeHead().
-    if (!notModified && req.method === 'GET') {
-      const own = limit
-        ? `x-request-id: ${id}\r\nRateLimit-Policy: ${limit['RateLimit-Policy']}\r\nRateLimit: ${limit.RateLimit}\r\n`
-        : `x-request-id: ${id}\r\n`;
-      if (setHead(res, own, h.okText)) {
-        res.end(reply.body);
-        return;
-      }
-    }
     const head = notModified ? h.notModified : h.ok;
     head[1] = id;
-    if (limit) {
+    if (r) {
+      const limit = limits.headers(policy!, r);
       head[3] = limit['RateLimit-Policy']!;
       head[5] = limit.RateLimit!;
+    }
+    // A GET's 200, the common case: the head as text (api/head-text.ts), else writeHead().
+    if (!notModified && req.method === 'GET' && setHead(res, ownLines(head, r ? WITH_LIMIT : ID_ONLY), h.okText)) {
+      res.end(reply.body);
+      return;
     }
     res.writeHead(notModified ? 304 : 200, head);
     res.end(notModified || req.method === 'HEAD' ? undefined : reply.body);

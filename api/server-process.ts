@@ -10,7 +10,8 @@ import type { Logger } from '../lib/log.ts';
 /**
  * V8 flags of the server process. A 4 MB semi-space keeps short-lived buffers cheap; a 256 MB
  * old space makes V8 collect instead of growing: under the 20-way mixed soak RSS plateaus at
- * 230–245 MB instead of 385–388 MB, with a build switched in twice and no error (RELIABILITY.md). The build itself runs without it (its peak is about 0.9 GB).
+ * 230–245 MB instead of 385–388 MB, with a build switched in twice and no error (RELIABILITY.md).
+ * The build itself runs without it (its peak is about 0.9 GB).
  */
 export const SERVER_NODE_FLAGS = ['--max-semi-space-size=4', '--max-old-space-size=256'] as const;
 
@@ -22,8 +23,8 @@ export const SERVER_NODE_FLAGS = ['--max-semi-space-size=4', '--max-old-space-si
  * blocks there, and the heap keeps the pages of the freed ones: after the benchmark's varied
  * queries it held 74–100 MB against 30 MB at start. A fixed threshold of 16 KiB maps each larger
  * block on its own and gives it back when it is freed: 198–228 MB of RSS after the same run
- * against 235–255 MB, at the same throughput (BENCHMARKS.md). Read by glibc when the process starts, so it is set here, for the
- * child, and has no effect on other C libraries.
+ * against 235–255 MB, at the same throughput (BENCHMARKS.md). Read by glibc when the process
+ * starts, so it is set here, for the child, and has no effect on other C libraries.
  */
 export const SERVER_ENV = { MALLOC_MMAP_THRESHOLD_: '16384' } as const;
 

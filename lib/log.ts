@@ -178,20 +178,35 @@ export class RequestLog {
     }
     const p = str(path);
     const q = query === undefined ? undefined : str(query);
-    // Every piece but these four is at most 160 bytes together (numbers included).
+    // The fixed pieces and the numbers take at most 160 bytes; a line too long for the buffer gets one of its own.
     const most = this.lastTime.length + id.length + method.length + p.length + (q?.length ?? 0) + client.length + 160;
     if (most > this.buffer.length - this.used) {
       this.flush();
       if (most > this.buffer.length) {
-        this.stream.write(
-          `${this.lastTime}${id}","method":"${method}","path":${p}${q === undefined ? '' : `,"query":${q}`},"status":${status}` +
-            `${aborted ? ',"aborted":true' : ''},"bytes":${bytes},"ms":${ms},"client":"${client}","msg":"request"}\n`,
-        );
+        const own = Buffer.allocUnsafe(most);
+        this.stream.write(own.toString('latin1', 0, this.put(own, 0, id, method, p, q, status, aborted, bytes, ms, client)));
         return;
       }
     }
-    const b = this.buffer;
-    let at = this.used;
+    this.used = this.put(this.buffer, this.used, id, method, p, q, status, aborted, bytes, ms, client);
+    if (this.used >= RequestLog.MAX_PENDING) this.flush();
+    else if (!this.timer) this.timer = setTimeout(this.flushLater, RequestLog.MAX_WAIT_MS);
+  }
+
+  /** The line at `at` in `b` (`p` and `q` escaped already); returns the offset past it. */
+  private put(
+    b: Buffer,
+    at: number,
+    id: string,
+    method: string,
+    p: string,
+    q: string | undefined,
+    status: number | null,
+    aborted: boolean,
+    bytes: number,
+    ms: number,
+    client: string,
+  ): number {
     at += b.write(this.lastTime, at, 'latin1');
     at += b.write(id, at, 'latin1');
     at = piece(b, at, PIECES.method);
@@ -214,9 +229,7 @@ export class RequestLog {
     }
     at = piece(b, at, PIECES.client);
     at += b.write(client, at, 'latin1');
-    this.used = piece(b, at, PIECES.end);
-    if (this.used >= RequestLog.MAX_PENDING) this.flush();
-    else if (!this.timer) this.timer = setTimeout(this.flushLater, RequestLog.MAX_WAIT_MS);
+    return piece(b, at, PIECES.end);
   }
 
   private readonly flushLater = () => {
