@@ -1,15 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ExcelJS from 'exceljs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Db } from '../db.ts';
 import { SourceError } from './types.ts';
-import { worldbankPinkSheetSource as adapter, CMO_XLSX_URL } from './worldbank-pink-sheet.ts';
+import { CMO_LISTING, worldbankPinkSheetSource as adapter } from './worldbank-pink-sheet.ts';
+import { readCsvRecords, recording, replayFetch } from './publisher-recordings.ts';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const mirror = join(process.env.SOURCES_DIR ?? resolve(repoRoot, '../shared/sources'), adapter.id);
@@ -132,27 +131,68 @@ describe('worldbank-pink-sheet', () => {
   });
 
   describe('download', () => {
-    let server: Server;
-    let base = '';
-    beforeAll(async () => {
-      const body = Buffer.from(await workbook());
-      server = createServer((req, res) => {
-        if (req.url !== new URL(CMO_XLSX_URL).pathname) {
-          res.writeHead(404).end();
-          return;
-        }
-        res.writeHead(200, { 'content-type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' });
-        res.end(body);
-      });
-      await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-      base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    });
-    afterAll(() => new Promise<void>((ok) => server.close(() => ok())));
-    const fetchLocal: typeof fetch = (input, init) => fetch(String(input).replace('https://thedocs.worldbank.org', base), init);
+    const RECORDED = 'worldbank-pink-sheet/CMO-Historical-Data-Monthly.2026-06-02.xlsx';
+    const CURRENT = CMO_LISTING.known;
+    // No recording of the commodity-markets page exists (RECORDINGS.md): this stands for it, built from
+    // what scrapers of that page document (an <a> whose href is the thedocs.worldbank.org file).
+    const LISTING_PAGE = `<html><body><h3>Pink Sheet Data</h3><ul>
+      <li><a href="https://thedocs.worldbank.org/en/doc/74e8be41ceb20fa0da750cda2f6b9e4e-0050012026/related/CMO-Historical-Data-Monthly.xlsx">Monthly prices</a></li>
+      <li><a href="https://thedocs.worldbank.org/en/doc/74e8be41ceb20fa0da750cda2f6b9e4e-0050012026/related/CMO-Historical-Data-Annual.xlsx">Annual prices</a></li></ul></body></html>`;
+    const publisher = (workbookBody: Buffer, page = LISTING_PAGE) =>
+      replayFetch([
+        { url: /^https:\/\/www\.worldbank\.org\/en\/research\/commodity-markets$/, body: page },
+        { url: new RegExp(`^${CURRENT.replaceAll('.', '\\.')}$`), body: workbookBody },
+      ]);
+    // The recorded edition was current in June 2026; the build's clock is set there so the freshness check passes.
+    beforeEach(() => vi.useFakeTimers({ now: new Date('2026-06-10T12:00:00Z'), toFake: ['Date'] }));
+    afterEach(() => vi.useRealTimers());
 
-    it('converts the xlsx to the mirror layout and loads it', async () => {
+    it('reads the real 2026-06-02 workbook: every price and index column, equal to the mirror cell by cell', async () => {
       const dir = await writeFixture({});
-      await adapter.download(dir, fetchLocal);
+      const lines: string[] = [];
+      const { fetch: f, asked } = publisher(recording(RECORDED));
+      await adapter.download(dir, f, { log: (l) => lines.push(l) });
+      expect(asked).toEqual([CMO_LISTING.page, CURRENT]);
+      expect(lines).toEqual([`worldbank-pink-sheet: edition address found on ${CMO_LISTING.page}: ${CURRENT}`]);
+      // Same workbook as the mirror, so every file must match it exactly: 797 months x 71 prices, x 16 indices.
+      for (const file of ['cmo-monthly-prices.csv', 'cmo-monthly-indices.csv', 'cmo-series.csv']) {
+        const ours = readCsvRecords(join(dir, file));
+        const theirs = readCsvRecords(join(mirror, file));
+        expect(ours.length, file).toBe(theirs.length);
+        expect(Object.keys(ours[0]!), file).toEqual(Object.keys(theirs[0]!));
+        expect(ours, file).toEqual(theirs);
+      }
+      expect(Object.keys(readCsvRecords(join(dir, 'cmo-monthly-indices.csv'))[0]!)).toHaveLength(17);
+      await adapter.load(db, dir);
+      expect(await db.one(`SELECT (SELECT count(*) FROM worldbank_prices)::INTEGER AS p, (SELECT count(*) FROM worldbank_indices)::INTEGER AS i`)).toEqual({
+        p: 50167,
+        i: 12752,
+      });
+    });
+
+    it('uses the configured address over the listed one, and the last known one when the page lists none', async () => {
+      const lines: string[] = [];
+      const { fetch: f, asked } = publisher(recording(RECORDED), '<html>maintenance</html>');
+      await adapter.download(await writeFixture({}), f, { log: (l) => lines.push(l) });
+      expect(asked).toEqual([CMO_LISTING.page, CURRENT]);
+      expect(lines[0]).toMatch(/lists no link to the file; using the last known edition address/);
+      const configured = replayFetch([{ url: /^https:\/\/mirror\.example\/cmo\.xlsx$/, body: recording(RECORDED) }]);
+      await adapter.download(await writeFixture({}), configured.fetch, { worldbankCmoUrl: 'https://mirror.example/cmo.xlsx' });
+      expect(configured.asked).toEqual(['https://mirror.example/cmo.xlsx']);
+    });
+
+    it('refuses a file whose newest month has not advanced as the monthly cadence says it should', async () => {
+      vi.setSystemTime(new Date('2026-11-27T12:00:00Z'));
+      const { fetch: f } = publisher(recording(RECORDED));
+      await expect(adapter.download(await writeFixture({}), f)).rejects.toThrow(
+        /serves data up to 2026-05 only; by the publisher's monthly cadence a newer period was due by/,
+      );
+    });
+
+    it('reads the 2025 layout too (a row of series codes under the units, indices without a unit row)', async () => {
+      const dir = await writeFixture({});
+      vi.setSystemTime(new Date('2026-06-10T12:00:00Z'));
+      await adapter.download(dir, publisher(Buffer.from(await workbook())).fetch);
       expect(readFileSync(join(dir, 'cmo-monthly-prices.csv'), 'utf8')).toBe(
         'date,"Crude oil, Brent","Natural gas, Europe","Liquefied natural gas, Japan",Copper,"Coal, South African **"\r\n' +
           '1960-01,1.63,0.4,,715.4,\r\n2026-05,107.54,16.17,15.77,13543.19,95.56\r\n',
@@ -164,15 +204,6 @@ describe('worldbank-pink-sheet', () => {
         'Monthly Prices,"Coal, South African **",($/mt)\r\nMonthly Indices,Total Index,(2010=100)\r\n',
       );
       await adapter.load(db, dir);
-      expect(await db.all(`SELECT series, date, value FROM worldbank_prices WHERE date = '2026-05-01' ORDER BY series`)).toEqual([
-        { series: 'Coal, South African **', date: '2026-05-01', value: 95.56 },
-        { series: 'Copper', date: '2026-05-01', value: 13543.19 },
-        { series: 'Crude oil, Brent', date: '2026-05-01', value: 107.54 },
-        { series: 'Liquefied natural gas, Japan', date: '2026-05-01', value: 15.77 },
-        { series: 'Natural gas, Europe', date: '2026-05-01', value: 16.17 },
-      ]);
-      expect(await db.one(`SELECT count(*)::INTEGER AS n FROM worldbank_prices`)).toEqual({ n: 8 });
-      expect(await db.one(`SELECT unit FROM worldbank_series WHERE series = 'Coal, South African **'`)).toEqual({ unit: '$/mt' });
       expect(await db.all(`SELECT series, value FROM worldbank_indices ORDER BY series`)).toEqual([
         { series: 'Agriculture **', value: 116.11 },
         { series: 'Energy', value: 133.91 },
@@ -181,10 +212,19 @@ describe('worldbank-pink-sheet', () => {
         { series: 'Total Index', value: 132.43 },
       ]);
     });
+
+    it('fails clearly on an answer that is not a workbook', async () => {
+      const { fetch: f } = publisher(Buffer.from('<html>Access denied</html>'));
+      await expect(adapter.download(await writeFixture({}), f)).rejects.toThrow(/is not a readable xlsx workbook/);
+    });
   });
 });
 
-/** A small workbook laid out like CMO-Historical-Data-Monthly.xlsx: titles, names (some padded), units, codes, 1960M01 rows. */
+/**
+ * A small workbook laid out like the 2025 editions of CMO-Historical-Data-Monthly.xlsx (RECORDINGS.md):
+ * prices with names, units and a row of series codes; indices with the base in the title, a note in
+ * parentheses in column A, multi-level names and a row of codes, but no unit row.
+ */
 async function workbook(): Promise<ArrayBuffer> {
   const wb = new ExcelJS.Workbook();
   const p = wb.addWorksheet('Monthly Prices');
@@ -198,9 +238,11 @@ async function workbook(): Promise<ArrayBuffer> {
   p.addRow(['2026M05', 107.54, 16.17, 15.77, 13543.19, 95.56]);
   const i = wb.addWorksheet('Monthly Indices');
   i.addRow(['World Bank Commodity Price Data (The Pink Sheet)']);
+  i.addRow(['monthly indices based on nominal US dollars, 2010=100, 1960 to present']);
+  i.addRow(['(monthly series are available only in nominal US dollar terms)']);
   i.addRow([null, 'Total Index', 'Energy', 'Non-energy **']);
   i.addRow([null, null, null, null, 'Agriculture **', 'Metals  & Minerals']);
-  i.addRow([null, '(2010=100)', '(2010=100)', '(2010=100)', '(2010=100)', '(2010=100)']);
+  i.addRow([null, 'iTOTAL', 'iENERGY', 'iNONFUEL', 'iAGRICULTURE', 'iMETMIN']);
   i.addRow(['2026M05', 132.43, 133.91, 129.45, 116.11, 148.82]);
   return (await wb.xlsx.writeBuffer()) as ArrayBuffer;
 }

@@ -1,16 +1,25 @@
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import type { Db } from '../db.ts';
+import { editionAddress, type EditionListing, requireAdvanced } from './edition.ts';
 import { readCsvText, requireColumns, requireFile, requireRows, writeCsv } from './support.ts';
-import { SourceError, type SourceAdapter } from './types.ts';
+import { SourceError, type SourceAdapter, type SourceKeys } from './types.ts';
 
 const ID = 'worldbank-pink-sheet' as const;
 const self = { id: ID };
 const PRICES = 'cmo-monthly-prices.csv';
 const INDICES = 'cmo-monthly-indices.csv';
 const SERIES = 'cmo-series.csv';
-/** The "Pink Sheet" workbook; World Bank re-posts it under the same path each month. */
-export const CMO_XLSX_URL = 'https://thedocs.worldbank.org/en/doc/18675f1d1639c7a34d463f59263ba0a2-0050012025/related/CMO-Historical-Data-Monthly.xlsx';
+/**
+ * The "Pink Sheet" workbook. World Bank re-posts it each month under the same path, but the path's
+ * document hash changes now and then (…-0050012025 froze at 2025-12; …-0050012026 since 2026-02-03),
+ * so the address is read from the commodity-markets page, which links the current file.
+ */
+export const CMO_LISTING: EditionListing = {
+  page: 'https://www.worldbank.org/en/research/commodity-markets',
+  link: /(?:https?:\/\/thedocs\.worldbank\.org)?\/en\/doc\/[0-9a-f]+-[0-9]+\/related\/CMO-Historical-Data-Monthly\.xlsx/i,
+  known: 'https://thedocs.worldbank.org/en/doc/74e8be41ceb20fa0da750cda2f6b9e4e-0050012026/related/CMO-Historical-Data-Monthly.xlsx',
+};
 
 /** Long format of a wide 'date' (YYYY-MM) + one-column-per-series CSV; empty cells are no data. */
 function unpivot(file: string): string {
@@ -28,7 +37,7 @@ export const worldbankPinkSheetSource: SourceAdapter = {
   url: 'https://www.worldbank.org/en/research/commodity-markets',
   licence: 'CC-BY-4.0',
   redistribution: 'open',
-  files: [PRICES, INDICES, SERIES].map((path) => ({ path, url: CMO_XLSX_URL })),
+  files: [PRICES, INDICES, SERIES].map((path) => ({ path, url: CMO_LISTING.known })),
   tables: ['worldbank_prices', 'worldbank_series', 'worldbank_indices'],
 
   async load(db: Db, dir: string): Promise<void> {
@@ -61,12 +70,18 @@ export const worldbankPinkSheetSource: SourceAdapter = {
     }
   },
 
-  async download(dir: string, fetchImpl: typeof fetch): Promise<void> {
-    const res = await fetchImpl(CMO_XLSX_URL);
-    if (!res.ok) throw new SourceError(ID, `download ${CMO_XLSX_URL} answered ${res.status}`);
+  async download(dir: string, fetchImpl: typeof fetch, keys: SourceKeys = {}): Promise<void> {
+    const url = await editionAddress(ID, CMO_LISTING, fetchImpl, keys, keys.worldbankCmoUrl);
+    const res = await fetchImpl(url);
+    if (!res.ok) throw new SourceError(ID, `download ${url} answered ${res.status}`);
     const wb = new ExcelJS.Workbook();
-    await wb.xlsx.load(await res.arrayBuffer());
+    try {
+      await wb.xlsx.load(await res.arrayBuffer());
+    } catch (e) {
+      throw new SourceError(ID, `${url} is not a readable xlsx workbook (${(e as Error).message})`);
+    }
     const units: string[][] = [];
+    let newest = '';
     for (const [sheet, file] of [
       ['Monthly Prices', PRICES],
       ['Monthly Indices', INDICES],
@@ -76,8 +91,10 @@ export const worldbankPinkSheetSource: SourceAdapter = {
       const { names, unitRow, rows } = readCmoSheet(ws);
       if (rows.length === 0) throw new SourceError(ID, `sheet '${sheet}' has no monthly rows`);
       names.forEach((n, i) => units.push([sheet, n, unitRow[i] ?? '']));
+      newest = String(rows.at(-1)![0]);
       await writeCsv(join(dir, file), ['date', ...names], rows);
     }
+    requireAdvanced(ID, url, newest, new Date().toISOString().slice(0, 10));
     await writeCsv(join(dir, SERIES), ['sheet', 'column', 'unit'], units);
   },
 };
@@ -94,8 +111,12 @@ function plain(v: Cell): string | number | null {
 }
 
 /**
- * A CMO sheet: title rows, a (possibly multi-level) header of names, a row of units in parentheses,
- * sometimes a row of codes, then rows dated '1960M01'. Each column's name is the nearest label above its unit.
+ * A CMO sheet: title rows, a (possibly multi-level) header of names, then rows dated '1960M01'.
+ * "Monthly Prices" has a row of units in parentheses under the names ('($/bbl)'); editions up to 2025
+ * add a row of series codes under it ('CRUDE_PETRO'), 2026 editions do not. "Monthly Indices" has no
+ * unit row: its base is in the title ('… 2010=100, 1960 to present'), and a note in column A
+ * ('(monthly series are available only …)') must not be taken for units. Each column's name is the
+ * nearest label above its unit, or above the data where there is no unit row.
  */
 export function readCmoSheet(ws: ExcelJS.Worksheet): { names: string[]; unitRow: string[]; rows: (string | number)[][] } {
   const grid: (string | number | null)[][] = [];
@@ -103,22 +124,39 @@ export function readCmoSheet(ws: ExcelJS.Worksheet): { names: string[]; unitRow:
     grid[n - 1] = (row.values as Cell[]).slice(1).map(plain);
   });
   const isMonth = (v: unknown) => typeof v === 'string' && /^\d{4}M\d{2}$/.test(v.trim());
+  const filled = (v: unknown) => v !== null && v !== undefined && String(v).trim() !== '';
   const first = grid.findIndex((r) => isMonth(r?.[0]));
   if (first < 0) throw new SourceError(ID, `sheet '${ws.name}' has no row dated like 1960M01`);
+  // Column A holds dates and notes only; units and codes sit over the data columns.
+  const dataCells = (i: number) =>
+    (grid[i] ?? [])
+      .slice(1)
+      .filter(filled)
+      .map((v) => String(v).trim());
+  const isUnitRow = (i: number) => dataCells(i).some((v) => /^\(.+\)$/.test(v));
+  const isCodeRow = (i: number) => dataCells(i).length > 0 && dataCells(i).every((v) => /^[A-Za-z][A-Za-z0-9_]*$/.test(v) && /[A-Z_]{3}/.test(v));
   let unitAt = -1;
-  for (let i = first - 1; i >= 0 && unitAt < 0; i--) if (grid[i]?.some((v) => typeof v === 'string' && /^\(.+\)$/.test(v.trim()))) unitAt = i;
-  if (unitAt < 0) throw new SourceError(ID, `sheet '${ws.name}' has no row of units`);
-  const width = grid[unitAt]!.length;
+  for (let i = first - 1; i >= 0 && unitAt < 0; i--) if (isUnitRow(i)) unitAt = i;
+  let namesEnd = unitAt >= 0 ? unitAt : first;
+  while (namesEnd > 0 && isCodeRow(namesEnd - 1)) namesEnd--;
+  const width = Math.max(...grid.slice(first).map((r) => r?.length ?? 0));
+  const nameOf = (c: number): string | null => {
+    for (let i = namesEnd - 1; i >= 0; i--) if (filled(grid[i]?.[c])) return String(grid[i]![c]).trimEnd();
+    return null;
+  };
   const cols: number[] = [];
-  for (let c = 1; c < width; c++) if (grid[unitAt]![c] !== null) cols.push(c);
+  for (let c = 1; c < width; c++) if (unitAt >= 0 ? filled(grid[unitAt]![c]) : nameOf(c) !== null) cols.push(c);
+  if (cols.length === 0) throw new SourceError(ID, `sheet '${ws.name}' has no named columns above its monthly rows`);
   const names = cols.map((c) => {
-    for (let i = unitAt - 1; i >= 0; i--) {
-      const v = grid[i]?.[c];
-      if (v !== null && v !== undefined && String(v).trim() !== '') return String(v).trimEnd();
-    }
-    throw new SourceError(ID, `sheet '${ws.name}' column ${c + 1} has a unit but no name`);
+    const name = nameOf(c);
+    if (name === null) throw new SourceError(ID, `sheet '${ws.name}' column ${c + 1} has a unit but no name`);
+    return name;
   });
-  const unitRow = cols.map((c) => String(grid[unitAt]![c]).trim());
+  const base = grid
+    .slice(0, namesEnd)
+    .map((r) => /\b(\d{4}=100)\b/.exec(String(r?.[0] ?? ''))?.[1])
+    .find(Boolean);
+  const unitRow = cols.map((c) => (unitAt >= 0 ? String(grid[unitAt]![c]).trim() : base ? `(${base})` : ''));
   // '…' and '...' are the World Bank's "no data" markers.
   const value = (v: string | number | null | undefined) => (v === null || v === undefined || (typeof v === 'string' && /^\s*(…|\.\.\.)?\s*$/.test(v)) ? '' : v);
   const rows = grid
