@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Db } from '../db.ts';
-import { eiaApiKey, fetchEiaSeries } from './eia-oil-prices.ts';
+import { eiaApiKey, fetchEiaSeries } from './eia-api.ts';
 import { readCsvText, requireColumns, requireFile, requireRows, writeCsv } from './support.ts';
 import { SourceError, type SourceAdapter, type SourceKeys } from './types.ts';
 

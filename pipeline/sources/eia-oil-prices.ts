@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { Db } from '../db.ts';
 import { readCsvText, requireColumns, requireFile, requireRows, writeCsv } from './support.ts';
+import { eiaApiKey, fetchEiaSeries } from './eia-api.ts';
 import { SourceError, type SourceAdapter, type SourceKeys } from './types.ts';
 
 const ID = 'eia-oil-prices' as const;
@@ -20,48 +21,8 @@ const FILES = (Object.keys(SERIES) as Series[]).flatMap((series) =>
   })),
 );
 
-export const EIA_API = 'https://api.eia.gov/v2';
-
-/** The EIA API v2 key (EIA_API_KEY) from the download's keys; the API refuses anonymous requests. */
-export function eiaApiKey(sourceId: string, keys: SourceKeys = {}): string {
-  const key = keys.eia;
-  if (!key) throw new SourceError(sourceId, 'EIA_API_KEY is not set (EIA API v2 needs a free key: https://www.eia.gov/opendata/register.php)');
-  return key;
-}
-
-/**
- * All rows of one EIA API v2 series, oldest first. The API serves at most 5,000 rows per call, so page by offset.
- * Returns [period, value] with value as EIA sent it (a number or numeric string; null when not reported).
- * The offset advances by the rows received, in case the API caps a page below the requested length.
- */
-export async function fetchEiaSeries(
-  sourceId: string,
-  fetchImpl: typeof fetch,
-  key: string,
-  route: string,
-  series: string,
-  frequency: string,
-): Promise<[string, unknown][]> {
-  const out: [string, unknown][] = [];
-  for (;;) {
-    const offset = out.length;
-    const q = new URLSearchParams({ api_key: key, frequency, 'data[0]': 'value', 'facets[series][]': series });
-    q.set('sort[0][column]', 'period');
-    q.set('sort[0][direction]', 'asc');
-    q.set('offset', String(offset));
-    q.set('length', '5000');
-    const url = `${EIA_API}/${route}/data/?${q}`;
-    const res = await fetchImpl(url);
-    if (!res.ok) throw new SourceError(sourceId, `EIA API ${route} ${series} ${frequency} answered ${res.status}`);
-    const body = (await res.json()) as { response?: { total?: number | string; data?: { period: string; value: unknown }[] } };
-    const data = body.response?.data;
-    if (!Array.isArray(data)) throw new SourceError(sourceId, `EIA API ${route} ${series}: no response.data`);
-    for (const row of data) out.push([row.period, row.value]);
-    if (data.length === 0 || out.length >= Number(body.response?.total ?? 0)) break;
-  }
-  if (out.length === 0) throw new SourceError(sourceId, `EIA API ${route} ${series} ${frequency}: no rows`);
-  return out;
-}
+/** Shared with the other EIA adapters (and kept importable from here). */
+export { EIA_API, eiaApiKey, fetchEiaSeries } from './eia-api.ts';
 
 export const eiaOilPricesSource: SourceAdapter = {
   id: ID,

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { Db } from '../db.ts';
+import { EIA_API, eiaApiKey, fetchEiaPages } from './eia-api.ts';
 import { readCsvText, requireColumns, requireFile, requireRows, writeCsv } from './support.ts';
 import { SourceError, type SourceAdapter, type SourceKeys } from './types.ts';
 
@@ -7,8 +8,7 @@ const ID = 'eia-weekly-petroleum' as const;
 const WPSR = 'eia-wpsr-us-weekly.csv';
 const STOCKS = 'eia-us-stocks-weekly-1982-2022.csv';
 const SERIES = 'eia-us-stocks-weekly-1982-2022-series.csv';
-const API = 'https://api.eia.gov/v2';
-const PAGE = 5000; // EIA API v2 returns at most 5,000 rows per request.
+const API = EIA_API;
 const WPSR_START = '2014-12-26';
 
 /** The 42 national WPSR series the mirror keeps, with the mirror's labels (unit in parentheses). */
@@ -128,12 +128,11 @@ export const eiaWeeklyPetroleumSource: SourceAdapter = {
   },
 
   async download(dir: string, fetchImpl: typeof fetch, keys?: SourceKeys): Promise<void> {
-    const key = keys?.eia;
-    if (!key) throw new SourceError(ID, 'EIA_API_KEY is not set (EIA API v2 key, sent as the api_key query parameter)');
+    const key = eiaApiKey(ID, keys);
 
     const wpsrRows: string[][] = [];
     for (const [id, name] of WPSR_SERIES) {
-      for (const r of await fetchEia(fetchImpl, key, `/seriesid/PET.${id}.W`, { start: WPSR_START })) {
+      for (const r of await fetchEiaPages(ID, fetchImpl, key, `/seriesid/PET.${id}.W`, { start: WPSR_START })) {
         wpsrRows.push([r.period, id, name, r.value === null || r.value === undefined ? '' : String(r.value)]);
       }
     }
@@ -142,7 +141,7 @@ export const eiaWeeklyPetroleumSource: SourceAdapter = {
 
     // National weekly ending stocks, pivoted to the mirror's wide layout (one column per series id).
     const stockRows = (
-      await fetchEia(fetchImpl, key, '/petroleum/stoc/wstk/data/', {
+      await fetchEiaPages(ID, fetchImpl, key, '/petroleum/stoc/wstk/data/', {
         frequency: 'weekly',
         'data[0]': 'value',
         'facets[duoarea][]': 'NUS',
@@ -173,32 +172,3 @@ export const eiaWeeklyPetroleumSource: SourceAdapter = {
     );
   },
 };
-
-/** One data point of an EIA API v2 answer (values are strings since v2.1.6). */
-interface EiaPoint {
-  period: string;
-  value?: string | number | null;
-  series?: string;
-  'series-description'?: string;
-  units?: string;
-}
-
-/** Every page of one EIA API v2 query (offset/length paging against response.total). */
-async function fetchEia(fetchImpl: typeof fetch, key: string, route: string, params: Record<string, string>): Promise<EiaPoint[]> {
-  const out: EiaPoint[] = [];
-  for (let offset = 0; ;) {
-    const query = new URLSearchParams({ ...params, offset: String(offset), length: String(PAGE) });
-    const shown = `${API}${route}?${query}`; // without the key: error messages end up in logs
-    query.set('api_key', key);
-    const res = await fetchImpl(`${API}${route}?${query}`, { headers: { 'user-agent': 'chokepoint-pipeline' } });
-    if (!res.ok) throw new SourceError(ID, `download ${shown} answered ${res.status}`);
-    const body = (await res.json()) as { response?: { total?: number | string; data?: unknown } };
-    const data = body.response?.data;
-    if (!Array.isArray(data)) throw new SourceError(ID, `download ${shown}: no response.data in the answer`);
-    out.push(...(data as EiaPoint[]).filter((p) => typeof p?.period === 'string'));
-    // Advance by what arrived, not by PAGE: a server may cap pages below the length asked for.
-    offset += data.length;
-    if (data.length === 0 || offset >= Number(body.response?.total ?? 0)) break;
-  }
-  return out;
-}

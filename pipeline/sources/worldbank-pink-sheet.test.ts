@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { Db } from '../db.ts';
 import { SourceError } from './types.ts';
 import { CMO_LISTING, worldbankPinkSheetSource as adapter } from './worldbank-pink-sheet.ts';
-import { readCsvRecords, recording, replayFetch } from './publisher-recordings.ts';
+import { readCsvRecords, recording, replayFetch } from '../../test/publisher-recordings.ts';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const mirror = join(process.env.SOURCES_DIR ?? resolve(repoRoot, '../shared/sources'), adapter.id);

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse } from 'csv-parse/sync';
 
-const repoRoot = resolve(import.meta.dirname, '../..');
+const repoRoot = resolve(import.meta.dirname, '..');
 export const PUBLISHERS_DIR = process.env.PUBLISHERS_DIR ?? resolve(repoRoot, '../shared/publishers');
 export const MIRROR_DIR = process.env.SOURCES_DIR ?? resolve(repoRoot, '../shared/sources');
 
