@@ -1,12 +1,11 @@
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Db } from '../db.ts';
+import { readCsvRecords, recording, replayFetch } from '../../test/publisher-recordings.ts';
 import { parseTheXml, theGasConsumptionSource as adapter } from './the-gas-consumption.ts';
 import { SourceError } from './types.ts';
 
@@ -140,40 +139,66 @@ const THE_XML = `<AggregatedConsumptionData>
 </AggregatedConsumptionData>
 </AggregatedConsumptionData>`;
 
+const RECORDED = 'the-de-gas-consumption/getXML.ashx_ReportId=AggregatedConsumptionData_Start=01-01-2026_End=02-01-2026.xml';
+
 describe('the-de-gas-consumption download', () => {
   afterEach(() => {
     vi.useRealTimers();
   });
 
-  it('rejects an answer in another unit', () => {
-    expect(() => parseTheXml(THE_XML.replace('<Unit>kWh</Unit>', '<Unit>MWh</Unit>'))).toThrow(/unexpected unit 'MWh'/);
+  it('reads the recorded legacy answer: the figures of the mirror for 2026-01-01 and 2026-01-02', () => {
+    const rows = parseTheXml(recording(RECORDED).toString('utf8'));
+    const mirrored = readCsvRecords(join(mirror, FILE)).filter((r) => r.date === '2026-01-01' || r.date === '2026-01-02');
+    expect(rows).toEqual(mirrored.map((r) => [r.date, r.consumption_gwh, r.slp_gwh, r.rlm_gwh, r.status, r.source]));
+    expect(rows.map((r) => [r[0], r[1]])).toEqual([
+      ['2026-01-01', '3631.393'],
+      ['2026-01-02', '3941.891'],
+    ]);
   });
 
-  it('fetches THE XML in yearly chunks and writes a file that load() reads', async () => {
+  it('reads the shape of the current export: BOM, XML declaration, root attributes, records without xmlns, timestamped gas days', () => {
+    // No answer of api.tradinghub.eu has been recorded (RECORDINGS.md). This is the recorded legacy answer
+    // reshaped the way the current export differs, as THE's manual and a parser written against it describe
+    // (volzinnovation/de-gas-storage-tracker-bnetza scripts/update_the_consumption.py): same records and values.
+    const legacy = recording(RECORDED).toString('utf8');
+    const current =
+      '\uFEFF<?xml version="1.0" encoding="utf-8"?>\r\n' +
+      legacy
+        .replace(
+          '<AggregatedConsumptionData>',
+          '<AggregatedConsumptionData xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" created="2026-01-03T08:00:00">',
+        )
+        .replaceAll(' xmlns="urn:schemas-microsoft-com:sql:SqlRowSet1"', '')
+        .replace(/<Gasday>(\d{4}-\d{2}-\d{2})<\/Gasday>/g, '<Gasday>$1T00:00:00</Gasday>');
+    expect(current).not.toContain('xmlns="urn');
+    expect(parseTheXml(current)).toEqual(parseTheXml(legacy));
+    expect(parseTheXml(current)).toHaveLength(2);
+  });
+
+  it('rejects an answer in another unit, and one that is not THE XML', () => {
+    expect(() => parseTheXml(THE_XML.replace('<Unit>kWh</Unit>', '<Unit>MWh</Unit>'))).toThrow(/unexpected unit 'MWh'/);
+    expect(() => parseTheXml('<html><body>Wartungsarbeiten</body></html>')).toThrow(SourceError);
+    expect(parseTheXml('<AggregatedConsumptionData></AggregatedConsumptionData>')).toEqual([]);
+  });
+
+  it('fetches the current export in yearly chunks (yyyy-mm-dd) and writes a file that load() reads', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date('2026-08-23T06:00:00Z'));
-    const seen: URL[] = [];
-    const server = createServer((req, res) => {
-      const url = new URL(req.url ?? '/', 'http://x');
-      seen.push(url);
-      res.writeHead(200, { 'content-type': 'text/xml; charset=utf-8' });
-      res.end(THE_XML); // the same days in every chunk: the download must not duplicate them
-    });
-    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const fetchImpl = ((input: string | URL | Request, init?: RequestInit) =>
-      fetch(String(input).replace('https://datenservice.tradinghub.eu', origin), init)) as typeof fetch;
+    // The same days in every chunk: the download must not duplicate them.
+    const { fetch: fetchImpl, asked } = replayFetch([
+      { url: /^https:\/\/api\.tradinghub\.eu\/api\/dataexport\/xmlexport\/AggregatedConsumptionData\?/, body: THE_XML },
+    ]);
     const dir = await mkdtemp(join(tmpdir(), 'the-dl-'));
     const db = await Db.open();
     try {
       await adapter.download(dir, fetchImpl);
-      expect(seen.map((u) => [u.pathname, u.searchParams.get('ReportId'), u.searchParams.get('Start'), u.searchParams.get('End')])).toEqual([
-        ['/XmlInterface/getXML.ashx', 'AggregatedConsumptionData', '01-08-2021', '01-08-2022'],
-        ['/XmlInterface/getXML.ashx', 'AggregatedConsumptionData', '02-08-2022', '02-08-2023'],
-        ['/XmlInterface/getXML.ashx', 'AggregatedConsumptionData', '03-08-2023', '02-08-2024'],
-        ['/XmlInterface/getXML.ashx', 'AggregatedConsumptionData', '03-08-2024', '03-08-2025'],
-        ['/XmlInterface/getXML.ashx', 'AggregatedConsumptionData', '04-08-2025', '04-08-2026'],
-        ['/XmlInterface/getXML.ashx', 'AggregatedConsumptionData', '05-08-2026', '23-08-2026'],
+      expect(asked.map((u) => new URL(u)).map((u) => [u.pathname, u.searchParams.get('startDate'), u.searchParams.get('endDate')])).toEqual([
+        ['/api/dataexport/xmlexport/AggregatedConsumptionData', '2021-08-01', '2022-08-01'],
+        ['/api/dataexport/xmlexport/AggregatedConsumptionData', '2022-08-02', '2023-08-02'],
+        ['/api/dataexport/xmlexport/AggregatedConsumptionData', '2023-08-03', '2024-08-02'],
+        ['/api/dataexport/xmlexport/AggregatedConsumptionData', '2024-08-03', '2025-08-03'],
+        ['/api/dataexport/xmlexport/AggregatedConsumptionData', '2025-08-04', '2026-08-04'],
+        ['/api/dataexport/xmlexport/AggregatedConsumptionData', '2026-08-05', '2026-08-23'],
       ]);
       await adapter.load(db, dir);
       expect(await db.all(`SELECT * FROM de_gas_consumption ORDER BY date`)).toEqual([
@@ -184,7 +209,6 @@ describe('the-de-gas-consumption download', () => {
       ]);
     } finally {
       db.close();
-      await new Promise<void>((ok) => server.close(() => ok()));
       await rm(dir, { recursive: true, force: true });
     }
   });

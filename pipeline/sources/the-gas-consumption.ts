@@ -6,8 +6,11 @@ import { SourceError, type SourceAdapter } from './types.ts';
 const ID = 'the-de-gas-consumption' as const;
 const FILE = 'de_gas_consumption_daily.csv';
 const COLUMNS = ['date', 'consumption_gwh', 'slp_gwh', 'rlm_gwh', 'status', 'source'];
-/** THE's keyless XML interface (documented in THE's "XML interface" PDF); Start/End are dd-mm-yyyy. */
-const ENDPOINT = 'https://datenservice.tradinghub.eu/XmlInterface/getXML.ashx';
+/**
+ * THE's keyless XML export (manual: https://api.tradinghub.eu/api/dataexport/manual/de); startDate and
+ * endDate are yyyy-mm-dd. It replaced datenservice.tradinghub.eu/XmlInterface/getXML.ashx (dd-mm-yyyy).
+ */
+const ENDPOINT = 'https://api.tradinghub.eu/api/dataexport/xmlexport/AggregatedConsumptionData';
 const SLP_FIELDS = ['HGasSLPsyn', 'HGasSLPana', 'LGasSLPsyn', 'LGasSLPana'];
 const RLM_FIELDS = ['HGasRLMmT', 'LGasRLMmT', 'HGasRLMoT', 'LGasRLMoT'];
 /** The mirror starts here (two months before the THE market area replaced NCG and GASPOOL). */
@@ -22,7 +25,7 @@ export const theGasConsumptionSource: SourceAdapter = {
   licence: 'Published freely by THE without a stated licence (mirror copy CC0)',
   redistribution: 'derived-only',
   tables: ['de_gas_consumption'],
-  files: [{ path: FILE, url: `${ENDPOINT}?ReportId=AggregatedConsumptionData&Start=01-08-2021&End=31-07-2022` }],
+  files: [{ path: FILE, url: `${ENDPOINT}?startDate=2021-08-01&endDate=2022-08-01` }],
 
   async load(db: Db, dir: string): Promise<void> {
     const file = requireFile(this, dir, FILE);
@@ -70,7 +73,7 @@ export const theGasConsumptionSource: SourceAdapter = {
     const end = new Date().toISOString().slice(0, 10);
     for (let start = FIRST_DAY; start <= end; start = addDays(start, CHUNK_DAYS)) {
       const stop = minDay(addDays(start, CHUNK_DAYS - 1), end);
-      const url = `${ENDPOINT}?ReportId=AggregatedConsumptionData&Start=${ddmmyyyy(start)}&End=${ddmmyyyy(stop)}`;
+      const url = `${ENDPOINT}?startDate=${start}&endDate=${stop}`;
       // THE asks callers to send a meaningful User-Agent.
       const res = await fetchImpl(url, { headers: { 'user-agent': 'chokepoint-pipeline (+https://github.com/chokepoint)' } });
       if (!res.ok) throw new SourceError(ID, `download ${url} answered ${res.status}`);
@@ -87,13 +90,18 @@ export const theGasConsumptionSource: SourceAdapter = {
 };
 
 /**
- * THE's XML (an inline XSD, then one <AggregatedConsumptionData xmlns="..."> per gas day, amounts in kWh) →
- * mirror rows. Like the mirror's producer, an absent amount counts as 0, so not-yet-reported RLM arrives as
- * 0.000 and load() treats it the same way for downloaded and mirrored files.
+ * THE's XML → mirror rows. A root <AggregatedConsumptionData> holds one element of the same name per gas
+ * day, amounts in kWh. The legacy interface put an inline XSD first and `xmlns="urn:…SqlRowSet1"` on every
+ * record; the current export may start with a BOM and an XML declaration, give the root attributes, leave
+ * `xmlns` off the records and write the gas day as a timestamp ('2026-01-01T00:00:00'). A record is thus
+ * any such element with no other one inside it. Like the mirror's producer, an absent amount counts as 0,
+ * so not-yet-reported RLM arrives as 0.000 and load() treats it the same way for downloaded and mirrored files.
  */
 export function parseTheXml(xml: string): string[][] {
+  if (!/<AggregatedConsumptionData[\s>]/.test(xml))
+    throw new SourceError(ID, `answer is not THE's AggregatedConsumptionData XML: ${JSON.stringify(xml.slice(0, 80))}`);
   const rows: string[][] = [];
-  for (const m of xml.matchAll(/<AggregatedConsumptionData\s+xmlns="[^"]*">([\s\S]*?)<\/AggregatedConsumptionData>/g)) {
+  for (const m of xml.matchAll(/<AggregatedConsumptionData(?:\s[^>]*)?>((?:(?!<AggregatedConsumptionData[\s>])[\s\S])*?)<\/AggregatedConsumptionData>/g)) {
     const body = m[1] ?? '';
     const field = (name: string): string | undefined => new RegExp(`<${name}>([^<]*)</${name}>`).exec(body)?.[1]?.trim();
     const day = field('Gasday')?.slice(0, 10);
@@ -115,9 +123,4 @@ function addDays(iso: string, n: number): string {
 
 function minDay(a: string, b: string): string {
   return a < b ? a : b;
-}
-
-function ddmmyyyy(iso: string): string {
-  const [y, m, d] = iso.split('-');
-  return `${d}-${m}-${y}`;
 }
