@@ -7,7 +7,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Db } from '../db.ts';
-import { gieAgsiSource as adapter } from './gie-agsi.ts';
+import { gieAgsiSource as adapter, readAgsiPage } from './gie-agsi.ts';
+import { readCsvRecords, recording, replayFetch } from '../../test/publisher-recordings.ts';
 import { SourceError } from './types.ts';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -361,6 +362,54 @@ describe('gie-agsi-gas-storage download', () => {
     } finally {
       db.close();
       await new Promise<void>((ok) => server.close(() => ok()));
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('reads the recorded answer: strings as numbers, "-" as not reported, the EU row close to the mirror', () => {
+    const body = JSON.parse(recording('gie-agsi-gas-storage/api_date=2026-06-09.json').toString('utf8')) as unknown;
+    const eu = readAgsiPage(body, { type: 'eu' }, 'recorded');
+    expect(eu.lastPage).toBe(1);
+    expect(eu.rows).toHaveLength(1); // the Non-EU row is another scope
+    const ne = readAgsiPage(body, { type: 'ne' }, 'recorded').rows[0]!;
+    expect([ne.contractedCapacity, ne.status]).toEqual(['-', 'E']);
+    const row = eu.rows[0]!;
+    const mirrored = readCsvRecords(join(mirror, 'agsi_de_eu_daily_2020_2026.csv')).find((r) => r.scope === 'EU' && r.date === '2026-06-09')!;
+    // Same gas day, fetched a day apart: capacity and annual consumption are identical; storage, fill and
+    // flows were revised by GIE between the two fetches (updatedAt 2026-06-10 18:20 here), by at most 0.31 %.
+    expect([row.workingGasVolume, row.consumption, row.injectionCapacity, row.withdrawalCapacity, row.withdrawal, row.status]).toEqual([
+      mirrored.working_gas_volume_twh,
+      mirrored.consumption_gwh_per_day,
+      mirrored.injection_capacity_gwh_per_day,
+      mirrored.withdrawal_capacity_gwh_per_day,
+      mirrored.withdrawal_gwh_per_day,
+      mirrored.status,
+    ]);
+    const pairs = [
+      [row.gasInStorage, mirrored.gas_in_storage_twh],
+      [row.full, mirrored.fill_pct],
+      [row.injection, mirrored.injection_gwh_per_day],
+    ].map(([a, b]) => Math.abs(Number(a) - Number(b)) / Number(b));
+    expect(Math.max(...pairs)).toBeLessThan(0.0032);
+  });
+
+  it('fails on an answer with no data (a bad key is answered 200 with data: []), on any page', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-06-10T20:00:00Z'));
+    const empty = JSON.stringify({ last_page: 0, total: 0, dataset: '', gas_day: '2026-06-09', data: [] });
+    const dead = replayFetch([{ url: /^https:\/\/agsi\.gie\.eu\/api\?/, body: empty }]);
+    const dir = await mkdtemp(join(tmpdir(), 'agsi-dead-'));
+    try {
+      await expect(adapter.download(dir, dead.fetch, { agsi: 'dead-key' })).rejects.toThrow(/answered no gas days for 'eu'.*bad or missing AGSI_API_KEY/);
+      expect(dead.asked).toHaveLength(1);
+      // Page 2 of 2 empty: not "no more pages" either.
+      const recorded = recording('gie-agsi-gas-storage/api_date=2026-06-09.json').toString('utf8').replace('"last_page": 1', '"last_page": 2');
+      const half = replayFetch([
+        { url: /[?&]page=1&/, body: recorded },
+        { url: /[?&]page=2&/, body: empty },
+      ]);
+      await expect(adapter.download(dir, half.fetch, { agsi: 'k' })).rejects.toThrow(/page=2.*answered no gas days/);
+    } finally {
       await rm(dir, { recursive: true, force: true });
     }
   });

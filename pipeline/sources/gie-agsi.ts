@@ -285,7 +285,7 @@ export const gieAgsiSource: SourceAdapter = {
 };
 
 /** One gas day as the AGSI+ API returns it (numbers arrive as strings; '-' means not reported). */
-interface AgsiRow {
+export interface AgsiRow {
   name?: string;
   code?: string;
   gasDayStart: string;
@@ -298,24 +298,59 @@ interface AgsiRow {
   workingGasVolume?: string | number;
   injectionCapacity?: string | number;
   withdrawalCapacity?: string | number;
+  contractedCapacity?: string | number;
   status?: string;
   trend?: string | number;
   full?: string | number;
 }
 
-/** All pages of one AGSI query; the API pages with page/size (size at most 300) and reports last_page. */
+/**
+ * All pages of one AGSI query; the API pages with page/size (size at most 300) and reports last_page.
+ * Every query here asks for a span that has data, so a page with no rows is an error, not the end: AGSI+
+ * answers a bad or missing key with 200 and `data: []` (RECORDINGS.md), which must not publish empty files.
+ * Pacing and retries belong to the fetch the build hands in.
+ */
 async function fetchAgsi(fetchImpl: typeof fetch, key: string, selector: Record<string, string>, from: string, to: string): Promise<AgsiRow[]> {
   const rows: AgsiRow[] = [];
-  for (let page = 1; ; page++) {
+  let lastPage = 1;
+  for (let page = 1; page <= lastPage; page++) {
     const url = `${API}?${new URLSearchParams({ ...selector, from, to, page: String(page), size: '300' })}`;
     const res = await fetchImpl(url, { headers: { 'x-key': key, 'user-agent': 'chokepoint-pipeline' } });
     if (!res.ok) throw new SourceError(ID, `download ${url} answered ${res.status}`);
-    const body = (await res.json()) as { data?: unknown; last_page?: number | string; error?: unknown };
-    if (body.error || !Array.isArray(body.data)) throw new SourceError(ID, `download ${url}: unexpected answer ${JSON.stringify(body).slice(0, 200)}`);
-    rows.push(...(body.data as AgsiRow[]).filter((r) => typeof r?.gasDayStart === 'string' && r.gasDayStart !== ''));
-    if (body.data.length === 0 || page >= Number(body.last_page ?? page)) break;
+    let body: unknown;
+    try {
+      body = await res.json();
+    } catch {
+      throw new SourceError(ID, `download ${url}: the answer is not JSON`);
+    }
+    const read = readAgsiPage(body, selector, url);
+    rows.push(...read.rows);
+    lastPage = read.lastPage;
   }
   return rows;
+}
+
+/**
+ * One AGSI+ answer ({last_page, total, gas_day, data: [...]}, every number a string, '-' not reported):
+ * its gas days for the queried scope (`type: 'eu'` → code 'eu', `country: 'DE'` → code 'DE') and its last page.
+ */
+export function readAgsiPage(body: unknown, selector: Record<string, string>, url: string): { rows: AgsiRow[]; lastPage: number } {
+  const b = body as { data?: unknown; last_page?: unknown; error?: unknown } | null;
+  if (!b || typeof b !== 'object' || b.error || !Array.isArray(b.data))
+    throw new SourceError(ID, `download ${url}: unexpected answer ${JSON.stringify(body).slice(0, 200)}`);
+  const scope = (selector.type ?? selector.country ?? '').toLowerCase();
+  const rows = (b.data as AgsiRow[]).filter(
+    (r) => typeof r?.gasDayStart === 'string' && r.gasDayStart !== '' && (r.code === undefined || String(r.code).toLowerCase() === scope),
+  );
+  if (rows.length === 0) {
+    throw new SourceError(
+      ID,
+      `download ${url} answered no gas days for '${scope}' (${b.data.length} rows in all); AGSI+ answers a bad or missing AGSI_API_KEY this way`,
+    );
+  }
+  const lastPage = Number(b.last_page ?? 1);
+  if (!Number.isInteger(lastPage) || lastPage < 1) throw new SourceError(ID, `download ${url}: last_page ${JSON.stringify(b.last_page)} is not a page number`);
+  return { rows, lastPage };
 }
 
 function isoDay(d: Date): string {
