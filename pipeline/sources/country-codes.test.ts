@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Db } from '../db.ts';
 import { COUNTRY_ALIASES } from './country-aliases.ts';
 import { countryCodesSource } from './country-codes.ts';
+import { readCsvRecords, recording, replayFetch } from '../../test/publisher-recordings.ts';
 import { eiStatisticalReviewSource } from './ei-statistical-review.ts';
 import { eurostatGasImportsSource } from './eurostat-gas-imports.ts';
 import { SourceError } from './types.ts';
@@ -136,5 +137,25 @@ describe('country-codes adapter', () => {
     } finally {
       server.close();
     }
+  });
+
+  it('downloads the recorded current file (2026-05-15) and reads it: 249 codes, Türkiye under both names', async () => {
+    const publisher = replayFetch([
+      {
+        url: /^https:\/\/raw\.githubusercontent\.com\/datasets\/country-codes\/main\/data\/country-codes\.csv$/,
+        body: recording('country-codes/country-codes.csv'),
+      },
+    ]);
+    const dir = await mkdtemp(join(tmpdir(), 'cc-rec-'));
+    await countryCodesSource.download(dir, publisher.fetch);
+    expect(publisher.asked).toEqual([countryCodesSource.files[0]!.url]);
+    await countryCodesSource.load(db, dir);
+    expect(await db.one(`SELECT count(*)::INTEGER AS n FROM country_codes`)).toEqual({ n: 249 });
+    expect(await db.one(`SELECT name_en FROM country_codes WHERE iso3 = 'TUR'`)).toEqual({ name_en: 'Türkiye' });
+    for (const name of ['türkiye', 'turkey']) expect(await db.one(`SELECT iso3 FROM country_names WHERE name = ?`, [name])).toEqual({ iso3: 'TUR' });
+    // The recording is the file the mirror holds: the same codes and names, row for row.
+    const ours = readCsvRecords(join(dir, 'country-codes.csv'));
+    expect(ours).toHaveLength(249);
+    expect(ours).toEqual(readCsvRecords(join(mirror(countryCodesSource.id), 'country-codes.csv')));
   });
 });

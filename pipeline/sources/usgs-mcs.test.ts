@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Db } from '../db.ts';
 import { SourceError } from './types.ts';
 import { usgsMcsSource } from './usgs-mcs.ts';
+import { readCsvRecords, recording, replayFetch } from '../../test/publisher-recordings.ts';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const mirror = join(process.env.SOURCES_DIR ?? resolve(repoRoot, '../shared/sources'), usgsMcsSource.id);
@@ -245,5 +246,30 @@ describe('usgs-mcs-2026 adapter', () => {
     } finally {
       server.close();
     }
+  });
+
+  it('reads the recorded MCS 2026 CSV (Windows-1252, CRLF, 12 columns): the same 8,886 rows as the mirror', async () => {
+    // No ScienceBase item JSON is recorded (RECORDINGS.md); this stands for it, shaped as ScienceBase's
+    // item API documents it (files[] with name and url), pointing at the recorded file's own address.
+    const fileUrl = 'https://www.sciencebase.gov/catalog/file/get/69837e43b66b01367d7ec7c7?f=__disk__d3%2Fac%2F84%2Fd3ac8466552946c5e8caa2c2c6338d9e1aff655d';
+    const bytes = recording('usgs-mcs-2026/MCS2026_Commodities_Data.csv');
+    expect(bytes.includes(Buffer.from([0x97]))).toBe(true); // '—' as one Windows-1252 byte
+    const publisher = replayFetch([
+      { url: /\/catalog\/item\/69837e43b66b01367d7ec7c7\?format=json$/, body: JSON.stringify({ files: [{ name: FILE, url: fileUrl }] }) },
+      { url: new RegExp(`^${fileUrl.replace(/[.?]/g, '\\$&')}$`), body: bytes },
+    ]);
+    const dir = await mkdtemp(join(tmpdir(), 'usgs-rec-'));
+    await usgsMcsSource.download(dir, publisher.fetch);
+    const ours = readCsvRecords(join(dir, FILE));
+    expect(Object.keys(ours[0]!)).toHaveLength(12);
+    expect(ours).toHaveLength(8886);
+    // The mirror is this file converted to UTF-8 and nothing else: every cell equal.
+    expect(ours).toEqual(readCsvRecords(join(mirror, FILE)));
+    await usgsMcsSource.load(db, dir);
+    expect(
+      await db.one(`SELECT value FROM usgs_world WHERE chapter = 'COBALT' AND country = 'Congo (Kinshasa)' AND statistic = 'Production' AND year = '2025'`),
+    ).toEqual({
+      value: 230000,
+    });
   });
 });
