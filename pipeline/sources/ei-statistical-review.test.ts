@@ -1,16 +1,17 @@
-import { createServer } from 'node:http';
 import { mkdtemp, writeFile } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Db } from '../db.ts';
-import { eiStatisticalReviewSource as ei } from './ei-statistical-review.ts';
+import { convertWorkbook, eiStatisticalReviewSource as ei } from './ei-statistical-review.ts';
+import { compareByKey, readCsvRecords, recording, replayFetch } from '../../test/publisher-recordings.ts';
 import { SourceError } from './types.ts';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+const WORKBOOK_2024 = 'ei-statistical-review/EI-Stats-Review-All-Data.2024.xlsx';
+const WORKBOOK_2026 = 'ei-statistical-review/EI-Stats-Review-ALL-data.2026.xlsx';
 const mirror = join(process.env.SOURCES_DIR ?? resolve(repoRoot, '../shared/sources'), ei.id);
 
 const FILES: Record<string, string> = {
@@ -129,80 +130,103 @@ describe('ei-statistical-review-2024 adapter', () => {
     });
   });
 
-  it('downloads the xlsx and converts its sheets to the mirror layout', async () => {
-    const wb = new ExcelJS.Workbook();
-    const title = (ws: ExcelJS.Worksheet, t: string) => ws.addRow([t]) && ws.addRow([]);
-    const gas = wb.addWorksheet('Gas Production - Bcm');
-    title(gas, 'Natural Gas: Production in billion cubic metres*');
-    gas.addRow(['Billion cubic metres', 2021, 2022, 2023, 2023, '2013-23', 2023]);
-    gas.addRow(['Germany', 4.5, 4.2, 3.8061187027960317, -0.1, -0.08, 0.001]);
-    gas.addRow(['Iraq', 'n/a', 9.4, 9.5, 0.01, 0.02, 0.002]);
-    gas.addRow(['Total World', 4050, 4040, 4059.8, 0, 0.02, 1]);
-    gas.addRow([]);
-    gas.addRow(['Source: includes data from …']);
-    const cobalt = wb.addWorksheet('Cobalt P-R');
-    title(cobalt, 'Cobalt production and reserves');
-    cobalt.addRow(['Thousand tonnes', 2022, 2023, null, 'At end of 2023']);
-    cobalt.addRow(['DR Congo', 130, 139.838, null, 6000]);
-    cobalt.addRow(['Rest of World2', 19, 20.9, null, 1036.6]);
-    const prices = wb.addWorksheet('Critical Minerals Prices');
-    title(prices, 'Prices');
-    prices.addRow(['Year', 'Cobalt1', 'Lithium carbonate2', 'Lithium Iron Phosphate Cells7']);
-    prices.addRow([2023, 35.43, 41.9, 95.5]);
-    const pipe = wb.addWorksheet('Gas trade - pipeline');
-    title(pipe, 'Gas trade in 2023: pipeline');
-    pipe.addRow(['Billion cubic metres', 'From']);
-    pipe.addRow(['To', 'Norway', 'Russian Federation', 'Total imports']);
-    pipe.addRow(['Germany', 40, { formula: 'B5*0', result: 0 }, 40]);
-    pipe.addRow(['Europe', 80, 49.8, 129.8]);
-    pipe.addRow(['Total exports', 120, 60, 180]);
-    const xlsx = Buffer.from(await wb.xlsx.writeBuffer());
+  // Value tables keyed as the mirror's rows are: the comparison of a conversion with the mirror.
+  const keyed = (rows: Record<string, string>[], cols: readonly string[]) =>
+    new Map(rows.filter((r) => r.value !== '').map((r) => [cols.map((c) => r[c]!.trim()).join('|'), Number(r.value)]));
+  const KEYS = {
+    'ei_energy_country_year.csv': ['sheet', 'section', 'country', 'year'],
+    'ei_minerals_mine_production.csv': ['sheet', 'country', 'year'],
+    'ei_minerals_reserves.csv': ['sheet', 'country'],
+    'ei_trade_movements_2023.csv': ['sheet', 'flow', 'exporter', 'importer'],
+  } as const;
 
-    const seen: string[] = [];
-    const server = createServer((req, res) => {
-      seen.push(req.url ?? '');
-      const ok = req.url === '/__data/assets/excel_doc/0020/1540550/EI-Stats-Review-All-Data.xlsx';
-      res.writeHead(ok ? 200 : 404);
-      res.end(ok ? xlsx : '');
-    });
-    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const fetchImpl: typeof fetch = (input, init) => fetch(String(input).replace(/^https:\/\/[^/]+/, base), init);
-    try {
-      const dir = await mkdtemp(join(tmpdir(), 'ei-dl-'));
-      await ei.download(dir, fetchImpl);
-      expect(seen).toHaveLength(1);
-      await ei.load(db, dir);
-      expect(await db.all(`SELECT country, year, value FROM ei_energy ORDER BY country, year`)).toEqual([
-        { country: 'Germany', year: 2021, value: 4.5 },
-        { country: 'Germany', year: 2022, value: 4.2 },
-        { country: 'Germany', year: 2023, value: 3.8061187027960317 },
-        { country: 'Iraq', year: 2022, value: 9.4 },
-        { country: 'Iraq', year: 2023, value: 9.5 },
-        { country: 'Total World', year: 2021, value: 4050 },
-        { country: 'Total World', year: 2022, value: 4040 },
-        { country: 'Total World', year: 2023, value: 4059.8 },
-      ]);
-      expect(await db.all(`SELECT mineral, country, is_aggregate, year, value FROM ei_mine_production WHERE year = 2023 ORDER BY country`)).toEqual([
-        { mineral: 'cobalt', country: 'DR Congo', is_aggregate: false, year: 2023, value: 139.838 },
-        { mineral: 'cobalt', country: 'Rest of World', is_aggregate: true, year: 2023, value: 20.9 },
-      ]);
-      expect(await db.all(`SELECT as_of, country, value FROM ei_mineral_reserves ORDER BY country`)).toEqual([
-        { as_of: 'At end of 2023', country: 'DR Congo', value: 6000 },
-        { as_of: 'At end of 2023', country: 'Rest of World', value: 1036.6 },
-      ]);
-      expect(await db.all(`SELECT series, unit, value FROM ei_mineral_prices ORDER BY series`)).toEqual([
-        { series: 'Cobalt', unit: 'thousand US$/t', value: 35.43 },
-        { series: 'Lithium Iron Phosphate Cells', unit: 'US$/kWh', value: 95.5 },
-        { series: 'Lithium carbonate', unit: 'thousand US$/t', value: 41.9 },
-      ]);
-      expect(await db.all(`SELECT flow, exporter, importer, importer_is_aggregate, value FROM ei_trade ORDER BY importer, exporter`)).toEqual([
-        { flow: 'natural gas (pipeline)', exporter: 'Norway', importer: 'Europe', importer_is_aggregate: true, value: 80 },
-        { flow: 'natural gas (pipeline)', exporter: 'Russian Federation', importer: 'Europe', importer_is_aggregate: true, value: 49.8 },
-        { flow: 'natural gas (pipeline)', exporter: 'Norway', importer: 'Germany', importer_is_aggregate: false, value: 40 },
-      ]);
-    } finally {
-      server.close();
+  it('downloads the real 2024 workbook: every file equal to the mirror, oil and coal trade kept', async () => {
+    const publisher = replayFetch([{ url: /\/__data\/assets\/excel_doc\/0020\/1540550\/EI-Stats-Review-All-Data\.xlsx$/, body: recording(WORKBOOK_2024) }]);
+    const dir = await mkdtemp(join(tmpdir(), 'ei-dl-'));
+    await ei.download(dir, publisher.fetch);
+    expect(publisher.asked).toHaveLength(1);
+    const figures: Record<string, [number, number, number]> = {};
+    for (const [file, cols] of Object.entries(KEYS)) {
+      const ours = readCsvRecords(join(dir, file));
+      const theirs = readCsvRecords(join(mirror, file));
+      const cmp = compareByKey(keyed(ours, cols), keyed(theirs, cols));
+      expect([cmp.onlyOurs, cmp.onlyTheirs], file).toEqual([[], []]);
+      figures[file] = [ours.length, cmp.shared, cmp.maxDiff];
     }
+    // rows read, rows compared with the mirror, largest difference
+    expect(figures).toEqual({
+      'ei_energy_country_year.csv': [101326, 101047, 0],
+      'ei_minerals_mine_production.csv': [1773, 1773, 0],
+      'ei_minerals_reserves.csv': [81, 81, 0],
+      'ei_trade_movements_2023.csv': [2386, 2386, 0],
+    });
+    expect(readCsvRecords(join(dir, 'ei_mineral_prices.csv'))).toEqual(readCsvRecords(join(mirror, 'ei_mineral_prices.csv')));
+    // Loaded, the trade table is the mirror's: 1,043 flows, 617 of them crude, product and coal flows that the
+    // converter used to drop (keeping the 426 gas flows), so that the plausibility gate refused every build.
+    const flows = `SELECT flow, count(*)::INTEGER AS n FROM ei_trade GROUP BY flow ORDER BY flow`;
+    await ei.load(db, dir);
+    const downloaded = await db.all(flows);
+    await ei.load(db, mirror);
+    expect(downloaded).toEqual(await db.all(flows));
+    expect((downloaded as { flow: string; n: number }[]).map((r) => [r.flow, r.n])).toEqual([
+      ['coal', expect.any(Number)],
+      ['crude oil', expect.any(Number)],
+      ['natural gas (LNG)', expect.any(Number)],
+      ['natural gas (pipeline)', expect.any(Number)],
+      ['oil products', expect.any(Number)],
+    ]);
+    const n = (flow: string) => (downloaded as { flow: string; n: number }[]).filter((r) => r.flow === flow).reduce((a, r) => a + r.n, 0);
+    expect([n('coal') + n('crude oil') + n('oil products'), n('natural gas (LNG)') + n('natural gas (pipeline)')]).toEqual([617, 426]);
+  });
+
+  it('converts the real 2026 workbook (data year 2025): shared rows equal the mirror conversion', async () => {
+    const wb = new ExcelJS.Workbook();
+    const bytes = recording(WORKBOOK_2026);
+    await wb.xlsx.load(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
+    const dir = await mkdtemp(join(tmpdir(), 'ei-2026-'));
+    await convertWorkbook(wb, dir);
+    const edition2026 = join(mirror, '..', 'ei-statistical-review-2026');
+    const long = readCsvRecords(join(edition2026, 'ei2026_country_year_long.csv'));
+    const figures: Record<string, [number, number, number, number]> = {};
+    for (const [file, theirs] of [
+      ['ei_energy_country_year.csv', long],
+      ['ei_minerals_mine_production.csv', long],
+      ['ei_minerals_reserves.csv', readCsvRecords(join(edition2026, 'ei2026_minerals_reserves.csv'))],
+    ] as const) {
+      const cols = KEYS[file];
+      const ours = readCsvRecords(join(dir, file));
+      const cmp = compareByKey(keyed(ours, cols), keyed(theirs, cols));
+      // Every value we convert is in the mirror's conversion (which also holds sheets we do not keep).
+      figures[file] = [ours.length, cmp.shared, cmp.maxDiff, cmp.onlyOurs.length];
+    }
+    expect(figures).toEqual({
+      'ei_energy_country_year.csv': [98313, 98034, 0, 0],
+      'ei_minerals_mine_production.csv': [2360, 2348, 0, 0],
+      'ei_minerals_reserves.csv': [120, 120, 0, 0],
+    });
+    // The matrices the mirror's conversion left out, read from the workbook: 2025 gas and coal, oil of 2024.
+    const trade = readCsvRecords(join(dir, 'ei_trade_movements_2023.csv'));
+    const bySheet = Object.fromEntries(
+      [...new Set(trade.map((r) => `${r.sheet} / ${r.flow}`))].map((k) => [k, trade.filter((r) => `${r.sheet} / ${r.flow}` === k).length]),
+    );
+    expect(Object.keys(bySheet).sort()).toEqual([
+      'Coal trade movements 2025 / coal',
+      'Gas trade 2025 - LNG / natural gas (LNG)',
+      'Gas trade 2025 - pipeline / natural gas (pipeline)',
+      'Oil - Inter-area movements / crude oil',
+      'Oil - Inter-area movements / oil products',
+    ]);
+    expect(trade.find((r) => r.flow === 'natural gas (LNG)' && r.exporter === 'Trinidad & Tobago' && r.importer === 'Canada')?.value).toBe(
+      '0.5207286706965807',
+    );
+    expect(trade.find((r) => r.flow === 'crude oil' && r.exporter === 'Canada' && r.importer === 'US')?.value).toBe('194.7094133697135');
+  });
+
+  it('refuses a workbook that has lost a trade matrix', async () => {
+    const wb = new ExcelJS.Workbook();
+    const gas = wb.addWorksheet('Gas Production - Bcm');
+    gas.addRow(['Billion cubic metres', 2022, 2023]);
+    gas.addRow(['Germany', 4.2, 3.8]);
+    await expect(convertWorkbook(wb, await mkdtemp(join(tmpdir(), 'ei-bad-')))).rejects.toThrow(/workbook has no crude oil trade matrix/);
   });
 });

@@ -184,12 +184,87 @@ function yearTable(rows: Cell[][]): YearTable | null {
   return { unit: text(header[0]), years, reserves, rows: out };
 }
 
-const TRADE_FLOWS: Record<string, string> = {
-  'Gas trade - pipeline': 'natural gas (pipeline)',
-  'Gas trade - LNG': 'natural gas (LNG)',
-};
+/**
+ * The bilateral trade sheets and how each is laid out, by sheet name (the year in the name changes with
+ * the edition: 'Coal trade movements 2023', 'Gas trade 2025 - LNG'). Gas matrices have importers in rows
+ * (first header cell 'To') and exporters in columns; the oil and coal inter-area matrices the other way
+ * round (a 'From' row under a header of destinations), the oil sheet holding a crude and a product block.
+ */
+const TRADE_SHEETS: { name: RegExp; layout: 'importer-rows' | 'exporter-rows'; flow: (blockLabel: string) => string | null }[] = [
+  { name: /^Gas trade( \d{4})? - pipeline$/i, layout: 'importer-rows', flow: () => 'natural gas (pipeline)' },
+  { name: /^Gas trade( \d{4})? - LNG$/i, layout: 'importer-rows', flow: () => 'natural gas (LNG)' },
+  {
+    name: /^Oil - Inter-area movements$/i,
+    layout: 'exporter-rows',
+    flow: (b) => (/^crude/i.test(b) ? 'crude oil' : /^product/i.test(b) ? 'oil products' : null),
+  },
+  { name: /^Coal trade movements \d{4}$/i, layout: 'exporter-rows', flow: () => 'coal' },
+];
 
-async function convertWorkbook(wb: ExcelJS.Workbook, dir: string): Promise<void> {
+/** Rows [sheet, unit, flow, exporter, importer, value, flag] of an importer-rows (gas) matrix. */
+function importerRows(name: string, flow: string | null, rows: Cell[][]): Cell[][] {
+  const h = rows.findIndex((r) => /^to\b/i.test(text(r[0])));
+  if (h < 0 || !flow) return [];
+  const above = rows[h - 1] ?? [];
+  const exporters = rows[h]!.map((c, i) =>
+    `${text(above[i])} ${text(c)}`
+      .replace(/^from\s+/i, '')
+      .replace(/\s+/g, ' ')
+      .trim(),
+  );
+  const unit =
+    rows
+      .slice(0, h)
+      .map((r) => text(r[0]))
+      .find((t) => /metres|bcm/i.test(t)) ?? 'Billion cubic metres';
+  const out: Cell[][] = [];
+  for (const r of rows.slice(h + 1)) {
+    const importer = text(r[0]);
+    if (!importer) continue;
+    if (isNote(importer)) break;
+    for (let c = 1; c < exporters.length; c++) {
+      const vf = valueFlag(r[c]);
+      if (exporters[c] && vf) out.push([name, unit, flow, exporters[c]!, importer, ...vf]);
+    }
+  }
+  return out;
+}
+
+/**
+ * Rows of an exporter-rows (oil, coal) matrix: the first row with a label and three or more destination
+ * names is the header; a label-only row ('Product (million tonnes)') opens another block on the same
+ * columns. The unit is the header's label, or the text in its parentheses ('Crude (million tonnes)').
+ */
+function exporterRows(name: string, flowOf: (label: string) => string | null, rows: Cell[][]): Cell[][] {
+  const h = rows.findIndex((r) => text(r[0]) !== '' && r.slice(1).filter((c) => typeof c === 'string' && c.trim() !== '').length >= 3);
+  if (h < 0) return [];
+  const importers = rows[h]!.map(text);
+  const unitOf = (label: string) => {
+    const u = /\(([^)]+)\)/.exec(label)?.[1] ?? label;
+    return u.charAt(0).toUpperCase() + u.slice(1);
+  };
+  let flow = flowOf(text(rows[h]![0]));
+  let unit = unitOf(text(rows[h]![0]));
+  const out: Cell[][] = [];
+  for (const r of rows.slice(h + 1)) {
+    const label = text(r[0]);
+    if (!label || /^from$/i.test(label)) continue;
+    if (isNote(label)) break;
+    if (!r.slice(1).some((c) => text(c) !== '')) {
+      flow = flowOf(label);
+      unit = unitOf(label);
+      continue;
+    }
+    if (!flow) continue;
+    for (let c = 1; c < importers.length; c++) {
+      const vf = valueFlag(r[c]);
+      if (importers[c] && vf) out.push([name, unit, flow, label, importers[c]!, ...vf]);
+    }
+  }
+  return out;
+}
+
+export async function convertWorkbook(wb: ExcelJS.Workbook, dir: string): Promise<void> {
   const energy: Cell[][] = [];
   const production: Cell[][] = [];
   const reserves: Cell[][] = [];
@@ -199,31 +274,9 @@ async function convertWorkbook(wb: ExcelJS.Workbook, dir: string): Promise<void>
   for (const ws of wb.worksheets) {
     const name = ws.name.trim();
     const rows = sheetRows(ws);
-    const flow = TRADE_FLOWS[name];
-    if (flow) {
-      const h = rows.findIndex((r) => /^to\b/i.test(text(r[0])));
-      if (h < 0) continue;
-      const above = rows[h - 1] ?? [];
-      const exporters = rows[h]!.map((c, i) =>
-        `${text(above[i])} ${text(c)}`
-          .replace(/^from\s+/i, '')
-          .replace(/\s+/g, ' ')
-          .trim(),
-      );
-      const unit =
-        rows
-          .slice(0, h)
-          .map((r) => text(r[0]))
-          .find((t) => /metres|bcm/i.test(t)) ?? 'Billion cubic metres';
-      for (const r of rows.slice(h + 1)) {
-        const importer = text(r[0]);
-        if (!importer) continue;
-        if (isNote(importer)) break;
-        for (let c = 1; c < exporters.length; c++) {
-          const vf = valueFlag(r[c]);
-          if (exporters[c] && vf) trade.push([name, unit, flow, exporters[c]!, importer, ...vf]);
-        }
-      }
+    const tradeSheet = TRADE_SHEETS.find((t) => t.name.test(name));
+    if (tradeSheet) {
+      trade.push(...(tradeSheet.layout === 'importer-rows' ? importerRows(name, tradeSheet.flow(''), rows) : exporterRows(name, tradeSheet.flow, rows)));
       continue;
     }
     if (!prices && /price/i.test(name)) {
@@ -243,7 +296,8 @@ async function convertWorkbook(wb: ExcelJS.Workbook, dir: string): Promise<void>
     }
     const table = yearTable(rows);
     if (!table) continue;
-    const mineral = /\bP-R$/.test(name);
+    // Mineral sheets: 'Cobalt P-R', and in 2026 also 'PGM', 'Tin', … titled '…: Production and Reserves'.
+    const mineral = /\bP-R$/.test(name) || /production and reserves/i.test(text(rows[0]?.[0]));
     if (!mineral && !ENERGY_SHEETS.has(name)) continue;
     for (const row of table.rows) {
       for (const [year, col] of table.years) {
@@ -257,6 +311,9 @@ async function convertWorkbook(wb: ExcelJS.Workbook, dir: string): Promise<void>
     }
   }
   if (energy.length === 0) throw new SourceError(eiStatisticalReviewSource.id, 'workbook has none of the expected energy sheets');
+  for (const flow of ['crude oil', 'oil products', 'coal', 'natural gas (pipeline)', 'natural gas (LNG)']) {
+    if (!trade.some((t) => t[2] === flow)) throw new SourceError(eiStatisticalReviewSource.id, `workbook has no ${flow} trade matrix`);
+  }
   await writeCsv(join(dir, F.energy), ['sheet', 'unit', 'section', 'country', 'year', 'value', 'flag'], energy);
   await writeCsv(join(dir, F.production), ['sheet', 'unit', 'country', 'year', 'value', 'flag'], production);
   await writeCsv(join(dir, F.reserves), ['sheet', 'unit', 'reserves_as_of', 'country', 'value', 'flag'], reserves);
