@@ -68,7 +68,12 @@ export function requireAdvanced(sourceId: string, url: string, newest: string, t
   const cadence = (parse(readFileSync(cadenceFile, 'utf8')) as Record<string, SourceCadence>)[sourceId];
   if (!cadence) throw new SourceError(sourceId, `no cadence in ${cadenceFile}`);
   const asOf = /^\d{4}$/.test(newest) ? `${newest}-12-31` : /^\d{4}-\d{2}$/.test(newest) ? `${newest}-01` : newest;
-  const f = freshnessOf(cadence, asOf, today);
+  let f: ReturnType<typeof freshnessOf>;
+  try {
+    f = freshnessOf(cadence, asOf, today);
+  } catch {
+    throw new SourceError(sourceId, `${url}: newest period ${JSON.stringify(newest)} is not a date`);
+  }
   if (f.freshness === 'stale') {
     throw new SourceError(
       sourceId,

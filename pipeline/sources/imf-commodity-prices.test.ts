@@ -5,8 +5,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Db } from '../db.ts';
+import { readCsvRecords } from '../../test/publisher-recordings.ts';
 import { imfCommodityPricesSource as adapter } from './imf-commodity-prices.ts';
 import { SourceError } from './types.ts';
 
@@ -166,26 +167,39 @@ describe('imf-commodity-prices', () => {
   });
 
   describe('download', () => {
-    // SDMX-CSV as the IMF portal answers with labels=both ('ID: label' in header and dimension cells).
+    // No answer of api.imf.org has been recorded (RECORDINGS.md). This fixture follows the publisher's
+    // documentation: SDMX-CSV 1.0 (the SDMX "CSV data format" spec; labels=both writes 'ID: label' in the
+    // header and in dimension cells), the PCPS dataflow's columns DATAFLOW, COUNTRY, INDICATOR,
+    // DATA_TRANSFORMATION, FREQUENCY, TIME_PERIOD, OBS_VALUE, world G001, transformations USD and INDEX,
+    // periods 2025-M09 (as IMF's API and a client tested against it, jalonso1979/puremacro, show them).
+    // Its values are the mirror's own for 2025-08/09, so the reshaped file must equal the mirror on them.
+    const mirrorRows = readCsvRecords(join(mirror, 'imf-pcps-monthly.csv'));
+    const at = (month: string, code: string) => mirrorRows.find((r) => r.date === month)![code]!;
+    const line = (indicator: string, transformation: string, month: string, value: string) =>
+      `IMF.RES:PCPS(9.0.0),G001: World,"${indicator}",${transformation},M: Monthly,${month.replace('-', '-M')},${value}`;
+    const USD = 'USD: US Dollar';
+    const INDEX = 'INDEX: Index';
     const SDMX = [
       'DATAFLOW: Dataflow,COUNTRY: Country,INDICATOR: Indicator,DATA_TRANSFORMATION: Data transformation,FREQUENCY: Frequency,TIME_PERIOD: Time period,OBS_VALUE: Observation value',
-      'IMF.RES:PCPS(9.0.0),W00: World,"PCOBA: Cobalt, US$ per metric ton",USD: US Dollar,M: Monthly,2025-M08,33000.5',
-      'IMF.RES:PCPS(9.0.0),W00: World,"PCOBA: Cobalt, US$ per metric ton",USD: US Dollar,M: Monthly,2025-M09,33482.068181818184',
-      'IMF.RES:PCPS(9.0.0),W00: World,"PCOBA: Cobalt, US$ per metric ton",IX: Index,M: Monthly,2025-M09,250.1',
-      'IMF.RES:PCPS(9.0.0),W00: World,"PCOPP: Copper, US$ per metric ton",USD: US Dollar,M: Monthly,2025-M09,9994.77318181818',
-      'IMF.RES:PCPS(9.0.0),W00: World,"PNICK: Nickel, US$ per metric ton",USD: US Dollar,M: Monthly,2025-M09,15118.37',
-      'IMF.RES:PCPS(9.0.0),W00: World,"POILBRE: Crude oil, Brent, US$ per barrel",USD: US Dollar,M: Monthly,2025-M09,67.98',
-      'IMF.RES:PCPS(9.0.0),W00: World,"PNGASEU: Natural gas, EU, US$ per Million Metric British Thermal Unit",USD: US Dollar,M: Monthly,2025-M09,11.02',
-      'IMF.RES:PCPS(9.0.0),W00: World,"POILAPSP: Crude oil, average",USD: US Dollar,M: Monthly,2025-M09,67.17',
-      'IMF.RES:PCPS(9.0.0),W00: World,"POILAPSP: Crude oil, average",IX: Index,M: Monthly,2025-M09,157.5',
-      'IMF.RES:PCPS(9.0.0),W00: World,"PALLFNF: All Commodity Price Index, 2016 = 100",IX: Index,M: Monthly,2025-M09,166.8',
+      line('PCOBA: Cobalt, US$ per metric ton', USD, '2025-08', at('2025-08', 'PCOBA')),
+      line('PCOBA: Cobalt, US$ per metric ton', USD, '2025-09', at('2025-09', 'PCOBA')),
+      line('PCOBA: Cobalt, US$ per metric ton', INDEX, '2025-09', '250.1'),
+      line('PCOPP: Copper, US$ per metric ton', USD, '2025-09', at('2025-09', 'PCOPP')),
+      line('PNICK: Nickel, US$ per metric ton', USD, '2025-09', at('2025-09', 'PNICK')),
+      line('POILBRE: Crude oil, Brent, US$ per barrel', USD, '2025-09', at('2025-09', 'POILBRE')),
+      line('PNGASEU: Natural gas, EU, US$ per Million Metric British Thermal Unit', USD, '2025-09', at('2025-09', 'PNGASEU')),
+      line('POILAPSP: Crude oil, average', USD, '2025-09', at('2025-09', 'POILAPSP_col44')),
+      line('POILAPSP: Crude oil, average', INDEX, '2025-09', at('2025-09', 'POILAPSP')),
+      line('PALLFNF: All Commodity Price Index, 2016 = 100', INDEX, '2025-09', at('2025-09', 'PALLFNF')),
+      // Another area in the answer must not mix into the world columns.
+      'IMF.RES:PCPS(9.0.0),G998: Other,"PCOPP: Copper, US$ per metric ton",USD: US Dollar,M: Monthly,2025-M09,1',
     ].join('\r\n');
     let server: Server;
     let base = '';
     let accept = '';
     beforeAll(async () => {
       server = createServer((req, res) => {
-        if (!req.url?.startsWith('/external/sdmx/2.1/data/IMF.RES,PCPS/W00..USD+IX.M')) {
+        if (req.url !== '/external/sdmx/2.1/data/IMF.RES,PCPS/G001..INDEX+USD.M?startPeriod=1990-01&detail=dataonly') {
           res.writeHead(404).end();
           return;
         }
@@ -199,20 +213,34 @@ describe('imf-commodity-prices', () => {
     afterAll(() => new Promise<void>((ok) => server.close(() => ok())));
     const fetchLocal: typeof fetch = (input, init) => fetch(String(input).replace('https://api.imf.org', base), init);
 
+    // The answer's newest month, 2025-09, was current in October 2025: the build's clock is set there.
+    beforeEach(() => vi.useFakeTimers({ now: new Date('2025-10-20T12:00:00Z'), toFake: ['Date'] }));
+    afterEach(() => vi.useRealTimers());
+
+    it('refuses an answer whose newest month has not advanced as the monthly cadence says it should', async () => {
+      vi.setSystemTime(new Date('2026-11-27T12:00:00Z'));
+      await expect(adapter.download(await writeFixture({}), fetchLocal)).rejects.toThrow(/serves data up to 2025-09 only; by the publisher's monthly cadence/);
+    });
+
     it('reshapes SDMX-CSV to the mirror layout and loads it', async () => {
       const dir = await writeFixture({});
       await adapter.download(dir, fetchLocal);
       expect(accept).toContain('labels=both');
-      expect(readFileSync(join(dir, 'imf-pcps-monthly.csv'), 'utf8')).toBe(
-        'date,PCOBA,PCOPP,PNICK,POILBRE,PNGASEU,POILAPSP_col44,POILAPSP,PALLFNF\r\n' +
-          '2025-08,33000.5,,,,,,,\r\n' +
-          '2025-09,33482.068181818184,9994.77318181818,15118.37,67.98,11.02,67.17,157.5,166.8\r\n',
+      const ours = readCsvRecords(join(dir, 'imf-pcps-monthly.csv'));
+      expect(Object.keys(ours[0]!)).toEqual(['date', 'PCOBA', 'PCOPP', 'PNICK', 'POILBRE', 'PNGASEU', 'POILAPSP_col44', 'POILAPSP', 'PALLFNF']);
+      // Every cell the answer shares with the mirror (9 of them) is the mirror's.
+      const cells = ours.flatMap((r) =>
+        Object.entries(r)
+          .filter(([k, v]) => k !== 'date' && v !== '')
+          .map(([k, v]) => [r.date, k, v]),
       );
+      expect(cells).toHaveLength(9);
+      for (const [month, code, v] of cells) expect([month, code, v]).toEqual([month, code, at(month!, code!)]);
       await adapter.load(db, dir);
       expect(await db.all(`SELECT code, date, value FROM imf_prices WHERE code IN ('PCOBA', 'POILAPSP') ORDER BY code, date`)).toEqual([
-        { code: 'PCOBA', date: '2025-08-01', value: 33000.5 },
-        { code: 'PCOBA', date: '2025-09-01', value: 33482.068181818184 },
-        { code: 'POILAPSP', date: '2025-09-01', value: 157.5 },
+        { code: 'PCOBA', date: '2025-08-01', value: Number(at('2025-08', 'PCOBA')) },
+        { code: 'PCOBA', date: '2025-09-01', value: Number(at('2025-09', 'PCOBA')) },
+        { code: 'POILAPSP', date: '2025-09-01', value: Number(at('2025-09', 'POILAPSP')) },
       ]);
       expect(
         await db.all(`SELECT code, imf_code, data_type, description, unit FROM imf_series WHERE code IN ('PCOBA', 'PALLFNF', 'POILAPSP_col44') ORDER BY code`),

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { sqlString, type Db } from '../db.ts';
+import { requireAdvanced } from './edition.ts';
 import { parseCsv, readCsvText, requireColumns, requireFile, requireRows, writeCsv } from './support.ts';
 import { SourceError, type SourceAdapter } from './types.ts';
 
@@ -7,8 +8,15 @@ const ID = 'imf-commodity-prices' as const;
 const self = { id: ID };
 const MONTHLY = 'imf-pcps-monthly.csv';
 const SERIES = 'imf-pcps-series.csv';
-/** IMF data portal SDMX 2.1 query: world (W00), every indicator, US$ prices and indices, monthly. */
-export const IMF_PCPS_URL = 'https://api.imf.org/external/sdmx/2.1/data/IMF.RES,PCPS/W00..USD+IX.M?startPeriod=1990-01';
+/**
+ * The IMF data portal's SDMX 2.1 API, dataflow IMF.RES:PCPS, key COUNTRY.INDICATOR.DATA_TRANSFORMATION.FREQUENCY:
+ * the world (G001; W00 was the retired dataservices.imf.org code), every indicator, US$ prices and indices
+ * (USD, INDEX; the old API said IX), monthly. detail=dataonly leaves out some 40 attribute columns a row.
+ * Series start in 1992 on this API (the mirror's 1990-1991 come from IMF's workbook).
+ */
+export const IMF_PCPS_URL = 'https://api.imf.org/external/sdmx/2.1/data/IMF.RES,PCPS/G001..INDEX+USD.M?startPeriod=1990-01&detail=dataonly';
+/** Transformation codes of an index, current API first. */
+const INDEX_CODES = new Set(['INDEX', 'IX']);
 
 /**
  * Units as IMF words them in its descriptions, first match wins (cents before dollars, so that
@@ -84,6 +92,7 @@ export const imfCommodityPricesSource: SourceAdapter = {
     const res = await fetchImpl(IMF_PCPS_URL, { headers: { accept: 'application/vnd.sdmx.data+csv;version=1.0.0;labels=both' } });
     if (!res.ok) throw new SourceError(ID, `download ${IMF_PCPS_URL} answered ${res.status}`);
     const { monthly, series } = pcpsFromSdmxCsv(await res.text());
+    requireAdvanced(ID, IMF_PCPS_URL, String(monthly.rows.at(-1)?.[0] ?? ''), new Date().toISOString().slice(0, 10));
     await writeCsv(join(dir, MONTHLY), monthly.header, monthly.rows);
     await writeCsv(join(dir, SERIES), ['column', 'imf_code', 'data_type', 'frequency', 'description'], series);
   },
@@ -110,8 +119,11 @@ export function pcpsFromSdmxCsv(text: string): {
     return i;
   };
   const [ind, tr, time, val] = ['INDICATOR', 'DATA_TRANSFORMATION', 'TIME_PERIOD', 'OBS_VALUE'].map(col) as [number, number, number, number];
+  const country = header.indexOf('COUNTRY');
   const found = new Map<string, Found>();
   for (const f of records) {
+    // Only the world series; another area in the answer would otherwise mix into the same columns.
+    if (country >= 0 && !['G001', 'W00'].includes(idAndLabel(f[country] ?? '')[0])) continue;
     const [code, label] = idAndLabel(f[ind] ?? '');
     const [transformation] = idAndLabel(f[tr] ?? '');
     const m = /^(\d{4})-?M?(\d{2})$/.exec((f[time] ?? '').trim());
@@ -127,15 +139,15 @@ export function pcpsFromSdmxCsv(text: string): {
   for (const s of found.values()) {
     const hasUsd = found.has(`${s.code}|USD`);
     if (s.transformation === 'USD') columns.push({ name: s.code === 'POILAPSP' ? 'POILAPSP_col44' : s.code, s });
-    else if (s.transformation === 'IX' && (!hasUsd || s.code === 'POILAPSP')) columns.push({ name: s.code, s });
+    else if (INDEX_CODES.has(s.transformation) && (!hasUsd || s.code === 'POILAPSP')) columns.push({ name: s.code, s });
   }
-  if (columns.length === 0) throw new SourceError(ID, 'SDMX-CSV answer has no USD or IX series');
+  if (columns.length === 0) throw new SourceError(ID, 'SDMX-CSV answer has no world (G001) USD or INDEX series');
   const dates = [...new Set(columns.flatMap((c) => [...c.s.obs.keys()]))].sort();
   return {
     monthly: {
       header: ['date', ...columns.map((c) => c.name)],
       rows: dates.map((d) => [d, ...columns.map((c) => c.s.obs.get(d) ?? '')]),
     },
-    series: columns.map((c) => [c.name, c.s.code, c.s.transformation === 'IX' ? 'Index' : 'USD', 'Monthly', c.s.label]),
+    series: columns.map((c) => [c.name, c.s.code, INDEX_CODES.has(c.s.transformation) ? 'Index' : 'USD', 'Monthly', c.s.label]),
   };
 }
