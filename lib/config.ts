@@ -153,6 +153,11 @@ export const ConfigShape = z.object({
   HOST: withDefault('0.0.0.0', z.string(), { concern: 'both', description: 'interface to listen on; also the host of the default `PUBLIC_BASE_URL`' }),
   EIA_API_KEY: optional(z.string(), { concern: 'build', description: 'EIA API v2 key (EIA prices, Henry Hub and weekly petroleum; `--download` only)' }),
   AGSI_API_KEY: optional(z.string(), { concern: 'build', description: 'GIE AGSI+ API key (gas storage; `--download` only)' }),
+  WORLDBANK_CMO_URL: optional(httpUrl('WORLDBANK_CMO_URL', 'https://thedocs.worldbank.org/en/doc/…/related/CMO-Historical-Data-Monthly.xlsx', false), {
+    concern: 'build',
+    description:
+      "address of the World Bank's `CMO-Historical-Data-Monthly.xlsx`, instead of the one the commodity-markets page links (`--download` only; the address changes with editions)",
+  }),
   REBUILD_EVERY: withDefault(
     '15m',
     z.string().transform((v, ctx) => {
@@ -413,7 +418,7 @@ export function buildSettings(c: Config) {
     outDir: c.DIST_DIR,
     baseUrl: c.PUBLIC_BASE_URL,
     rateLimits: { data: c.RATE_LIMIT_DATA, ask: c.RATE_LIMIT_ASK },
-    sourceKeys: { eia: c.EIA_API_KEY, agsi: c.AGSI_API_KEY },
+    sourceKeys: { eia: c.EIA_API_KEY, agsi: c.AGSI_API_KEY, worldbankCmoUrl: c.WORLDBANK_CMO_URL },
     embeddings: embeddingsOf(c),
     site: { skip: !c.CHOKEPOINT_SITE, logLevel: c.SITE_LOG },
     securityContact: c.SECURITY_CONTACT,

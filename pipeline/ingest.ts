@@ -133,7 +133,8 @@ async function loadSource(db: Db, adapter: SourceAdapter, opts: IngestOptions, f
       inputDir = join(opts.snapshotsDir, '.downloads', adapter.id);
       await rm(inputDir, { recursive: true, force: true });
       await mkdir(inputDir, { recursive: true });
-      await adapter.download(inputDir, fx.fetch, opts.keys ?? {});
+      // The adapter says which edition address it used (World Bank's, found on the publisher's page).
+      await adapter.download(inputDir, fx.fetch, { ...opts.keys, log: (line) => fx.log.info(line) });
     }
     const hashed = await hashFiles(adapter, inputDir);
     // A snapshot taken before the adapter declared a new table must not stand in for a load.
