@@ -1,8 +1,8 @@
 /**
- * Files whose address changes with each edition (World Bank's CMO workbook, the Energy Institute's
- * all-data workbook): the address is read from the page where the publisher lists the current file,
- * unless the operator configured one, and a file whose newest period has not advanced while the
- * publisher's cadence (data/cadence.yaml) says it should have is refused instead of published as fresh.
+ * Files whose address changes with each edition (World Bank's CMO workbook): the address is read
+ * from the page where the publisher lists the current file, unless the operator configured one. And
+ * a downloaded file whose newest period has not advanced while the publisher's cadence
+ * (data/cadence.yaml) says it should have (World Bank, IMF) is refused instead of published as fresh.
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';

@@ -11,16 +11,14 @@ export interface SourceFile {
 
 /**
  * What a download needs beyond the fetch: API keys of the publishers that require one (EIA_API_KEY,
- * AGSI_API_KEY in lib/config.ts), configured addresses of files that change with each edition
- * (WORLDBANK_CMO_URL, EI_WORKBOOK_URL), and where to say which address was used.
+ * AGSI_API_KEY in lib/config.ts), the configured address of a file that changes with each edition
+ * (WORLDBANK_CMO_URL), and where to say which address was used.
  */
 export interface SourceKeys {
   eia?: string | undefined;
   agsi?: string | undefined;
   /** The World Bank CMO-Historical-Data-Monthly.xlsx address, instead of the one the commodity-markets page links. */
   worldbankCmoUrl?: string | undefined;
-  /** The Energy Institute all-data workbook address, instead of the one the Statistical Review page links. */
-  eiWorkbookUrl?: string | undefined;
   /** One line per notable step of a download (the edition address found); the build's log. */
   log?: ((line: string) => void) | undefined;
 }
