@@ -93,6 +93,7 @@ export function healthOf(manifest: BuildManifest, now: Date, generatedAt: Date):
       stale_since: s.stale_since,
       stale_reason: publicReason(s.stale_reason),
       headline: headline.has(s.id),
+      ...(s.fetch ? { fetch: { ...s.fetch, reason: publicReason(s.fetch.reason) } } : {}),
     };
   });
   const degraded: { id: string; reason: string }[] = [];

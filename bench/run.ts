@@ -4,15 +4,16 @@ import { API_ROUTES, UNREACHED_LIMIT, benchApi, benchRateLimited, median } from 
 import { benchAsk } from './ask.ts';
 import { benchBuild } from './build.ts';
 import { benchEdge } from './edge.ts';
+import { benchLive } from './live.ts';
 import { benchSearch, searchReport } from './search.ts';
 
 /**
  * `npm run bench`: every benchmark, printed as Markdown for BENCHMARKS.md. Needs wrk (apt-get
- * install wrk). `npm run bench -- api` (or build, search, ask, edge) runs those sections only, on the
+ * install wrk). `npm run bench -- api` (or build, live, search, ask, edge) runs those sections only, on the
  * build at DIST_DIR (default dist/).
  */
 const only = new Set(process.argv.slice(2));
-const want = (section: 'build' | 'api' | 'search' | 'ask' | 'edge') => only.size === 0 || only.has(section);
+const want = (section: 'build' | 'live' | 'api' | 'search' | 'ask' | 'edge') => only.size === 0 || only.has(section);
 const machine = `${cpus().length} × ${cpus()[0]?.model.trim()}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
 console.log(`# npm run bench — ${new Date().toISOString()}\n\nMachine: ${machine}\n`);
 let ok = true;
@@ -45,6 +46,9 @@ if (want('build')) {
     `\nThe bulk package stage (Parquet + CSV + datapackage.json, docs/bulk.md) of the full build: ${full.bulkS.toFixed(2)} s, ${(full.bulkKb / 1024).toFixed(1)} MB.`,
   );
 }
+
+// A live build against the publishers' recorded answers (no target: the figures are the report).
+if (want('live')) console.log('\n' + (await benchLive()) + '\n');
 
 const dist = process.env.DIST_DIR ?? resolve(import.meta.dirname, '../dist');
 if (want('api')) {

@@ -7,12 +7,14 @@ import { buildSettings, ConfigError, EXIT_CONFIG, parseInterval, readConfig, typ
 /** Exit status when another build holds DIST_DIR (EX_TEMPFAIL): try again later. */
 const EXIT_LOCKED = 75;
 
-const USAGE = `Usage: npm run build -- [--download] [--every 15m]
+const USAGE = `Usage: npm run build -- [--download [--force]] [--every 15m]
 
 Loads every source into DuckDB, computes the indicators, validates every output against the
 contract and publishes the build atomically under DIST_DIR (default dist/, live build: dist/current).
 
-  --download     fetch each source from its publisher instead of reading SOURCES_DIR
+  --download     fetch each source from its publisher instead of reading SOURCES_DIR, when
+                 its cadence says a new release can exist (as DATA_SOURCE=live does)
+  --force        with --download: ask every source now, without validators (a full refresh)
   --every <d>    keep rebuilding every <d> (15m, 90s, 1h); a failed build is logged and the
                  previous one keeps serving
   --wait <d>     when another build of the same DIST_DIR is running, wait up to <d> for it
@@ -25,7 +27,13 @@ stops the build at once (exit status 78).`;
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
-    options: { download: { type: 'boolean', default: false }, every: { type: 'string' }, wait: { type: 'string' }, help: { type: 'boolean', default: false } },
+    options: {
+      download: { type: 'boolean', default: false },
+      force: { type: 'boolean', default: false },
+      every: { type: 'string' },
+      wait: { type: 'string' },
+      help: { type: 'boolean', default: false },
+    },
     strict: true,
   });
   if (values.help) {
@@ -40,11 +48,14 @@ async function main(): Promise<number> {
     console.error(`[build] ${err.message}`);
     return EXIT_CONFIG;
   }
+  if (values.force && !values.download && config.DATA_SOURCE !== 'live') throw new Error('--force goes with --download (or DATA_SOURCE=live)');
   const fx = defaultEffects();
   const lockWaitMs = values.wait ? parseInterval(values.wait, '--wait') : 0;
   const once = async (): Promise<number> => {
     try {
-      const r = await runBuild({ ...buildSettings(config), download: values.download, lockWaitMs }, fx);
+      const settings = buildSettings(config);
+      const live = { ...settings.live, force: values.force };
+      const r = await runBuild({ ...settings, download: values.download || settings.download, live, lockWaitMs }, fx);
       const stale = r.sources.filter((s) => s.status === 'stale' || s.status === 'unavailable');
       fx.log.info(
         `published build ${r.build}: ${r.files} files in ${(r.durationMs / 1000).toFixed(1)}s${stale.length ? `; ${stale.length} source(s) stale or unavailable` : ''}`,

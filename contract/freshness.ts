@@ -11,6 +11,8 @@ export interface SourceCadence {
   lag_days: number;
   status: 'active' | 'historical' | 'discontinued';
   next_release?: string;
+  /** HH:MM (UTC) at which the publisher releases, where known: live fetching asks from then on (pipeline/fetch/schedule.ts). */
+  release_utc?: string;
   note: string;
   series?: Record<string, Partial<Omit<SourceCadence, 'series'>>>;
 }

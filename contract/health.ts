@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Cadence, DateString, DateTimeString, Freshness } from './common.ts';
-import { SourceStatus } from './manifest.ts';
+import { SourceFetch, SourceStatus } from './manifest.ts';
 import type { SourceId } from './sources.ts';
 
 /**
@@ -28,6 +28,9 @@ export const HealthSource = z.strictObject({
   stale_since: DateTimeString.nullable(),
   stale_reason: z.string().nullable().describe('Why the latest load failed, in words, without server paths or queries'),
   headline: z.boolean().describe('A source the headline figures depend on: stale makes the service degraded'),
+  fetch: SourceFetch.optional().describe(
+    'Live fetching of the source in the served build: last attempt, its outcome, last success, next scheduled fetch (absent when the build read the embedded mirror)',
+  ),
 });
 export type HealthSource = z.infer<typeof HealthSource>;
 

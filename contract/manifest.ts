@@ -1,6 +1,29 @@
 import { z } from 'zod';
 import { Cadence, DateString, DateTimeString, Freshness } from './common.ts';
 
+/** What live fetching did with a source in a build (DATA_SOURCE=live or --download; docs/freshness.md#live-fetching). */
+export const FetchOutcome = z
+  .enum(['fetched', 'unchanged', 'skipped-not-due', 'failed'])
+  .describe(
+    "fetched: the publisher sent new data and it loaded; unchanged: asked, and the publisher answered 304 or the same bytes; skipped-not-due: not asked, no new release can exist yet on the publisher's cadence; failed: the fetch or the load failed (`reason`), the last good snapshot is served",
+  );
+export type FetchOutcome = z.infer<typeof FetchOutcome>;
+
+export const SourceFetch = z
+  .strictObject({
+    outcome: FetchOutcome,
+    reason: z.string().nullable().describe('Why the fetch failed (null unless failed)'),
+    last_attempt: DateTimeString.nullable().describe('When the publisher was last asked (a skipped source keeps the time of the last time it was)'),
+    last_success: DateTimeString.nullable().describe('When the publisher last answered with data that loaded (new or unchanged)'),
+    next_due: DateTimeString.nullable().describe('When the source is next asked (null: only by a forced refresh; its cadence says it will not update)'),
+    requests: z.number().int().nonnegative().describe('Requests sent in this build, retries included'),
+    not_modified: z.number().int().nonnegative().describe('Of those, answered 304 Not Modified'),
+    retries: z.number().int().nonnegative(),
+    bytes: z.number().int().nonnegative().describe('Bytes received in this build'),
+  })
+  .describe('Live fetching of the source; absent when the build read the embedded mirror');
+export type SourceFetch = z.infer<typeof SourceFetch>;
+
 export const SourceStatus = z.strictObject({
   id: z.string(),
   publisher: z.string(),
@@ -25,6 +48,7 @@ export const SourceStatus = z.strictObject({
   stale_reason: z.string().nullable(),
   stale_since: DateTimeString.nullable(),
   files: z.array(z.strictObject({ path: z.string(), sha256: z.string(), bytes: z.number().int() })),
+  fetch: SourceFetch.optional(),
 });
 export type SourceStatus = z.infer<typeof SourceStatus>;
 

@@ -2,7 +2,7 @@ import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { RedisClient } from 'redis';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, ConfigShape, buildSettings, embeddingsOf, environmentTable, readConfig, variableDocs } from './config.ts';
+import { ConfigError, ConfigShape, buildSettings, embeddingsOf, environmentTable, publisherUrlVariable, readConfig, variableDocs } from './config.ts';
 
 const REPO = join(import.meta.dirname, '..');
 
@@ -199,6 +199,36 @@ describe('readConfig', () => {
       securityContact: ['sec@example.org'],
       embeddings: { baseUrl: 'https://emb.example/v1', apiKey: 'ek', model: 'm', timeoutMs: 2000 },
     });
+  });
+
+  it('stays on the embedded mirror unless DATA_SOURCE=live, and passes live fetching its limits', () => {
+    const mirror = buildSettings(readConfig({}));
+    expect(mirror.download).toBe(false);
+    expect(mirror.live).toEqual({ policy: { timeoutMs: 60_000, deadlineMs: 600_000, maxBytes: 256 * 2 ** 20 }, publisherUrls: {} });
+    const live = buildSettings(readConfig({ DATA_SOURCE: 'live', FETCH_TIMEOUT_MS: '500', FETCH_DEADLINE_MS: '2000', FETCH_MAX_MB: '8' }));
+    expect(live.download).toBe(true);
+    expect(live.live.policy).toEqual({ timeoutMs: 500, deadlineMs: 2000, maxBytes: 8 * 2 ** 20 });
+    expect(refusal({ DATA_SOURCE: 'publishers' }).problems).toEqual([{ variable: 'DATA_SOURCE', message: 'DATA_SOURCE must be mirror or live' }]);
+  });
+
+  it('takes PUBLISHER_URL_<SOURCE_ID> as an origin for that source, and refuses an unknown source or a path', () => {
+    expect(publisherUrlVariable('worldbank-pink-sheet')).toBe('PUBLISHER_URL_WORLDBANK_PINK_SHEET');
+    const c = readConfig({
+      PUBLISHER_URL_WORLDBANK_PINK_SHEET: 'http://127.0.0.1:8080/',
+      PUBLISHER_URL_GIE_AGSI_GAS_STORAGE: 'https://proxy.example',
+      PUBLISHER_URL_EIA_OIL_PRICES: '',
+    });
+    expect(c.PUBLISHER_URLS).toEqual({ 'worldbank-pink-sheet': 'http://127.0.0.1:8080', 'gie-agsi-gas-storage': 'https://proxy.example' });
+    expect(buildSettings(c).live.publisherUrls).toBe(c.PUBLISHER_URLS);
+    const bad = refusal({
+      PUBLISHER_URL_WORLD_BANK: 'http://a.example',
+      PUBLISHER_URL_EIA_HENRY_HUB: 'http://a.example/eia',
+      PUBLISHER_URL_COUNTRY_CODES: 'ftp://a.example',
+    });
+    expect(bad.problems.map((p) => p.variable)).toEqual(['PUBLISHER_URL_WORLD_BANK', 'PUBLISHER_URL_EIA_HENRY_HUB', 'PUBLISHER_URL_COUNTRY_CODES']);
+    expect(bad.problems[0]!.message).toMatch(/names no source \(known: PUBLISHER_URL_COUNTRY_CODES, /);
+    expect(bad.problems[1]!.message).toMatch(/it has the path \/eia; requests keep their own path/);
+    expect(bad.problems[2]!.message).toMatch(/scheme ftp:/);
   });
 
   it('joins the checks of a layer above (TRUST_PROXY, parsed by the API) to the same one error', () => {

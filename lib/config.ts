@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_EMBEDDINGS_MODEL, type EmbeddingsConfig } from './search/remote.ts';
 import { LOG_LEVELS } from './log.ts';
+import { SOURCE_IDS } from '../contract/sources.ts';
 
 /**
  * The configuration of every process of the project, from the environment: one zod schema of
@@ -151,12 +152,30 @@ export const ConfigShape = z.object({
     description: 'port to listen on; also the port of the default `PUBLIC_BASE_URL`',
   }),
   HOST: withDefault('0.0.0.0', z.string(), { concern: 'both', description: 'interface to listen on; also the host of the default `PUBLIC_BASE_URL`' }),
-  EIA_API_KEY: optional(z.string(), { concern: 'build', description: 'EIA API v2 key (EIA prices, Henry Hub and weekly petroleum; `--download` only)' }),
-  AGSI_API_KEY: optional(z.string(), { concern: 'build', description: 'GIE AGSI+ API key (gas storage; `--download` only)' }),
+  DATA_SOURCE: withDefault('mirror', z.enum(['mirror', 'live'], { error: 'DATA_SOURCE must be mirror or live' }), {
+    concern: 'build',
+    description:
+      '`mirror` reads the embedded mirror (`SOURCES_DIR`); `live` fetches each source from its publisher when its cadence says a new release can exist, as `--download` does ([docs/freshness.md](docs/freshness.md#live-fetching))',
+  }),
+  EIA_API_KEY: optional(z.string(), { concern: 'build', description: 'EIA API v2 key (EIA prices, Henry Hub and weekly petroleum; live only)' }),
+  AGSI_API_KEY: optional(z.string(), { concern: 'build', description: 'GIE AGSI+ API key (gas storage; live only)' }),
+  FETCH_TIMEOUT_MS: withDefault('60000', atLeastOne('FETCH_TIMEOUT_MS'), {
+    concern: 'build',
+    description: 'live only: one request to a publisher (headers and body) may take this long before it is abandoned and retried',
+  }),
+  FETCH_DEADLINE_MS: withDefault('600000', atLeastOne('FETCH_DEADLINE_MS'), {
+    concern: 'build',
+    description:
+      'live only: all the requests of one source; past it the source fails (its last good snapshot is served, marked stale) and the build publishes without waiting',
+  }),
+  FETCH_MAX_MB: withDefault('256', atLeastOne('FETCH_MAX_MB'), {
+    concern: 'build',
+    description: 'live only: an answer larger than this many MiB is refused',
+  }),
   WORLDBANK_CMO_URL: optional(httpUrl('WORLDBANK_CMO_URL', 'https://thedocs.worldbank.org/en/doc/…/related/CMO-Historical-Data-Monthly.xlsx', false), {
     concern: 'build',
     description:
-      "address of the World Bank's `CMO-Historical-Data-Monthly.xlsx`, instead of the one the commodity-markets page links (`--download` only; the address changes with editions)",
+      "address of the World Bank's `CMO-Historical-Data-Monthly.xlsx`, instead of the one the commodity-markets page links (live only; the address changes with editions)",
   }),
   REBUILD_EVERY: withDefault(
     '15m',
@@ -315,8 +334,35 @@ export const ConfigShape = z.object({
 
 export type VariableName = keyof typeof ConfigShape.shape;
 type Parsed = z.output<typeof ConfigShape>;
-/** The parsed configuration: every variable by its name, PUBLIC_BASE_URL resolved. */
-export type Config = Omit<Parsed, 'PUBLIC_BASE_URL'> & { PUBLIC_BASE_URL: string };
+/** The parsed configuration: every variable by its name, PUBLIC_BASE_URL resolved, the PUBLISHER_URL_* overrides by source id. */
+export type Config = Omit<Parsed, 'PUBLIC_BASE_URL'> & { PUBLIC_BASE_URL: string; PUBLISHER_URLS: Record<string, string> };
+
+/** The variables that stand in for a publisher's address, one per source: `PUBLISHER_URL_` + the id upper-cased, non-alphanumerics as `_`. */
+export const PUBLISHER_URL_PREFIX = 'PUBLISHER_URL_';
+export const publisherUrlVariable = (sourceId: string) => PUBLISHER_URL_PREFIX + sourceId.toUpperCase().replace(/[^A-Z0-9]/g, '_');
+
+/** PUBLISHER_URL_* of the environment by source id; an unknown source or a URL with more than an origin is a problem. */
+function publisherUrls(env: Env, problems: { variable: string; message: string }[]): Record<string, string> {
+  const byVariable = new Map(SOURCE_IDS.map((id) => [publisherUrlVariable(id), id]));
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (!name.startsWith(PUBLISHER_URL_PREFIX) || value === undefined || value === '') continue;
+    const id = byVariable.get(name);
+    if (!id) {
+      problems.push({ variable: name, message: `${name} names no source (known: ${[...byVariable.keys()].join(', ')})` });
+      continue;
+    }
+    const parsed = httpUrl(name, 'http://mirror.internal:8080').safeParse(value);
+    const path = parsed.success ? new URL(parsed.data).pathname : '/';
+    if (!parsed.success || path !== '/') {
+      const why = parsed.success ? `it has the path ${path}; requests keep their own path` : parsed.error.issues[0]!.message;
+      problems.push({ variable: name, message: `${name} must be a scheme, host and optional port only, e.g. http://mirror.internal:8080 (${why})` });
+      continue;
+    }
+    out[id] = new URL(parsed.data).origin;
+  }
+  return out;
+}
 
 /** The documentation of each variable, from the schema. */
 export function variableDocs(): [VariableName, VariableDoc][] {
@@ -377,9 +423,10 @@ export function readConfig(env: Env = process.env, options: ReadConfigOptions = 
   if (parsed.success && parsed.data.HEADERS_TIMEOUT_MS > parsed.data.REQUEST_TIMEOUT_MS) {
     problems.push({ variable: 'HEADERS_TIMEOUT_MS', message: 'HEADERS_TIMEOUT_MS must not be larger than REQUEST_TIMEOUT_MS' });
   }
+  const publishers = publisherUrls(env, problems);
   if (!parsed.success || problems.length) throw new ConfigError(problems);
   const c = parsed.data;
-  return { ...c, PUBLIC_BASE_URL: c.PUBLIC_BASE_URL ?? defaultBaseUrl(c.HOST, c.PORT) };
+  return { ...c, PUBLIC_BASE_URL: c.PUBLIC_BASE_URL ?? defaultBaseUrl(c.HOST, c.PORT), PUBLISHER_URLS: publishers };
 }
 
 /** '15m', '90s', '1h' → milliseconds; null for anything else (zero included). */
@@ -409,7 +456,8 @@ export function embeddingsOf(
 /**
  * What a build takes from the configuration (pipeline/build.ts BuildOptions, less what the
  * command line adds): where to read and write, the published address and rate limits, the
- * publishers' API keys, the embeddings endpoint, the website switches, the security contact.
+ * publishers' API keys, live fetching (DATA_SOURCE and its limits, PUBLISHER_URL_*), the
+ * embeddings endpoint, the website switches, the security contact.
  */
 export function buildSettings(c: Config) {
   return {
@@ -419,6 +467,11 @@ export function buildSettings(c: Config) {
     baseUrl: c.PUBLIC_BASE_URL,
     rateLimits: { data: c.RATE_LIMIT_DATA, ask: c.RATE_LIMIT_ASK },
     sourceKeys: { eia: c.EIA_API_KEY, agsi: c.AGSI_API_KEY, worldbankCmoUrl: c.WORLDBANK_CMO_URL },
+    download: c.DATA_SOURCE === 'live',
+    live: {
+      policy: { timeoutMs: c.FETCH_TIMEOUT_MS, deadlineMs: c.FETCH_DEADLINE_MS, maxBytes: c.FETCH_MAX_MB * 2 ** 20 },
+      publisherUrls: c.PUBLISHER_URLS,
+    },
     embeddings: embeddingsOf(c),
     site: { skip: !c.CHOKEPOINT_SITE, logLevel: c.SITE_LOG },
     securityContact: c.SECURITY_CONTACT,
@@ -433,6 +486,10 @@ export function environmentTable(): string {
     const def = d.shown ?? (d.default === undefined ? 'unset' : d.default === '' ? 'empty' : `\`${d.default}\``);
     return `| \`${name}\` | ${who[d.concern]} | ${cell(def)} | ${cell(d.description)} |`;
   });
+  const ids = SOURCE_IDS.map((id) => `\`${publisherUrlVariable(id)}\``);
+  rows.push(
+    `| \`PUBLISHER_URL_<SOURCE_ID>\` | build | unset | live only: replaces the scheme, host and port of every request one source makes, path and query unchanged (a corporate mirror, a proxy, a test server); one variable per source, the id upper-cased with non-alphanumerics as \`_\`: ${ids.join(', ')} |`,
+  );
   return [
     'Generated from lib/config.ts (`UPDATE_DOCS=1 npx vitest run lib/config.test.ts` rewrites it). An empty value counts as unset; a bad value stops the process at start-up with one message naming every bad variable (exit status 78).',
     '',

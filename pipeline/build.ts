@@ -20,7 +20,8 @@ import { Db } from './db.ts';
 import { publishDiscovery } from './discovery/stage.ts';
 import { type Effects, timed } from './effects.ts';
 import { type SourceCadence, cadenceFor, loadCadences } from './freshness.ts';
-import { ingestSource } from './ingest.ts';
+import { fetchSources, type LiveOptions } from './fetch/sources.ts';
+import { hasSnapshot, ingestSource } from './ingest.ts';
 import { LOCK_FILE, acquireBuildLock } from './lock.ts';
 import { type MetaFor, metaFactory } from './meta.ts';
 import { type CountryNames, countryNames } from './names.ts';
@@ -52,7 +53,10 @@ export interface BuildOptions {
   baseUrl: string;
   /** The server's rate limits (RATE_LIMIT_DATA, RATE_LIMIT_ASK; 0 = off), stated by the discovery files like baseUrl; default 60 and 10. */
   rateLimits?: RateLimitQuotas;
+  /** Fetch the sources from their publishers, each when due on its cadence (DATA_SOURCE=live, `--download`), instead of reading sourcesDir. */
   download?: boolean;
+  /** How live fetching runs: `--force`, timeouts and deadlines, PUBLISHER_URL_* (pipeline/fetch/sources.ts). */
+  live?: LiveOptions;
   /** API keys of the publishers that require one for `download` (EIA_API_KEY, AGSI_API_KEY). */
   sourceKeys?: SourceKeys;
   /** The embeddings endpoint of the search index (EMBEDDINGS_*); absent or null: the local word vectors. */
@@ -171,17 +175,27 @@ export const BUILD_STEPS: readonly AnyStep<BuildValues>[] = [
     output: 'statuses',
     run: async ({ db, opts, fx, paths, cadences, plan, omitted }) => {
       const statuses: SourceStatus[] = [];
-      for (const adapter of opts.sources ?? SOURCES) {
+      const adapters = opts.sources ?? SOURCES;
+      // Live: every due source fetched at once, each isolated; then loaded one by one into the one database.
+      const fetched = opts.download
+        ? await timed(
+            fx.log,
+            'fetch from the publishers',
+            () =>
+              fetchSources(
+                adapters,
+                { snapshotsDir: paths.snapshots, keys: opts.sourceKeys ?? {}, live: opts.live ?? {}, hasSnapshot: (a) => hasSnapshot(paths.snapshots, a) },
+                fx,
+              ),
+            (m) => [...m.values()].map((f) => f.kind).join(', '),
+          )
+        : null;
+      for (const adapter of adapters) {
         const status = await timed(
           fx.log,
           `source ${adapter.id}`,
           () =>
-            ingestSource(
-              db,
-              adapter,
-              { sourcesDir: opts.sourcesDir, snapshotsDir: paths.snapshots, download: opts.download ?? false, keys: opts.sourceKeys ?? {}, cadences, plan },
-              fx,
-            ),
+            ingestSource(db, adapter, { sourcesDir: opts.sourcesDir, snapshotsDir: paths.snapshots, fetched: fetched?.get(adapter.id), cadences, plan }, fx),
           (s) => `${s.status}${s.data_as_of ? `, data to ${s.data_as_of}` : ''}, ${s.freshness}`,
         );
         if (status.status === 'unavailable') omitted.push({ output: `outputs from ${status.id}`, reason: status.stale_reason ?? 'unavailable' });

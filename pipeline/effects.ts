@@ -1,8 +1,13 @@
+import type { FetchLine } from './fetch/polite.ts';
+import { createLogger } from '../lib/log.ts';
+
 /** What a build needs from the outside world, injected so that builds are testable and reproducible. */
 export interface Effects {
   now(): Date;
   log: Logger;
   fetch: typeof fetch;
+  /** One structured line per publisher fetch of a live build (pipeline/fetch/polite.ts); absent: not logged. */
+  fetchLog?: (line: FetchLine) => void;
 }
 
 export interface Logger {
@@ -27,5 +32,6 @@ export const consoleLogger: Logger = {
 export const silentLogger: Logger = { info: () => {}, warn: () => {} };
 
 export function defaultEffects(log: Logger = consoleLogger): Effects {
-  return { now: () => new Date(), log, fetch: globalThis.fetch };
+  const fetchLogger = createLogger({ name: 'fetch' });
+  return { now: () => new Date(), log, fetch: globalThis.fetch, fetchLog: (line) => fetchLogger.info(line, 'fetch') };
 }

@@ -30,6 +30,10 @@ const Fields = {
   lag_days: z.number().int().nonnegative(),
   status: z.enum(['active', 'historical', 'discontinued']),
   next_release: DateString.optional(),
+  release_utc: z
+    .string()
+    .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'release_utc is a time of day HH:MM (UTC)')
+    .optional(),
   note: z.string().min(1),
 };
 const CadenceEntry = z.strictObject({

@@ -1,25 +1,25 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SourceStatus } from '../contract/manifest.ts';
 import { type Db, sqlString } from './db.ts';
 import type { Effects } from './effects.ts';
 import { type SourceCadence, buildFreshness, cadenceFor, isoDay } from './freshness.ts';
+import { type Fetched, settle } from './fetch/sources.ts';
+import { liveDir, writeFetchState } from './fetch/state.ts';
 import { checkPlausible } from './plausibility.ts';
 import { type Snapshot, type SnapshotPlan, readSnapshot, tablePath } from './snapshots.ts';
 import { TABLE_SCHEMAS, createTableSql, sameTypeFamily } from './sources/schemas.ts';
-import type { SourceAdapter, SourceKeys } from './sources/types.ts';
+import type { SourceAdapter } from './sources/types.ts';
 
 export interface IngestOptions {
   /** The mirror folder (SOURCES_DIR): one sub-folder per source id. */
   sourcesDir: string;
   /** Where snapshots of the last good load of each source are kept (beside the builds). */
   snapshotsDir: string;
-  /** Fetch each source from its publisher instead of reading the mirror. */
-  download: boolean;
-  /** API keys of the publishers that require one to download (EIA_API_KEY, AGSI_API_KEY). */
-  keys?: SourceKeys;
+  /** What live fetching brought for this source (pipeline/fetch/sources.ts); absent: read the mirror. */
+  fetched?: Fetched;
   /** data/cadence.yaml (loadCadences): how old each source may be before it is late or stale. */
   cadences: Record<string, SourceCadence>;
   /** Collects the snapshot changes of this load; the build applies them once it has published. */
@@ -111,7 +111,17 @@ export async function ingestSource(db: Db, adapter: SourceAdapter, opts: IngestO
   const today = isoDay(fx.now());
   const status = await loadSource(db, adapter, opts, fx);
   const f = buildFreshness(cadence, status.data_as_of, today);
-  return { ...status, cadence: cadence.cadence, freshness: f.freshness, expected_next: f.expected_next, overdue_days: f.overdue_days };
+  const loaded = { ...status, cadence: cadence.cadence, freshness: f.freshness, expected_next: f.expected_next, overdue_days: f.overdue_days };
+  if (!opts.fetched) return loaded;
+  const { fetch, state } = settle(opts.fetched, status, cadence, fx.now());
+  if (state) opts.plan.afterCommit(() => writeFetchState(liveDir(opts.snapshotsDir, adapter.id), state));
+  return { ...loaded, fetch };
+}
+
+/** Whether a source has a snapshot complete enough to load from (one taken before the adapter declared a new table is not). */
+export function hasSnapshot(snapshotsDir: string, adapter: SourceAdapter): boolean {
+  const dir = join(snapshotsDir, adapter.id);
+  return existsSync(join(dir, 'snapshot.json')) && adapter.tables.every((t) => existsSync(tablePath(dir, t)));
 }
 
 /** The load half of ingestSource: what loaded, from where, and the newest observation. */
@@ -128,15 +138,13 @@ async function loadSource(db: Db, adapter: SourceAdapter, opts: IngestOptions, f
   };
   const now = fx.now().toISOString();
   try {
-    let inputDir = join(opts.sourcesDir, adapter.id);
-    if (opts.download) {
-      inputDir = join(opts.snapshotsDir, '.downloads', adapter.id);
-      await rm(inputDir, { recursive: true, force: true });
-      await mkdir(inputDir, { recursive: true });
-      // The adapter says which edition address it used (World Bank's, found on the publisher's page).
-      await adapter.download(inputDir, fx.fetch, { ...opts.keys, log: (line) => fx.log.info(line) });
-    }
-    const hashed = await hashFiles(adapter, inputDir);
+    const fetched = opts.fetched;
+    if (fetched?.kind === 'failed') throw new Error(fetched.reason);
+    // Not asked again yet after a failure: still stale, for the same reason.
+    if (fetched?.kind === 'skipped' && snap?.failing_since) throw new Error(fetched.state.reason ?? 'the last fetch failed');
+    const inputDir = fetched?.kind === 'downloaded' ? fetched.dir : join(opts.sourcesDir, adapter.id);
+    // A source not due is served from its snapshot as it stands (fetchSources asks when there is none).
+    const hashed = fetched?.kind === 'skipped' && snap ? { sha256: snap.sha256 } : await hashFiles(adapter, inputDir);
     // A snapshot taken before the adapter declared a new table must not stand in for a load.
     const complete = adapter.tables.every((t) => existsSync(tablePath(snapDir, t)));
     if (snap && snap.sha256 === hashed.sha256 && complete) {
@@ -153,6 +161,7 @@ async function loadSource(db: Db, adapter: SourceAdapter, opts: IngestOptions, f
         files: snap.files,
       };
     }
+    if (!('files' in hashed)) throw new Error('its snapshot is incomplete');
     await adapter.load(db, inputDir);
     await verifyTables(db, adapter);
     if (snap) await checkPlausible(db, adapter, snapDir);

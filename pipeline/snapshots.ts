@@ -34,6 +34,12 @@ export const tablePath = (dir: string, table: string) => join(dir, 'tables', `${
 export class SnapshotPlan {
   private readonly staged = new Map<string, string>();
   private readonly metas = new Map<string, Snapshot>();
+  private readonly after: (() => Promise<void>)[] = [];
+
+  /** Bookkeeping beside the snapshots (live fetching's state) written only once the build has published. */
+  afterCommit(write: () => Promise<void>): void {
+    this.after.push(write);
+  }
 
   /** Copy a good load (its raw files and the tables as loaded now) beside the live snapshot. */
   async stage(db: Db, adapter: SourceAdapter, inputDir: string, target: string, snap: Snapshot): Promise<void> {
@@ -65,14 +71,17 @@ export class SnapshotPlan {
       await rm(old, { recursive: true, force: true });
     }
     for (const [target, snap] of this.metas) await writeFileAtomic(join(target, 'snapshot.json'), JSON.stringify(snap, null, 2));
+    for (const write of this.after) await write();
     this.staged.clear();
     this.metas.clear();
+    this.after.length = 0;
   }
 
   async discard(): Promise<void> {
     for (const tmp of this.staged.values()) await rm(tmp, { recursive: true, force: true });
     this.staged.clear();
     this.metas.clear();
+    this.after.length = 0;
   }
 }
 
