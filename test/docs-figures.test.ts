@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ASK_MAX_BODY_BYTES } from '../contract/api.ts';
 import { readConfig } from '../lib/config.ts';
 import { MCP_MAX_BATCH, MCP_MAX_BODY_BYTES } from '../api/mcp/limits.ts';
+import { DEFAULT_POLICY, PACING } from '../pipeline/fetch/polite.ts';
 
 const REPO = resolve(import.meta.dirname, '..');
 const doc = (path: string) => readFileSync(join(REPO, path), 'utf8').replace(/\s+/g, ' ');
@@ -34,5 +35,23 @@ describe('docs quote the code', () => {
     const text = doc('README.md');
     expect(text).toContain(`http://localhost:${c.PORT}`);
     expect(c.PUBLIC_BASE_URL).toBe(`http://localhost:${c.PORT}`);
+  });
+  it('docs/freshness.md and the README: the limits and pacing of live fetching, the same in the configuration and the fetcher', () => {
+    expect([c.FETCH_TIMEOUT_MS, c.FETCH_DEADLINE_MS, c.FETCH_MAX_MB * 2 ** 20]).toEqual([
+      DEFAULT_POLICY.timeoutMs,
+      DEFAULT_POLICY.deadlineMs,
+      DEFAULT_POLICY.maxBytes,
+    ]);
+    const text = doc('docs/freshness.md');
+    expect(text).toContain(`(\`FETCH_TIMEOUT_MS\`, default ${c.FETCH_TIMEOUT_MS / 1000} s, headers and body)`);
+    expect(text).toContain(`(\`FETCH_DEADLINE_MS\`, default ${c.FETCH_DEADLINE_MS / 60_000} minutes)`);
+    expect(text).toContain(
+      `retried up to ${DEFAULT_POLICY.retries} times, with exponential backoff (${DEFAULT_POLICY.backoffMs / 1000} s doubling, up to ${DEFAULT_POLICY.maxBackoffMs / 1000} s, half of it random)`,
+    );
+    expect(text).toContain(`a \`Retry-After\` longer than ${DEFAULT_POLICY.maxRetryAfterMs / 60_000} minutes`);
+    expect(text).toContain(`larger than \`FETCH_MAX_MB\` (${c.FETCH_MAX_MB} MiB)`);
+    expect(text).toContain(`AGSI+ at most one a second and ${PACING['agsi.gie.eu']!.perMinute} a minute`);
+    expect(text).toContain(`EIA at most ${1000 / PACING['api.eia.gov']!.gapMs} a second`);
+    expect(doc('README.md')).toContain(`(\`FETCH_DEADLINE_MS\`, ${c.FETCH_DEADLINE_MS / 60_000} minutes)`);
   });
 });
