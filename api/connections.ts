@@ -24,6 +24,8 @@ export interface ConnectionOptions {
   keepAliveTimeoutMs: number;
   /** Peers the per-IP cap does not apply to: trusted proxies carry many clients on their connections. */
   exempt?: (ip: string) => boolean;
+  /** Until when (ms since the epoch) new connections from a client (its rate-limit key) are refused for pipelining too far ahead (api/pipelining.ts); 0 when they are not. */
+  penalisedUntil?: (key: string) => number;
   /** Headers every problem carries (licence link, nosniff, CORS). */
   headers: () => Record<string, string>;
   log?: (msg: string) => void;
@@ -106,6 +108,8 @@ export interface ConnectionStats {
   clients: number;
   refusedTotal: number;
   refusedPerIp: number;
+  /** Connections refused because their address had pipelined past the caps of api/pipelining.ts shortly before. */
+  refusedPipelining: number;
 }
 
 /**
@@ -121,6 +125,7 @@ export function guardConnections(server: Server, opts: ConnectionOptions): { sta
   let open = 0;
   let refusedTotal = 0;
   let refusedPerIp = 0;
+  let refusedPipelining = 0;
 
   // Node's own connection listener (the HTTP parser) runs only for connections under the caps.
   const inner = server.listeners('connection') as ((socket: Socket) => void)[];
@@ -151,6 +156,20 @@ export function guardConnections(server: Server, opts: ConnectionOptions): { sta
           ...SPECIAL_PROBLEMS['too-many-client-connections'],
           detail: `at most ${opts.maxConnectionsPerIp} connections may be open at once from one client address; reuse a keep-alive connection or close idle ones`,
           headers: { 'retry-after': '5' },
+        },
+        opts.headers(),
+      );
+      return;
+    }
+    const until = counted ? (opts.penalisedUntil?.(key) ?? 0) : 0;
+    if (until > 0) {
+      refusedPipelining++;
+      answerRaw(
+        socket,
+        {
+          ...SPECIAL_PROBLEMS['too-many-pipelined'],
+          detail: 'this address sent more requests ahead of their answers than the server holds; its connections are refused for a few seconds',
+          headers: { 'retry-after': String(Math.max(1, Math.ceil((until - Date.now()) / 1000))) },
         },
         opts.headers(),
       );
@@ -211,7 +230,7 @@ export function guardConnections(server: Server, opts: ConnectionOptions): { sta
     );
   });
 
-  return { stats: () => ({ open, clients: perIp.size, refusedTotal, refusedPerIp }) };
+  return { stats: () => ({ open, clients: perIp.size, refusedTotal, refusedPerIp, refusedPipelining }) };
 }
 
 /** The path of a request for a problem's `instance` (a CONNECT target is host:port, kept short). */

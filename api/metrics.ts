@@ -126,7 +126,7 @@ export class ServerMetrics {
       });
       new Counter({
         name: 'chokepoint_connections_refused_total',
-        help: 'Connections refused by a cap (total: the server was full; per_ip: one client held too many)',
+        help: 'Connections refused by a cap (total: the server was full; per_ip: one client held too many; pipelining: its address had sent too many requests ahead of their answers)',
         labelNames: ['cap'],
         registers,
         collect() {
@@ -135,6 +135,7 @@ export class ServerMetrics {
           this.reset();
           this.inc({ cap: 'total' }, s.refusedTotal);
           this.inc({ cap: 'per_ip' }, s.refusedPerIp);
+          this.inc({ cap: 'pipelining' }, s.refusedPipelining);
         },
       });
     }

@@ -147,10 +147,11 @@ export function observe(listener: Listener, opts: ObserveOptions): Observed {
 }
 
 /** node:http's createServer with observe() around the listener (the `createServer` option of @hono/node-server's serve()). */
-export function observedServer(opts: ObserveOptions & { observed?: (o: Observed) => void }): typeof createServer {
+/** `around`: a listener wrapped around this one (api/pipelining.ts: the order and pace of pipelined requests). */
+export function observedServer(opts: ObserveOptions & { observed?: (o: Observed) => void; around?: (l: Listener) => Listener }): typeof createServer {
   return ((options: ServerOptions, listener: Listener) => {
     const o = observe(listener, opts);
     opts.observed?.(o);
-    return createServer(options, o.listener);
+    return createServer(options, opts.around ? opts.around(o.listener) : o.listener);
   }) as typeof createServer;
 }

@@ -14,6 +14,7 @@ import { createRateLimits, rateKey, type RateLimits } from './rate-limit.ts';
 import { ServerMetrics } from './metrics.ts';
 import { fastPath } from './fast-path.ts';
 import { clientOf, observedServer, type Observed } from './observe.ts';
+import { pipelining, type PipeliningStats } from './pipelining.ts';
 
 export interface RunningServer {
   server: ServerType;
@@ -24,6 +25,8 @@ export interface RunningServer {
   metrics: ServerMetrics;
   /** Open connections, clients holding them, connections refused by each cap. */
   connections(): ConnectionStats;
+  /** Requests waiting for their turn on their connection, connections refused for too many. */
+  pipelining(): PipeliningStats;
   close(): Promise<void>;
 }
 
@@ -47,7 +50,7 @@ export async function startServer(
   let connectionStats: (() => ConnectionStats) | undefined;
   const metrics = new ServerMetrics({
     build: () => store.current() ?? undefined,
-    connections: () => connectionStats?.() ?? { open: 0, clients: 0, refusedTotal: 0, refusedPerIp: 0 },
+    connections: () => connectionStats?.() ?? { open: 0, clients: 0, refusedTotal: 0, refusedPerIp: 0, refusedPipelining: 0 },
   });
   const limits = await createRateLimits({
     data: env.RATE_LIMIT_DATA,
@@ -96,6 +99,11 @@ export async function startServer(
   const client = clientOf(trust);
   const fast = env.FAST_PATH ? fastPath({ source: store, limits, clientKey: (req) => client(req).key }) : undefined;
   let observed: Observed | undefined;
+  // Pipelined requests answered one at a time per connection, queues capped (api/pipelining.ts).
+  const pipes = pipelining({
+    ...(proxies ? { exempt: (ip: string) => trustedBy(proxies, ip) } : {}),
+    headers: () => store.current()?.headers ?? commonHeaders(env.PUBLIC_BASE_URL),
+  });
   return new Promise((resolveStart) => {
     const server = serve(
       {
@@ -103,7 +111,7 @@ export async function startServer(
         port: env.PORT,
         hostname: env.HOST,
         // The request id, the request log line and the counters, around the adapter's listener.
-        createServer: observedServer({ logger, metrics, trust, ...(fast ? { fast } : {}), observed: (o) => (observed = o) }),
+        createServer: observedServer({ logger, metrics, trust, ...(fast ? { fast } : {}), observed: (o) => (observed = o), around: pipes.wrap }),
         serverOptions: {
           headersTimeout: env.HEADERS_TIMEOUT_MS,
           requestTimeout: env.REQUEST_TIMEOUT_MS,
@@ -124,6 +132,7 @@ export async function startServer(
           mcp,
           metrics,
           connections: guard.stats,
+          pipelining: pipes.stats,
           close: async () => {
             logger.info('shutting down: closing connections and MCP sessions');
             store.stop();
@@ -146,6 +155,7 @@ export async function startServer(
       requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
       keepAliveTimeoutMs: env.KEEP_ALIVE_TIMEOUT_MS,
       ...(proxies ? { exempt: (ip: string) => trustedBy(proxies, ip) } : {}),
+      penalisedUntil: pipes.penalisedUntil,
       headers: () => store.current()?.headers ?? commonHeaders(env.PUBLIC_BASE_URL),
     });
     connectionStats = guard.stats;

@@ -5,7 +5,8 @@
  * latency (p50, p99) and failures during it. First, the slowest answer to any input up to and far
  * beyond the size limits. Every attack is bounded in count and in time.
  *
- *   node bench/attack.ts            # over ../dist (or DIST_DIR); about 2 minutes
+ *   node bench/attack.ts            # over ../dist (or DIST_DIR); about 3 minutes
+ *   ATTACK_ONLY=pipelin node bench/attack.ts   # only the attacks whose name matches
  */
 import type { ChildProcess } from 'node:child_process';
 import { Agent, request } from 'node:http';
@@ -19,6 +20,7 @@ const PORT = Number(process.env.ATTACK_PORT ?? 18795);
 const DIST_DIR = resolve(process.env.DIST_DIR ?? resolve(import.meta.dirname, '..', 'dist'));
 const SECONDS = Number(process.env.ATTACK_SECONDS ?? 10);
 const BASE = `http://127.0.0.1:${PORT}`;
+const ONLY = process.env.ATTACK_ONLY ? new RegExp(process.env.ATTACK_ONLY, 'i') : null;
 
 interface Reply {
   status: number;
@@ -84,6 +86,7 @@ function normalClient(until: () => boolean) {
 }
 
 async function during(child: ChildProcess, name: string, attack: (stop: () => boolean) => Promise<string>) {
+  if (ONLY && !ONLY.test(name)) return;
   await sleep(500);
   const before = rssMb(child);
   let peak = before;
@@ -193,9 +196,15 @@ async function main() {
   try {
     await waitFor(`${BASE}/healthz`, 30_000);
     console.log(`Machine: ${cpus().length} × ${cpus()[0]?.model}; server \`api/server.ts\` with production rate limits; ${SECONDS} s per attack.\n`);
-    await slowestInputs();
+    if (!ONLY) await slowestInputs();
     console.log('| attack | what it sent | server RSS (before → peak) | normal client p50 / p99 | normal client | server after |');
     console.log('|---|---|---|---|---|---|');
+
+    // The normal client alone, for comparison on a machine other work may share.
+    await during(child, 'baseline: no attack', async (stop) => {
+      while (!stop()) await sleep(100);
+      return 'nothing';
+    });
 
     await during(child, 'suggestion flood', async (stop) => {
       let sent = 0;
@@ -310,6 +319,32 @@ async function main() {
       }
       return `${sent} padded query strings (1.5–7.5 KB) from 250 IPs`;
     });
+
+    for (const [path, what] of [
+      ['/en/', '/en/'],
+      ['/healthz', '/healthz'],
+      ['/bulk/prices.csv', '/bulk/prices.csv (2.6 MB, uncompressed)'],
+    ] as const) {
+      await during(child, `pipelines never read: ${what}`, async (stop) => {
+        // 20 connections from one address, each writing 2,000 pipelined GETs and never reading;
+        // again with 20 new connections every 6 s (the server closes a refused connection after 5 s).
+        const request = `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${PORT}\r\n\r\n`.repeat(2_000);
+        let opened = 0;
+        while (!stop()) {
+          const round = Array.from({ length: 20 }, () => {
+            const s = connect({ host: '127.0.0.1', port: PORT, localAddress: '127.0.0.8' });
+            s.pause();
+            s.on('error', () => {});
+            s.on('connect', () => s.write(request));
+            opened++;
+            return s;
+          });
+          for (let t = 0; t < 60 && !stop(); t++) await sleep(100);
+          for (const s of round) s.destroy();
+        }
+        return `${opened} connections from 1 IP, 2,000 requests each, never read`;
+      });
+    }
   } finally {
     child.kill('SIGTERM');
   }

@@ -45,6 +45,7 @@ export const SPECIAL_PROBLEMS = {
   'forbidden-origin': { type: '/problems/forbidden-origin', title: 'Forbidden', status: 403 },
   'too-many-connections': { type: '/problems/too-many-connections', title: 'Service unavailable', status: 503 },
   'too-many-client-connections': { type: '/problems/too-many-connections', title: 'Too many connections', status: 429 },
+  'too-many-pipelined': { type: '/problems/too-many-pipelined-requests', title: 'Too many requests', status: 429 },
   'mcp-sessions-exhausted': { type: '/problems/mcp-sessions-exhausted', title: 'Service unavailable', status: 503 },
 } as const satisfies Record<string, { status: number; title: string; type: string }>;
 

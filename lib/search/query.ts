@@ -6,7 +6,7 @@
  */
 import { LANGS, type Lang } from '../../contract/languages.ts';
 import { expandQuery, pickLang, type Expansion, type Lexicon, type LexiconFile } from './lexicon.ts';
-import { Corrector, maxEdits } from './spell.ts';
+import { Corrector, maxEdits, spellBudget } from './spell.ts';
 import { STOP_WORDS, isStopWord, stem, words, type Splitter } from './text.ts';
 
 /** The words of the index: in how many documents each occurs, and in which languages (bit i: LANGS[i]). */
@@ -116,6 +116,8 @@ export function analyse(a: Analyser, q: string, lang?: Lang): Analysis {
   for (const w of ws) vote(before, isStopWord(w) ? LANGS.filter((l) => STOP_WORDS[l].has(w)) : langsOf(v, w));
   const hint = LANGS.some((l) => before[l] > 0) ? pickLang(before) : null;
   const fits = hint ? (c: string) => langsOf(v, c).length === 0 || langsOf(v, c).includes(hint) : undefined;
+  // One fixed budget of spelling work per query, whatever it holds (lib/search/spell.ts).
+  const budget = spellBudget();
   for (const typed of ws) {
     if (isStopWord(typed) || (typed.length < 2 && !/\d/.test(typed))) {
       out.push(typed);
@@ -124,14 +126,14 @@ export function analyse(a: Analyser, q: string, lang?: Lang): Analysis {
     let word = typed;
     let parts = splitter.split(word);
     if (!known(word) && !parts) {
-      const c = corrector.correct(word, maxEdits(word.length), fits);
+      const c = corrector.correct(word, maxEdits(word.length), fits, budget);
       if (c) {
         word = c.word;
         parts = splitter.split(word);
       } else {
         // A compound whose last part is misspelt (`Kupferpries`).
-        const split = splitter.splitTail(word, (tail) => !!corrector.correct(tail, Math.min(1, maxEdits(tail.length))));
-        if (split) parts = split.map((p) => (known(p) ? p : (corrector.correct(p, Math.min(1, maxEdits(p.length)))?.word ?? p)));
+        const split = splitter.splitTail(word, (tail) => !!corrector.correct(tail, Math.min(1, maxEdits(tail.length)), undefined, budget));
+        if (split) parts = split.map((p) => (known(p) ? p : (corrector.correct(p, Math.min(1, maxEdits(p.length)), undefined, budget)?.word ?? p)));
       }
     }
     // The vector side and the expansion table know a compound's parts better than the compound, unless the table has it.

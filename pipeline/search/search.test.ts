@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expandQuery, makeLexicon } from '../../lib/search/lexicon.ts';
-import { Corrector, osa } from '../../lib/search/spell.ts';
+import { Corrector, SPELL_CANDIDATES_PER_QUERY, SPELL_WORDS_PER_QUERY, osa, spellBudget } from '../../lib/search/spell.ts';
 import { Splitter, oramaTokenizer, snippet, snippetHtml, stem, terms } from '../../lib/search/text.ts';
 import { decodeVectors, encodeVectors, textVector, wordVector } from '../../lib/search/vectors.ts';
 import { loadCatalogue } from '../catalogue.ts';
@@ -137,7 +137,7 @@ describe('text', () => {
     );
   });
 
-  it("corrects misspellings with Orama's radix tree, counting a swap of two letters as one edit", () => {
+  it('corrects misspellings, counting a swap of two letters as one edit', () => {
     expect(osa('drougth', 'drought', 1)).toBe(1);
     expect(osa('cobolt', 'cobalt', 2)).toBe(1);
     expect(osa('cobolt', 'basalt', 2)).toBe(-1);
@@ -161,6 +161,39 @@ describe('text', () => {
     expect(c.correct('fertiliserr')).toEqual({ word: 'fertiliser', edits: 1 });
     expect(c.correct('fertiliserss')).toEqual({ word: 'fertiliser', edits: 2 });
     expect(c.candidates('fertilisersss')).toEqual([]);
+    // The first two letters swapped.
+    expect(c.correct('ocbalt')).toEqual({ word: 'cobalt', edits: 1 });
+  });
+
+  it('spends at most a fixed budget per query: past it a word stays as typed', () => {
+    const vocabulary = new Map<string, number>([['cobalt', 10]]);
+    // 2,000 words of 6 letters starting with c: what one correction of `cobolt` compares.
+    for (let i = 0; i < 2_000; i++)
+      vocabulary.set(
+        `c${i
+          .toString(36)
+          .padStart(5, 'x')
+          .replace(/\d/g, (d) => 'abcdefghij'[Number(d)]!)}`,
+        1,
+      );
+    const c = new Corrector(vocabulary);
+    const budget = spellBudget();
+    expect(c.correct('cobolt', 1, undefined, budget)).toEqual({ word: 'cobalt', edits: 1 });
+    expect(budget.words).toBe(SPELL_WORDS_PER_QUERY - 1);
+    expect(budget.candidates).toBeLessThan(SPELL_CANDIDATES_PER_QUERY);
+    expect(budget.candidates).toBeGreaterThanOrEqual(SPELL_CANDIDATES_PER_QUERY - 2_100);
+    // A word already corrected for another query costs nothing.
+    const spent = { ...budget };
+    c.correct('cobolt', 1, undefined, budget);
+    expect(budget).toEqual(spent);
+    // No words left: not corrected.
+    expect(c.correct('cobalr', 1, undefined, { words: 0, candidates: SPELL_CANDIDATES_PER_QUERY })).toBeNull();
+    // Too few candidates left for this word: not corrected, and nothing more for this query.
+    const poor = { words: 5, candidates: 100 };
+    expect(c.correct('cobalq', 1, undefined, poor)).toBeNull();
+    expect(poor.candidates).toBe(0);
+    // Without a budget (the build's own uses), as before.
+    expect(c.correct('cobalq')).toEqual({ word: 'cobalt', edits: 1 });
   });
 
   it('answers the best passage as plain text with the matched words as offsets', () => {
