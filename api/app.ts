@@ -203,7 +203,7 @@ export function createApp(opts: AppOptions): Hono {
   app.get('/healthz', () => {
     const b = opts.source.current();
     if (!b) return health(503, { status: 'unavailable', detail: 'no build published yet' });
-    return health(200, healthOf(b.manifest, new Date(), b.generatedAt));
+    return health(200, healthOf(b.manifest, new Date(), b.generatedAt, opts.source.disk?.() ?? null));
   });
   app.all('/healthz', (c) => notAllowed(c.req.method, '/healthz'));
 

@@ -1,6 +1,9 @@
 import { existsSync, watch, type FSWatcher } from 'node:fs';
-import { readFile, readlink } from 'node:fs/promises';
+import { readFile, readlink, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { DiskUse } from '../contract/health.ts';
+import { BUILD_MARK_MS } from '../contract/manifest.ts';
+import { DiskGauge } from './disk-use.ts';
 import { type LoadedBuild, loadBuild } from './build.ts';
 import { isColdOnNode } from './cold-files.ts';
 import { warmSearch } from './search/engine.ts';
@@ -9,6 +12,8 @@ import type { EmbeddingsConfig } from '../lib/search/remote.ts';
 /** Where the app finds the build to serve; the node store below reloads it when the pipeline switches. */
 export interface BuildSource {
   current(): LoadedBuild | null;
+  /** Disk use of the folder builds are published in, where there is one (Node). */
+  disk?(): DiskUse | null;
 }
 
 /**
@@ -22,6 +27,9 @@ export class NodeBuildStore implements BuildSource {
   private watcher: FSWatcher | undefined;
   private timer: NodeJS.Timeout | undefined;
   private reloading: Promise<void> | null = null;
+  /** The `current` target of the build served, and when the server last marked its folder. */
+  private served: string | null = null;
+  private markedAt = 0;
 
   readonly distDir: string;
   private readonly log: (msg: string) => void;
@@ -39,10 +47,16 @@ export class NodeBuildStore implements BuildSource {
     this.embeddings = options.embeddings ?? null;
     this.memoBytes = options.memoBytes;
     this.fileCacheBytes = options.fileCacheBytes ?? 8 * 2 ** 20;
+    this.gauge = new DiskGauge(distDir);
   }
 
   current(): LoadedBuild | null {
     return this.build;
+  }
+
+  private readonly gauge: DiskGauge;
+  disk(): DiskUse | null {
+    return this.gauge.current();
   }
 
   /** Load the current build if it changed; a build that fails to load leaves the old one serving. */
@@ -66,6 +80,8 @@ export class NodeBuildStore implements BuildSource {
         else setTimeout(warm, 0).unref();
         this.build = loaded;
         this.target = target;
+        this.served = target;
+        this.markedAt = 0;
         this.log(`serving build ${loaded.id}`);
       } catch (err) {
         this.log(`could not load ${target}, still serving ${this.build?.id ?? 'nothing'}: ${(err as Error).message}`);
@@ -80,15 +96,31 @@ export class NodeBuildStore implements BuildSource {
   /** Watch the dist folder (and poll, as watches can miss a rename) for new builds. */
   async start(pollMs = 2000): Promise<this> {
     await this.refresh();
+    void this.gauge.measure();
     try {
       this.watcher = watch(this.distDir, () => void this.refresh());
       this.watcher.on('error', () => {});
     } catch {
       // dist/ may not exist yet: polling covers it.
     }
-    this.timer = setInterval(() => void this.refresh(), pollMs);
+    this.timer = setInterval(() => {
+      void this.refresh();
+      void this.markServed();
+    }, pollMs);
     this.timer.unref();
     return this;
+  }
+
+  /**
+   * Touch the folder of the build served, every BUILD_MARK_MS, so the pipeline's pruning sees it
+   * in use and leaves it (pipeline/publish.ts pruneBuilds): a server that has not yet followed
+   * `current` past two newer builds still reads its files. A read-only dist/ just goes unmarked.
+   */
+  async markServed(now = Date.now()): Promise<void> {
+    if (!this.served || now - this.markedAt < BUILD_MARK_MS) return;
+    this.markedAt = now;
+    const at = new Date(now);
+    await utimes(join(this.distDir, this.served), at, at).catch(() => {});
   }
 
   stop(): void {

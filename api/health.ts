@@ -1,5 +1,5 @@
 import { freshnessAt } from '../contract/freshness.ts';
-import { HEADLINE_SOURCES, type Health, type HealthSource } from '../contract/health.ts';
+import { type DiskUse, HEADLINE_SOURCES, type Health, type HealthSource } from '../contract/health.ts';
 import type { BuildManifest } from '../contract/manifest.ts';
 
 /** DuckDB error classes, said in words (the class name alone means nothing to a reader of /healthz). */
@@ -76,7 +76,7 @@ export function publicReason(reason: string | null): string | null {
  * does not stay `current`). Degraded when a source failed to load, or when a headline source
  * is stale. Always answered with 200, so load balancers keep an instance that serves old data.
  */
-export function healthOf(manifest: BuildManifest, now: Date, generatedAt: Date): Health {
+export function healthOf(manifest: BuildManifest, now: Date, generatedAt: Date, disk: DiskUse | null = null): Health {
   const today = now.toISOString().slice(0, 10);
   const headline = new Set<string>(HEADLINE_SOURCES);
   const sources: HealthSource[] = manifest.sources.map((s) => {
@@ -123,5 +123,6 @@ export function healthOf(manifest: BuildManifest, now: Date, generatedAt: Date):
     checked_on: today,
     sources,
     omitted: manifest.omitted.map((o) => ({ output: o.output, reason: publicReason(o.reason) ?? '' })),
+    disk,
   };
 }

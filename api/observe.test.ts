@@ -112,7 +112,7 @@ describe('X-Request-Id', () => {
 
 describe('the request log', () => {
   it('writes one JSON line per request with the request id, status, bytes, duration and the client network only', async () => {
-    const res = await get('/v1/commodities?group=metals', { headers: { 'x-request-id': 'log-1' } });
+    const res = await get('/v1/commodities?group=metals', { headers: { 'x-request-id': 'log-1', 'accept-encoding': 'identity' } });
     const body = await res.arrayBuffer();
     expect(res.status).toBe(200);
     const line = await lineOf('log-1');
@@ -127,7 +127,14 @@ describe('the request log', () => {
       status: 200,
       client: '127.0.0.0/24',
     });
-    expect(line.bytes as number).toBeGreaterThan(body.byteLength);
+    // The body's bytes, as Content-Length says (issue 35: it counted the head too).
+    expect(line.bytes).toBe(body.byteLength);
+    expect(line.bytes).toBe(Number(res.headers.get('content-length')));
+    // A compressed answer (the fast path's prebuilt brotli copy): the bytes sent, as its Content-Length.
+    const br = await get('/v1/commodities', { headers: { 'x-request-id': 'log-br', 'accept-encoding': 'br' } });
+    await br.arrayBuffer();
+    expect(br.headers.get('content-encoding')).toBe('br');
+    expect((await lineOf('log-br')).bytes).toBe(Number(br.headers.get('content-length')));
     expect(typeof line.ms).toBe('number');
     expect(typeof line.time).toBe('string');
     expect(JSON.stringify(line)).not.toContain('127.0.0.1');

@@ -119,11 +119,21 @@ export function observe(listener: Listener, opts: ObserveOptions): Observed {
       q >= 0 ? url.slice(q + 1, q + 1 + MAX_QUERY) : undefined,
       answered ? this.statusCode : null,
       !this.writableFinished,
-      (req.socket?.bytesWritten ?? w.written) - w.written,
+      bodyBytes(this, (req.socket?.bytesWritten ?? w.written) - w.written),
       Math.round((performance.now() - w.start) * 10) / 10,
       client(req).network,
     );
   }
+
+  /**
+   * The body bytes sent, as Content-Length counts them: the socket's count for this response less
+   * its head (`_header`, Latin-1 text: one byte a character, set by writeHead() and by the fast
+   * path's head as text alike). A chunked body counts its chunk framing.
+   */
+  const bodyBytes = (res: ServerResponse, wire: number): number => {
+    const head = (res as ServerResponse & { _header?: string | null })._header;
+    return Math.max(0, wire - (typeof head === 'string' ? head.length : 0));
+  };
 
   return {
     listener: (req, res) => {

@@ -1,11 +1,17 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import ajvFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../contract/api.ts';
 import { startTestServer } from '../test/http.ts';
 
+// ajv-formats is CommonJS: its default import is the plugin function itself.
+const addFormats = ajvFormats as unknown as typeof ajvFormats.default;
+
 let api: Awaited<ReturnType<typeof startTestServer>>;
 let doc: { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
+// Formats (date, date-time, uri, email…) are checked, not ignored: ajv-formats.
 const ajv = new Ajv2020({ strict: false, allErrors: true });
+addFormats(ajv);
 
 beforeAll(async () => {
   api = await startTestServer();

@@ -1,7 +1,8 @@
-import { cp, mkdir, readlink, symlink } from 'node:fs/promises';
+import { cp, mkdir, readdir, readlink, stat, symlink, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { inject } from 'vitest';
-import { HealthUnavailable } from '../contract/health.ts';
+import { Health, HealthUnavailable } from '../contract/health.ts';
+import { BUILD_IN_USE_MS, BUILD_MARK_MS } from '../contract/manifest.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readConfig } from '../lib/config.ts';
 import { startServer, type RunningServer } from './server.ts';
@@ -78,5 +79,24 @@ describe('hot reload', () => {
     expect([...seen].sort()).toEqual([build, next.build].sort());
     expect(bodies.size).toBe(1);
     expect((JSON.parse([...bodies][0]!) as { meta: { build: string } }).meta.build).toBe(build);
+  });
+
+  it('marks the build it serves as in use, so pruning leaves it, and reports the disk use of dist/', async () => {
+    const served = (await readlink(join(dist, 'current'))).split('/').pop()!;
+    const old = new Date(Date.now() - 3 * BUILD_IN_USE_MS);
+    await utimes(join(dist, 'builds', served), old, old);
+    // The next mark (every BUILD_MARK_MS, on the store's poll) makes it recent again.
+    await api.store.markServed(Date.now() + BUILD_MARK_MS);
+    expect(Date.now() - (await stat(join(dist, 'builds', served))).mtimeMs).toBeLessThan(BUILD_IN_USE_MS);
+    const disk = await (async () => {
+      for (let i = 0; i < 600; i++) {
+        const h = Health.parse(await (await fetch(`http://127.0.0.1:${api.port}/healthz`)).json());
+        if (h.disk) return h.disk;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw new Error('no disk measurement in /healthz after 60 s');
+    })();
+    expect(disk.builds).toBe((await readdir(join(dist, 'builds'))).filter((n) => !n.startsWith('.')).length);
+    expect(disk.dist_bytes).toBeGreaterThan(10_000_000);
   });
 });

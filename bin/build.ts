@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { runBuild } from '../pipeline/build.ts';
 import { defaultEffects } from '../pipeline/effects.ts';
 import { BuildLockedError } from '../pipeline/lock.ts';
+import { exitWithSupervisor } from '../api/supervise.ts';
 import { buildSettings, ConfigError, EXIT_CONFIG, parseInterval, readConfig, type Config } from '../lib/config.ts';
 
 /** Exit status when another build holds DIST_DIR (EX_TEMPFAIL): try again later. */
@@ -74,21 +75,24 @@ async function main(): Promise<number> {
 
   const interval = parseInterval(values.every);
   let stopping = false;
-  let wake: (() => void) | undefined;
+  let wait: { timer: NodeJS.Timeout; wake: () => void } | undefined;
   const stop = () => {
     stopping = true;
-    wake?.();
+    if (wait) clearTimeout(wait.timer);
+    wait?.wake();
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  // Run by `npm start`: stop with the supervisor rather than build on as an orphan.
+  exitWithSupervisor(stop);
   while (!stopping) {
     await once();
     if (stopping) break;
     fx.log.info(`next build in ${values.every}`);
-    await new Promise<void>((r) => {
-      wake = r;
-      setTimeout(r, interval).unref();
-    });
+    // The timer is what keeps the process alive between builds: it must stay ref'd (an unref'd
+    // one let the loop exit with 0 after its first build; issue 35).
+    await new Promise<void>((wake) => (wait = { timer: setTimeout(wake, interval), wake }));
+    wait = undefined;
   }
   return 0;
 }

@@ -3,6 +3,15 @@ import { CommoditySlug, DateString, Iso2, Iso3, envelope } from './common.ts';
 import { Names } from './commodities.ts';
 import { StressBand, StressHistoryPoint } from './stress.ts';
 
+/**
+ * Country names where the usual form differs from CLDR's (Intl.DisplayNames gives "Congo -
+ * Kinshasa"): used by the build's names (pipeline/names.ts) and by the answers of /v1/ask.
+ */
+export const COUNTRY_NAME_OVERRIDES: Readonly<Record<string, Readonly<Record<'en' | 'fr' | 'de' | 'es', string>>>> = {
+  COD: { en: 'DR Congo', fr: 'RD Congo', de: 'DR Kongo', es: 'RD del Congo' },
+  COG: { en: 'Republic of the Congo', fr: 'République du Congo', de: 'Republik Kongo', es: 'República del Congo' },
+};
+
 const Supplier = z.strictObject({ iso3: Iso3.nullable(), name: z.string(), value: z.number(), share: z.number().min(0).max(1) });
 
 export const Exposure = z

@@ -34,6 +34,19 @@ export const HealthSource = z.strictObject({
 });
 export type HealthSource = z.infer<typeof HealthSource>;
 
+export const DiskUse = z
+  .strictObject({
+    dist_bytes: z
+      .number()
+      .int()
+      .nonnegative()
+      .describe('Bytes the dist folder takes on disk: its builds, source snapshots and vintages, a file hard-linked between builds counted once'),
+    builds: z.number().int().nonnegative().describe('Build folders kept: the newest 3, and any older one a server still serves (docs/architecture.md, Disk)'),
+    measured_at: DateTimeString,
+  })
+  .describe('Disk use of the dist folder, measured at most once a minute');
+export type DiskUse = z.infer<typeof DiskUse>;
+
 const Degraded = z.strictObject({ id: z.string(), reason: z.string() });
 
 /** GET /healthz while a build is served (200, also when degraded). */
@@ -52,6 +65,7 @@ export const Health = z
     checked_on: DateString.describe('The day freshness was judged on (the day of the request)'),
     sources: z.array(HealthSource),
     omitted: z.array(z.strictObject({ output: z.string(), reason: z.string() })),
+    disk: DiskUse.nullable().describe('null where the server reads no dist folder (the edge Worker) or before its first measurement'),
   })
   .describe(
     'Health of the service: per source the load status of the published build and the freshness of its newest observation (rule: /en/docs/freshness/). Answered with 200 when degraded, so load balancers keep an instance that serves old data.',

@@ -63,6 +63,12 @@ export const CODING_SUFFIX: Record<ContentCoding, string> = { br: '.br', gzip: '
 /** Files smaller than this are stored only as they are: compression would save less than a round of headers. */
 export const COMPRESS_MIN_BYTES = 1024;
 /**
+ * A build folder modified this recently is in use and never pruned: it was just published, or a
+ * server serving it marked it (touched its folder), which a server does every BUILD_MARK_MS.
+ */
+export const BUILD_IN_USE_MS = 2 * 60_000;
+export const BUILD_MARK_MS = 30_000;
+/**
  * Folders of a build the API never sends as they are (it reads them into indexes and answers
  * from those): no compressed copies, which would only cost memory (1.7 MB) and build time.
  */

@@ -71,6 +71,14 @@ export function dateTime(iso: string, lang: Lang = 'en'): string {
   return `${date(iso, lang)}, ${iso.slice(11, 16)} UTC`;
 }
 
+/**
+ * The unit a price is quoted in: "USD/t". Where the publisher states the currency but not the
+ * quantity (four IMF series: `unit` null, `unit_note` says so), the currency and `unstated`,
+ * never a bare "USD" that reads as a whole unit.
+ */
+export const priceUnit = (p: { currency: string; unit: string | null }, unstated = 'quantity not stated'): string =>
+  p.unit ? `${p.currency}/${p.unit}` : `${p.currency} (${unstated})`;
+
 export const BAND_LABEL = { low: 'Low', moderate: 'Moderate', high: 'High', severe: 'Severe' } as const;
 export type Band = keyof typeof BAND_LABEL;
 

@@ -63,6 +63,9 @@ describe('rankNames: meaning first, then spelling, at most max', () => {
   it('caps the number of suggestions', () => {
     expect(rankNames(countries, 'u', 2).length).toBeLessThanOrEqual(2);
     expect(rankNames(countries, 'xq', 5).length).toBeLessThanOrEqual(5);
+    // A two-letter code one letter off every other code is close to none of them (issue 35: xx → MEX).
+    expect(rankNames(countries, 'xx')).toEqual([]);
+    expect(rankNames(countries, 'dx')).toEqual([]);
   });
 
   it('costs microseconds, whatever the text', () => {

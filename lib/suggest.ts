@@ -129,7 +129,8 @@ export function lookupName<Id>(index: NameIndex<Id>, text: string): readonly Id[
  * 2. a name that starts with the text (`chin` → China, `deutsch` → Deutschland);
  * 3. a name with every word of the text, whole or as the start of a word (`korea` → South
  *    Korea, North Korea; `arab emirates` → United Arab Emirates);
- * 4. a name within a small edit distance (boundedDistance, at most 3, by the text's length);
+ * 4. a name within a small edit distance (boundedDistance, a third of the text's length, at most
+ *    3; none for a text of one or two letters, a code);
  * 5. only when nothing above matched: a name sharing a word of at least three letters.
  *
  * Within a pass, the shorter name first. The cost is bounded: the text is at most its length
@@ -143,7 +144,9 @@ export function rankNames<Id>(index: NameIndex<Id>, text: string, max = 5): Id[]
     .split(' ')
     .filter((w) => !STOPWORDS.has(w))
     .slice(0, MAX_QUERY_TOKENS);
-  const limit = Math.max(1, Math.min(3, Math.floor(q.length / 3)));
+  // A one- or two-letter text is a code: one letter off is no closer to one code than to the
+  // dozens of others one letter off ('xx' is not near 'mx' for Mexico), so no spelling pass.
+  const limit = Math.min(3, Math.floor(q.length / 3));
   const best = new Map<Id, number>();
   const note = (id: Id, score: number) => {
     const prev = best.get(id);
@@ -155,7 +158,7 @@ export function rankNames<Id>(index: NameIndex<Id>, text: string, max = 5): Id[]
     const len = e.key.length / 100; // a tie-break inside a pass: the shorter name first
     if (q.length >= 2 && e.key.startsWith(q) && e.key !== q) note(e.id, 1 + len);
     else if (words.length && words.every((w) => wordMatches(w, e.words))) note(e.id, 2 + len);
-    else {
+    else if (limit > 0) {
       const d = boundedDistance(q, e.key, limit);
       if (d <= limit) note(e.id, 3 + d + len);
     }

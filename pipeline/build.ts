@@ -678,17 +678,21 @@ async function buildLocked(opts: BuildOptions, fx: Effects): Promise<BuildResult
   try {
     const v = await runSteps(BUILD_STEPS, values, fx.log);
     const durationMs = Math.round(performance.now() - started);
-    const dir = await timed(fx.log, 'validate and publish', () =>
-      publishBuild(opts.outDir, v.writer, {
-        build: v.buildId,
-        generated_at: generatedAt.toISOString(),
-        methodology_version: METHODOLOGY_VERSION,
-        base_url: opts.baseUrl,
-        duration_ms: durationMs,
-        sources: v.statuses,
-        omitted: v.omitted,
-        stages: v.stages,
-      }),
+    const { dir } = await timed(
+      fx.log,
+      'validate and publish',
+      () =>
+        publishBuild(opts.outDir, v.writer, {
+          build: v.buildId,
+          generated_at: generatedAt.toISOString(),
+          methodology_version: METHODOLOGY_VERSION,
+          base_url: opts.baseUrl,
+          duration_ms: durationMs,
+          sources: v.statuses,
+          omitted: v.omitted,
+          stages: v.stages,
+        }),
+      (r) => (r.removed.length ? `${r.removed.length} old build(s) removed: ${r.removed.join(', ')}` : ''),
     );
     const files = Object.keys(v.writer.files).length;
     delete values.writer;

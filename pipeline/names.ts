@@ -1,5 +1,6 @@
 import type { Db } from './db.ts';
 
+import { COUNTRY_NAME_OVERRIDES } from '../contract/countries.ts';
 import { LANGS } from '../contract/languages.ts';
 const displayNames = Object.fromEntries(LANGS.map((l) => [l, new Intl.DisplayNames([l], { type: 'region', fallback: 'none' })])) as Record<
   (typeof LANGS)[number],
@@ -10,7 +11,8 @@ const EU_NAMES = { en: 'European Union', fr: 'Union européenne', de: 'Europäis
 /**
  * Country names in the four languages. ISO codes come from the country-codes source; the
  * names come from CLDR through the runtime's ICU data (Intl.DisplayNames), the same names
- * browsers show, falling back to the source's English name.
+ * browsers show, falling back to the source's English name; a few usual names replace CLDR's
+ * (COUNTRY_NAME_OVERRIDES: "DR Congo", not "Congo - Kinshasa").
  */
 export async function countryNames(db: Db) {
   const rows = await db.all<{ iso2: string; iso3: string; name_en: string | null; official_name_en: string | null }>(
@@ -21,7 +23,11 @@ export async function countryNames(db: Db) {
   const namesOf3 = (iso3: string) => {
     const r = by3.get(iso3);
     const fallback = r?.name_en ?? r?.official_name_en ?? iso3;
-    return Object.fromEntries(LANGS.map((l) => [l, (r && displayNames[l].of(r.iso2.toUpperCase())) || fallback])) as Record<(typeof LANGS)[number], string>;
+    const usual = COUNTRY_NAME_OVERRIDES[iso3];
+    return Object.fromEntries(LANGS.map((l) => [l, usual?.[l] ?? ((r && displayNames[l].of(r.iso2.toUpperCase())) || fallback)])) as Record<
+      (typeof LANGS)[number],
+      string
+    >;
   };
   return {
     iso3s: new Set(by3.keys()),

@@ -7,6 +7,7 @@ import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 import type { z } from 'zod';
 import type { JsonFile } from '../contract/layout.ts';
 import {
+  BUILD_IN_USE_MS,
   BuildManifest,
   CODING_SUFFIX,
   COMPRESS_MIN_BYTES,
@@ -354,16 +355,21 @@ export async function clearLeftovers(outDir: string): Promise<string[]> {
   return removed;
 }
 
-/** A build published this recently may still be loading in a server that saw it as current. */
-export const RECENT_MS = 10 * 60_000;
+/** Published builds kept in `<out>/builds/` besides those still served (docs/architecture.md, Disk). */
+export const KEEP_BUILDS = 3;
 
 /**
  * Validate, then publish: the manifest is written last, the folder renamed into place and the
  * `current` symlink replaced by rename(2), which is atomic, so a reader sees the old build or
- * the new one and never half of either. Keeps the newest `keep` builds, and never deletes the
- * current build, the one it replaces, or one published within RECENT_MS.
+ * the new one and never half of either. Then prunes the older builds (pruneBuilds); returns the
+ * published folder and the builds removed.
  */
-export async function publishBuild(outDir: string, writer: BuildWriter, manifest: Omit<BuildManifest, 'files'>, keep = 3): Promise<string> {
+export async function publishBuild(
+  outDir: string,
+  writer: BuildWriter,
+  manifest: Omit<BuildManifest, 'files'>,
+  keep = KEEP_BUILDS,
+): Promise<{ dir: string; removed: string[] }> {
   if (writer.problems.length > 0) {
     await discardBuild(writer);
     throw new BuildValidationError(writer.problems);
@@ -381,8 +387,8 @@ export async function publishBuild(outDir: string, writer: BuildWriter, manifest
   await rm(tmpLink, { force: true });
   await symlink(join('builds', manifest.build), tmpLink);
   await rename(tmpLink, paths.current);
-  await pruneBuilds(outDir, keep, new Set([manifest.build, ...(replaced ? [replaced] : [])]));
-  return finalDir;
+  const removed = await pruneBuilds(outDir, keep, new Set([manifest.build, ...(replaced ? [replaced] : [])]));
+  return { dir: finalDir, removed };
 }
 
 /** The build folder name `current` points to, if any. */
@@ -390,16 +396,27 @@ async function currentBuild(outDir: string): Promise<string | undefined> {
   return (await readlink(buildPaths(outDir).current).catch(() => undefined))?.split('/').pop();
 }
 
-async function pruneBuilds(outDir: string, keep: number, protect: Set<string>): Promise<void> {
+/**
+ * Keep the newest `keep` builds; remove the older ones except the current build, those in
+ * `protect` (the one just replaced, which a server may not have left yet) and any folder
+ * modified within BUILD_IN_USE_MS (published just now, or marked by a server that serves it:
+ * api/build-store.ts).
+ * Returns the names removed.
+ */
+export async function pruneBuilds(outDir: string, keep: number, protect: Set<string> = new Set()): Promise<string[]> {
   const paths = buildPaths(outDir);
   const current = await currentBuild(outDir);
   if (current) protect.add(current);
+  // Build ids start with their UTC time (20261127T222219Z-…): name order is age order.
   const names = (await readdir(paths.builds)).filter((n) => !n.startsWith('.')).sort();
   const now = Date.now();
+  const removed: string[] = [];
   for (const n of names.slice(0, Math.max(0, names.length - keep))) {
     if (protect.has(n)) continue;
     const st = await stat(join(paths.builds, n)).catch(() => null);
-    if (!st || now - st.mtimeMs < RECENT_MS) continue;
+    if (!st || now - st.mtimeMs < BUILD_IN_USE_MS) continue;
     await rm(join(paths.builds, n), { recursive: true, force: true });
+    removed.push(n);
   }
+  return removed;
 }

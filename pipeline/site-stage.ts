@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { extname, join, relative, sep } from 'node:path';
 import type { SiteContext } from '../contract/site.ts';
 import type { BuildWriter } from './publish.ts';
-import { sitemapXml } from './sitemap.ts';
+import { robotsTxt, sitemapXml } from './sitemap.ts';
 
 /** How the website stage runs (CHOKEPOINT_SITE, SITE_LOG in lib/config.ts). */
 export interface SiteSwitches {
@@ -95,7 +95,9 @@ export async function publishSite(writer: BuildWriter, opts: SiteOptions): Promi
     }
     const sitemap = Buffer.from(sitemapXml(opts.baseUrl, html));
     await writer.raw('site/sitemap.xml', sitemap, siteContentType('sitemap.xml'));
-    return { pages, files: files.length + 1, bytes: bytes + sitemap.length };
+    const robots = Buffer.from(robotsTxt(opts.baseUrl));
+    await writer.raw('site/robots.txt', robots, siteContentType('robots.txt'));
+    return { pages, files: files.length + 2, bytes: bytes + sitemap.length + robots.length };
   } finally {
     await rm(tmp, { recursive: true, force: true });
   }

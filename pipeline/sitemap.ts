@@ -36,3 +36,9 @@ export function sitemapXml(baseUrl: string, htmlFiles: readonly string[]): strin
   out.push('</urlset>', '');
   return out.join('\n');
 }
+
+/**
+ * `/robots.txt`: every page may be crawled (the API is read-only and rate limited; its answers
+ * are data a crawler may index), and the sitemap is named, as crawlers look for it there.
+ */
+export const robotsTxt = (baseUrl: string): string => `User-agent: *\nAllow: /\n\nSitemap: ${baseUrl}/sitemap.xml\n`;

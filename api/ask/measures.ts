@@ -4,7 +4,7 @@
  * interface for all of them so the planner's operations are written once.
  */
 import type { CommoditySheet } from '../../contract/commodities.ts';
-import type { CountryProfile } from '../../contract/countries.ts';
+import { COUNTRY_NAME_OVERRIDES as NAME_OVERRIDES, type CountryProfile } from '../../contract/countries.ts';
 import type { Reserve } from '../../contract/reserves.ts';
 import { fileData, type LoadedBuild } from '../build.ts';
 import type { Fact } from './fact.ts';
@@ -295,11 +295,6 @@ export function onOrBefore<P extends { date: string }>(points: readonly P[], dat
   return best;
 }
 
-/** Names where the usual English form differs from the CLDR one ("Congo - Kinshasa"). */
-const NAME_OVERRIDES: Record<string, Record<Lang, string>> = {
-  COD: { en: 'DR Congo', fr: 'RD Congo', de: 'DR Kongo', es: 'RD del Congo' },
-  COG: { en: 'Republic of the Congo', fr: 'République du Congo', de: 'Republik Kongo', es: 'República del Congo' },
-};
 const regionNames = new Map<Lang, Intl.DisplayNames>();
 function regionName(iso2: string, lang: Lang): string | undefined {
   let n = regionNames.get(lang);

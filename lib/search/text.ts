@@ -151,9 +151,14 @@ export function oramaTokenizer(splitter: Splitter = NO_SPLITTER) {
   };
 }
 
-/** Markdown to plain text: headings, emphasis, links, code marks and list bullets dropped. */
+/**
+ * Markdown to plain text: headings, emphasis, links, code marks and list bullets dropped. A
+ * heading ends its own sentence (a full stop where it has no closing mark), so a snippet never
+ * runs it into the paragraph below ("managed scarcity A year ago").
+ */
 export function plainText(md: string): string {
   return md
+    .replace(/^\s{0,3}#{1,6}\s+(.*?)[ \t#]*$/gm, (_m, h: string) => (/[.!?:;…]$/.test(h) ? h : `${h}.`))
     .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/^\s{0,3}(#{1,6}|[-*+]|\d+\.|>)\s+/gm, '')
     .replace(/[*_`]+/g, '')

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { cp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import AjvDraft04 from 'ajv-draft-04';
+import ajvFormats from 'ajv-formats';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BULK_RESOURCES, DataPackage, VintageIndex } from '../../contract/bulk.ts';
 import { DATA_DIR, NO_SITE, SOURCES_DIR, readJson, tempDir, testEffects } from '../../test/support.ts';
@@ -11,6 +12,8 @@ import { RETENTION_TEXT, retained } from './vintages.ts';
 
 // A CommonJS module whose class is its default export: TypeScript sees the namespace.
 const Ajv = AjvDraft04 as unknown as typeof AjvDraft04.default;
+// ajv-formats is CommonJS: its default import is the plugin function itself.
+const addFormats = ajvFormats as unknown as typeof ajvFormats.default;
 
 const DUCK = { string: 'VARCHAR', number: 'DOUBLE', integer: 'BIGINT', boolean: 'BOOLEAN', date: 'DATE' } as const;
 
@@ -39,7 +42,10 @@ describe('bulk package and vintages', () => {
   it('describes itself in a datapackage.json valid against the Tabular Data Package profile', async () => {
     const pkg = readJson(join(out, 'current/bulk/datapackage.json'));
     const profile = JSON.parse(await readFile(join(import.meta.dirname, 'profiles/tabular-data-package.json'), 'utf8'));
-    const validate = new Ajv({ strict: false, allErrors: true }).compile(profile);
+    // Formats (date, uri, email…) are checked, not ignored: ajv-formats.
+    const ajv = new Ajv({ strict: false, allErrors: true });
+    addFormats(ajv as never);
+    const validate = ajv.compile(profile);
     expect(validate(pkg), JSON.stringify(validate.errors?.slice(0, 3))).toBe(true);
     const parsed = DataPackage.parse(pkg);
     expect(parsed.licenses[0]!.name).toBe('CC-BY-4.0');

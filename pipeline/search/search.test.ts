@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expandQuery, makeLexicon } from '../../lib/search/lexicon.ts';
 import { Corrector, SPELL_CANDIDATES_PER_QUERY, SPELL_WORDS_PER_QUERY, osa, spellBudget } from '../../lib/search/spell.ts';
-import { Splitter, oramaTokenizer, snippet, snippetHtml, stem, terms } from '../../lib/search/text.ts';
+import { Splitter, oramaTokenizer, plainText, snippet, snippetHtml, stem, terms } from '../../lib/search/text.ts';
 import { decodeVectors, encodeVectors, textVector, wordVector } from '../../lib/search/vectors.ts';
 import { loadCatalogue } from '../catalogue.ts';
 import { DATA_DIR } from '../../test/support.ts';
@@ -201,6 +201,13 @@ describe('text', () => {
     expect(s.text).toBe('Cobalt <b>exports</b> & "quotas" from DR Congo\'s mines.');
     expect(s.highlights.map(([a, b]) => s.text.slice(a, b))).toEqual(['Cobalt', 'quotas']);
     expect(snippetHtml(s)).toBe('<mark>Cobalt</mark> &lt;b&gt;exports&lt;/b&gt; &amp; &quot;<mark>quotas</mark>&quot; from DR Congo&#39;s mines.');
+  });
+
+  it('keeps a heading a sentence of its own: the snippet never runs it into the paragraph below', () => {
+    // The cobalt briefing's heading and its first paragraph (data/briefings/en/2026-02-16-cobalt-quota-regime.md).
+    const text = plainText('## From glut to managed scarcity\n\nA year ago cobalt was in deep surplus.\n\n## Why? ##\nQuotas.');
+    expect(text).toBe('From glut to managed scarcity. A year ago cobalt was in deep surplus. Why? Quotas.');
+    expect(snippet(text, new Set(terms('scarcity'))).text).toBe(text);
   });
 
   it('cuts long passages around the first match', () => {

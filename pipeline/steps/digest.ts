@@ -29,7 +29,7 @@ export interface DigestInput {
   previousStress: ReadonlyMap<string, number | null>;
 }
 
-/** Price moves: daily series week on week, monthly series month on month, at their newest observation. */
+/** Price moves: daily series week on week, monthly series month on month, at their newest observation, largest first. */
 async function priceMovers(db: Db, sheets: readonly CommoditySheet[]): Promise<Mover[]> {
   const rows = await db.all<{ slug: string; frequency: string; d1: string; v1: number; d0: string; v0: number }>(`
     WITH l AS (SELECT o.slug, s.frequency, max(o.date) AS d1, arg_max(o.value, o.date) AS v1 FROM price_obs o JOIN price_series s USING (slug)
@@ -47,8 +47,7 @@ async function priceMovers(db: Db, sheets: readonly CommoditySheet[]): Promise<M
       change_pct: (r.v1 / r.v0 - 1) * 100,
       basis: r.frequency === 'daily' ? ('week' as const) : ('month' as const),
     }))
-    .sort((a, b) => Math.abs(b.change_pct) - Math.abs(a.change_pct))
-    .slice(0, 5);
+    .sort((a, b) => Math.abs(b.change_pct) - Math.abs(a.change_pct));
 }
 
 async function storageMoves(db: Db): Promise<StorageMove[]> {
@@ -76,6 +75,8 @@ const T = {
     top: 'Highest readings:',
     moved: 'Largest changes since the previous build:',
     none: 'No index moved since the previous build.',
+    noPrices: (d: string | null) => `No price in the published data has a new observation this week${d ? `; the newest is from ${d}` : ''}.`,
+    noStorage: (d: string) => `No new gas storage reading this week; the newest is from ${d}.`,
     noEvents: (d: string | null) => `No new event was recorded in the past seven days${d ? `; the latest dates from ${d}` : ''}.`,
     note: 'This digest is written by the pipeline from the published data at every build; each figure links back to its source through the API.',
   },
@@ -96,6 +97,8 @@ const T = {
     top: 'Niveaux les plus élevés :',
     moved: 'Plus fortes variations depuis la construction précédente :',
     none: "Aucun indice n'a bougé depuis la construction précédente.",
+    noPrices: (d: string | null) => `Aucun prix des données publiées n'a de nouvelle observation cette semaine${d ? ` ; la plus récente date du ${d}` : ''}.`,
+    noStorage: (d: string) => `Aucune nouvelle mesure du stockage de gaz cette semaine ; la plus récente date du ${d}.`,
     noEvents: (d: string | null) => `Aucun nouvel événement n'a été enregistré ces sept derniers jours${d ? ` ; le plus récent date du ${d}` : ''}.`,
     note: "Cette synthèse est rédigée par le pipeline à partir des données publiées, à chaque construction ; chaque chiffre renvoie à sa source via l'API.",
   },
@@ -116,6 +119,9 @@ const T = {
     top: 'Höchste Werte:',
     moved: 'Größte Änderungen seit dem vorigen Build:',
     none: 'Seit dem vorigen Build hat sich kein Index bewegt.',
+    noPrices: (d: string | null) =>
+      `Kein Preis in den veröffentlichten Daten hat diese Woche eine neue Beobachtung${d ? `; die jüngste stammt vom ${d}` : ''}.`,
+    noStorage: (d: string) => `Diese Woche kein neuer Gasspeicherstand; der jüngste stammt vom ${d}.`,
     noEvents: (d: string | null) => `In den vergangenen sieben Tagen wurde kein neues Ereignis erfasst${d ? `; das jüngste stammt vom ${d}` : ''}.`,
     note: 'Dieser Überblick wird bei jedem Build von der Pipeline aus den veröffentlichten Daten geschrieben; jede Zahl führt über die API zu ihrer Quelle.',
   },
@@ -136,6 +142,8 @@ const T = {
     top: 'Lecturas más altas:',
     moved: 'Mayores cambios desde la compilación anterior:',
     none: 'Ningún índice se movió desde la compilación anterior.',
+    noPrices: (d: string | null) => `Ningún precio de los datos publicados tiene una observación nueva esta semana${d ? `; la más reciente es del ${d}` : ''}.`,
+    noStorage: (d: string) => `Ninguna lectura nueva del almacenamiento de gas esta semana; la más reciente es del ${d}.`,
     noEvents: (d: string | null) => `No se registró ningún evento nuevo en los últimos siete días${d ? `; el más reciente es del ${d}` : ''}.`,
     note: 'Este resumen lo redacta el pipeline a partir de los datos publicados en cada compilación; cada cifra remite a su fuente a través de la API.',
   },
@@ -148,9 +156,15 @@ const T = {
  */
 export async function weeklyDigest(db: Db, x: DigestInput): Promise<Briefing[]> {
   const week = isoWeekId(x.today);
-  const movers = await priceMovers(db, x.sheets);
-  const storage = await storageMoves(db);
   const weekAgo = new Date(Date.parse(x.today) - 7 * 86_400_000).toISOString().slice(0, 10);
+  // Only what changed within the week: a move whose newest observation is older (a monthly series
+  // that ended last year) is not news of this week, whatever its size.
+  const inWeek = (d: string) => d > weekAgo && d <= x.today;
+  const allMovers = await priceMovers(db, x.sheets);
+  const movers = allMovers.filter((m) => inWeek(m.to)).slice(0, 5);
+  const newestPrice = allMovers.reduce<string | null>((a, m) => (a === null || m.to > a ? m.to : a), null);
+  const allStorage = await storageMoves(db);
+  const storage = allStorage.filter((m) => inWeek(m.to));
   const fresh = x.events.filter((e) => e.date > weekAgo && e.date <= x.today);
   const ranked = x.sheets
     .filter((s) => s.stress_index !== null)
@@ -166,7 +180,24 @@ export async function weeklyDigest(db: Db, x: DigestInput): Promise<Briefing[]> 
     const t = T[lang];
     const num = (v: number, d = 1) => new Intl.NumberFormat(lang, { minimumFractionDigits: d, maximumFractionDigits: d }).format(v);
     const pct = (v: number) => `${v > 0 ? '+' : v < 0 ? '−' : '±'}${num(Math.abs(v))} %`;
-    const lines: string[] = [`## ${t.prices}`, '', ...movers.map((m) => t.move(m, pct(m.change_pct), m.to, m.from)), ''];
+    const lines: string[] = [
+      `## ${t.prices}`,
+      '',
+      ...(movers.length ? movers.map((m) => t.move(m, pct(m.change_pct), m.to, m.from)) : [t.noPrices(newestPrice)]),
+      '',
+    ];
+    if (!storage.length && allStorage.length)
+      lines.push(
+        `## ${t.storage}`,
+        '',
+        t.noStorage(
+          allStorage
+            .map((m) => m.to)
+            .sort()
+            .at(-1)!,
+        ),
+        '',
+      );
     if (storage.length) {
       lines.push(
         `## ${t.storage}`,

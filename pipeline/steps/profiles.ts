@@ -33,7 +33,16 @@ export async function countryProfiles(
   const usMinerals = await usMineralExposures(db, catalogue, (slug) => sheetBySlug.get(slug)?.stress_index ?? null);
   const production = new Map<string, CountryProfile['production']>();
   // From the full tables: a sheet shows the top 15 producers, a profile every commodity the country produces.
+  // Benchmarks of one commodity share its table (Brent and WTI, gas and Henry Hub gas): the
+  // first in the catalogue lists it, so a country's gas is not listed again as "Henry Hub gas".
+  const tableOwner = new Map<string, string>();
+  for (const c of catalogue) if (c.production && !tableOwner.has(JSON.stringify(c.production))) tableOwner.set(JSON.stringify(c.production), c.slug);
+  const ownsTable = (slug: string) => {
+    const p = catalogue.find((c) => c.slug === slug)?.production;
+    return !p || tableOwner.get(JSON.stringify(p)) === slug;
+  };
   for (const [slug, { producers }] of shares) {
+    if (!ownsTable(slug)) continue;
     producers?.entries.forEach((e, i) => {
       const list = production.get(e.iso3) ?? [];
       list.push({
@@ -92,7 +101,11 @@ export async function countryProfiles(
         parts: st.parts,
       },
       stress_history: history,
-      exposures: exp,
+      // EI names suppliers its own way ("US", "UAE" beside "Russian Federation"): a supplier with a
+      // code takes the country's name, as everywhere else in the service.
+      exposures: exp.map((e) =>
+        e.suppliers ? { ...e, suppliers: e.suppliers.map((s) => (s.iso3 && names.iso3s.has(s.iso3) ? { ...s, name: names.nameOf3(s.iso3, 'en') } : s)) } : e,
+      ),
       mineral_exposures: ref.iso3 === 'USA' ? usMinerals : [],
       autonomy: autonomy.get(ref.iso3) ?? [],
       supplier_concentration: exp

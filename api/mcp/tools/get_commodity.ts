@@ -1,5 +1,6 @@
 import { getCommodity } from '../../queries/commodities.ts';
 import { resample } from '../../queries/reserves.ts';
+import { priceUnit } from '../../../lib/format.ts';
 import { defineTool, httpLinks, num, resultMeta, seriesText, share, table } from './common.ts';
 
 export default defineTool('get_commodity', (b, args) => {
@@ -17,9 +18,7 @@ export default defineTool('get_commodity', (b, args) => {
   }
   const summary = [
     `${data.name} (${data.slug}): stress ${data.stress_index ?? 'n/a'}${data.stress_band ? ` (${data.stress_band})` : ''}`,
-    data.price
-      ? `price ${num(data.price.value)} ${data.price.currency}${data.price.unit ? `/${data.price.unit}` : ''} on ${data.price.as_of}`
-      : 'no public price series',
+    data.price ? `price ${num(data.price.value)} ${priceUnit(data.price)} on ${data.price.as_of}` : 'no public price series',
     data.producers?.entries.length
       ? `top producers: ${data.producers.entries
           .slice(0, 3)
@@ -41,7 +40,7 @@ export default defineTool('get_commodity', (b, args) => {
       data.stress.components.map((c) => [c.key, c.weight, num(c.effective_weight), c.available, c.raw === null ? null : num(c.raw), c.score, c.contribution]),
     )}`,
     data.price
-      ? `Price: ${num(data.price.value)} ${data.price.currency}${data.price.unit ? `/${data.price.unit}` : ''} on ${data.price.as_of} (${data.price.benchmark}, ${data.price.frequency}), ${data.price.change_1y_pct === null ? 'n/a' : `${num(data.price.change_1y_pct)} %`} over one year`
+      ? `Price: ${num(data.price.value)} ${priceUnit(data.price)} on ${data.price.as_of} (${data.price.benchmark}, ${data.price.frequency}), ${data.price.change_1y_pct === null ? 'n/a' : `${num(data.price.change_1y_pct)} %`} over one year${data.price.unit_note ? `. Unit: ${data.price.unit_note}` : ''}`
       : 'Price: no public price series',
     entries('Producers', data.producers),
     entries('Consumers', data.consumers),
@@ -53,7 +52,7 @@ export default defineTool('get_commodity', (b, args) => {
           data.flows.slice(0, 5).map((f) => [f.exporter, f.importer, `${num(f.value)} ${f.unit}`, f.route, f.year]),
         )}`
       : null,
-    history ? seriesText(`Price history, ${history.frequency}`, history.points, `${history.currency}${history.unit ? `/${history.unit}` : ''}`) : null,
+    history ? seriesText(`Price history, ${history.frequency}`, history.points, priceUnit(history)) : null,
     seriesText(
       'Stress index history, monthly',
       data.stress_history.flatMap((p) => (p.index === null ? [] : [{ date: p.date, value: p.index }])),

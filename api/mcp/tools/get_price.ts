@@ -1,4 +1,5 @@
 import { getPrice } from '../../queries/commodities.ts';
+import { priceUnit } from '../../../lib/format.ts';
 import { defineTool, num, resultMeta } from './common.ts';
 
 export default defineTool('get_price', (b, args) => {
@@ -7,6 +8,6 @@ export default defineTool('get_price', (b, args) => {
   // A price is small: its JSON is the figures.
   return {
     structured: { ...resultMeta(meta), ...data },
-    summary: `${data.name}: ${num(data.value)} ${data.currency}${data.unit ? ` per ${data.unit}` : ''} (${data.benchmark}, ${data.frequency}) on ${data.as_of}${change}.`,
+    summary: `${data.name}: ${num(data.value)} ${data.unit ? `${data.currency} per ${data.unit}` : `${priceUnit(data)}${data.unit_note ? `; ${data.unit_note}` : ''}`} (${data.benchmark}, ${data.frequency}) on ${data.as_of}${change}.`,
   };
 });

@@ -1,4 +1,5 @@
 import { listCommodities } from '../../queries/commodities.ts';
+import { priceUnit } from '../../../lib/format.ts';
 import { defineTool, num, resultMeta, table } from './common.ts';
 
 export default defineTool('list_commodities', (b, args) => {
@@ -19,7 +20,7 @@ export default defineTool('list_commodities', (b, args) => {
         c.code,
         c.slug,
         c.name,
-        c.price ? `${num(c.price.value)} ${c.price.currency}${c.price.unit ? `/${c.price.unit}` : ''}` : null,
+        c.price ? `${num(c.price.value)} ${priceUnit(c.price)}` : null,
         c.price?.as_of,
         c.price?.change_1y_pct,
         c.stress_index,
