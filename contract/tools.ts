@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { jsonSchemaOf, type JsonSchema } from './json-schema.ts';
+import { jsonSchemaOf, outlineSchema, withoutDatePatterns, type JsonSchema } from './json-schema.ts';
 import {
   CountryPath,
   CommodityParam,
@@ -62,11 +62,14 @@ function tool<N extends string, I extends z.ZodObject, O extends z.ZodObject>(sp
 }
 
 /**
- * MCP protocol revisions the server speaks (the official SDK's, less its pre-release 2024-10-07),
- * newest first. In `initialize` the client names the revision it wants; the server answers with
- * that one when it is listed here, else with the newest, and the client may then disconnect.
+ * MCP protocol revisions of the `initialize` handshake (the official SDK's, less its pre-release
+ * 2024-10-07), newest first. In `initialize` the client names the revision it wants; the server
+ * answers with that one when it is listed here, else with the newest, and the client may then
+ * disconnect.
  */
 export const MCP_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;
+/** The stateless revision (no initialize, no session; the revision named in each request's `_meta`), served over Streamable HTTP beside the others. */
+export const MCP_STATELESS_VERSION = '2026-07-28';
 /** The first revision with `resource_link` content blocks: older clients get the addresses in the text only. */
 export const RESOURCE_LINK_SINCE = '2025-06-18';
 
@@ -256,17 +259,12 @@ export const SearchBriefingsResult = withResultMeta(
   }),
 );
 
-const DATA_NOTE = `Data is ${LICENSE}: cite Chokepoint with a link when you reuse it.`;
-
 export const TOOLS = [
   tool({
     name: 'get_reserve',
     title: 'Current strategic reserve',
     description:
-      'Current strategic reserve of one commodity in one country: fill percentage, stored volume, capacity, days of cover, the legal or seasonal target that applies, the seasonal norm and the date of the reading. ' +
-      "Without country, every country's current reserve of the commodity (`reserves`, the EU aggregate included). " +
-      'Use it for "how full is X\'s gas storage" or "how large is the US oil reserve" questions. Reserves exist for gas (EU countries and `eu`) and oil (`us`). ' +
-      `For the history of a reserve use get_reserve_timeseries. ${DATA_NOTE}`,
+      "Current strategic reserve of one commodity in one country: fill %, volume, capacity, days of cover, target, seasonal norm, date. Without country: every country's current reserve of it, EU aggregate included. Reserves exist for gas (EU countries, `eu`) and oil (`us`); other pairs are refused with the ones that exist. History: get_reserve_timeseries.",
     inputSchema: GetReserveInput,
     outputSchema: GetReserveResult,
     route: '/v1/reserves',
@@ -275,9 +273,7 @@ export const TOOLS = [
     name: 'get_price',
     title: 'Latest commodity price',
     description:
-      'Latest price of one commodity: value, currency, unit, observation date (as_of), the benchmark series (e.g. Brent for oil), its frequency and the change over one year. ' +
-      'Use it for "what does X cost now" questions. Fails for a commodity without a public price series. For the full price history use get_commodity. ' +
-      DATA_NOTE,
+      'Latest price of one commodity: value, currency, unit, date, benchmark, 1-year change. Refused for a commodity without a public price series (the error names priced ones). History: get_commodity.',
     inputSchema: GetPriceInput,
     outputSchema: GetPriceResult,
     route: '/v1/commodities',
@@ -286,8 +282,7 @@ export const TOOLS = [
     name: 'compare_countries',
     title: 'Compare countries',
     description:
-      'Side-by-side comparison of 2 to 10 countries: stress index and band, import dependence and main suppliers per commodity, self-sufficiency (autonomy), supplier concentration (HHI) and reserves held. ' +
-      `Use it to rank or contrast countries' exposure to supply shocks. For one country in full use get_country_profile. ${DATA_NOTE}`,
+      '2 to 10 countries side by side: stress index and band, import dependence and main suppliers per commodity, autonomy, supplier concentration (HHI), reserves. One country in full: get_country_profile.',
     inputSchema: CompareCountriesInput,
     outputSchema: CompareCountriesResult,
   }),
@@ -295,8 +290,7 @@ export const TOOLS = [
     name: 'list_scenarios',
     title: 'Crisis scenarios',
     description:
-      'Forward-looking crisis scenarios (e.g. a closure of the Strait of Hormuz) with probability (0–1), severity (1–5), status (monitoring, elevated, active, resolved, dismissed), status history, commodities and countries concerned. ' +
-      `Filter by status or commodity; titles and summaries come in one language (lang, English by default), at most limit scenarios. Use it for "what could disrupt supply of X" questions. ${DATA_NOTE}`,
+      'Crisis scenarios (e.g. Strait of Hormuz closure): probability 0–1, severity 1–5, status and its history, commodities and countries concerned. Filter by status or commodity; title and summary in lang; at most limit, with total.',
     inputSchema: ListScenariosInput,
     outputSchema: ListScenariosResult,
     route: '/v1/scenarios',
@@ -306,8 +300,7 @@ export const TOOLS = [
     name: 'search_briefings',
     title: 'Search briefings',
     description:
-      'Keyword and semantic search over the editorial briefings of one language (lang: en by default, fr, de or es; the query may be written in any of them); returns the best-matching briefings with a snippet and a score, ranked exactly as GET /v1/search?type=briefing ranks them. ' +
-      `Each hit names its MCP resource (chokepoint://briefing/{lang}/{id}): read it with resources/read for the whole briefing. Use it to find analysis or context on a topic, an event or a commodity. ${DATA_NOTE}`,
+      'Search the editorial briefings of one language (the query may be in en, fr, de or es): best hits with snippet and score, ranked as GET /v1/search?type=briefing. Each hit names its resource chokepoint://briefing/{lang}/{id}; read it for the whole text.',
     inputSchema: SearchBriefingsInput,
     outputSchema: SearchBriefingsResult,
     route: '/v1/search',
@@ -316,8 +309,7 @@ export const TOOLS = [
     name: 'get_country_profile',
     title: 'Country profile',
     description:
-      "Full profile of one country: supply stress index with each commodity's contribution, exposures (import dependence and main suppliers per commodity), autonomy (self-sufficiency), supplier concentration (HHI), share of world production, reserves held. " +
-      `Use it for "how exposed is X" questions. ${DATA_NOTE}`,
+      "Full profile of one country: supply stress index with each commodity's contribution, exposures (import dependence, main suppliers), autonomy, supplier concentration, share of world production, reserves. Refused for a country not covered (suggestions given).",
     inputSchema: GetCountryProfileInput,
     outputSchema: GetCountryProfileResult,
     route: '/v1/countries/{iso}',
@@ -327,8 +319,7 @@ export const TOOLS = [
     name: 'list_commodities',
     title: 'Tracked commodities',
     description:
-      'Every tracked commodity (energy, metals, agri) with its slug, code, latest price, stress index (0–100) and band, and last update. ' +
-      `Use it first to learn which commodities exist and their codes and slugs; filter by group. ${DATA_NOTE}`,
+      'Every tracked commodity (energy, metals, agri): slug, code, latest price, stress index 0–100 and band, last update. Call it first to learn the codes; filter by group.',
     inputSchema: ListCommoditiesInput,
     outputSchema: ListCommoditiesResult,
     route: '/v1/commodities',
@@ -338,8 +329,7 @@ export const TOOLS = [
     name: 'get_commodity',
     title: 'Commodity sheet',
     description:
-      'Full sheet of one commodity: producers and consumers by country with shares, known reserves in the ground, supplier concentration (HHI), largest trade flows, price history (a daily series is shortened to the last observation of each month; the text links the full series as JSON and CSV), the monthly stress history, and the stress index with every component (raw value, score, weight, inputs). ' +
-      `Use it to explain why a commodity is under stress or who supplies it. ${DATA_NOTE}`,
+      'Full sheet of one commodity: producers and consumers with shares, reserves in the ground, concentration (HHI), largest trade flows, price history (daily shortened to monthly; the full series is linked), monthly stress history, stress index with every component.',
     inputSchema: GetCommodityInput,
     outputSchema: GetCommodityResult,
     route: '/v1/commodities/{slug}',
@@ -349,8 +339,7 @@ export const TOOLS = [
     name: 'get_reserve_timeseries',
     title: 'Reserve time series',
     description:
-      'Time series of one reserve metric (fill_pct, volume or days_of_cover) for one commodity and country between two dates, optionally resampled to weekly or monthly (last observation of each period). Without a frequency, a series longer than 400 points is resampled to weekly, then monthly, and a note says so; the text gives a long series as a summary with links to the JSON and CSV. ' +
-      `Use it for trends and comparisons with earlier years. ${DATA_NOTE}`,
+      'One reserve metric (fill_pct, volume, days_of_cover) of one commodity and country between two dates, at its own frequency or weekly/monthly. Without frequency, a series over 400 points is resampled (a note says so) and the full series is linked as JSON and CSV.',
     inputSchema: GetReserveTimeseriesInput,
     outputSchema: GetReserveTimeseriesResult,
     route: '/v1/reserves/timeseries',
@@ -360,8 +349,7 @@ export const TOOLS = [
     name: 'list_events',
     title: 'Geopolitical events',
     description:
-      'Tagged events that bear on supply (conflict, sanction, catastrophe, policy, infrastructure), newest first, each with date, summary, commodities, countries and a public source. ' +
-      `Without since, the 90 days before the newest event. Filter by dates, category, commodity or country. ${DATA_NOTE}`,
+      'Events that bear on supply (conflict, sanction, catastrophe, policy, infrastructure), newest first: date, summary, commodities, countries, public source. Default: the 90 days before the newest event. Filter by dates, category, commodity, country.',
     inputSchema: ListEventsInput,
     outputSchema: ListEventsResult,
     route: '/v1/events',
@@ -408,8 +396,8 @@ export function toolDescriptors(): Array<{
       name: t.name,
       title: t.title,
       description: t.description,
-      inputSchema: jsonSchemaOf(t.inputSchema, 'input'),
-      outputSchema: jsonSchemaOf(t.outputSchema, 'output'),
+      inputSchema: withoutDatePatterns(jsonSchemaOf(t.inputSchema, 'input')),
+      outputSchema: outlineSchema(jsonSchemaOf(t.outputSchema, 'output')),
       annotations: { title: t.title, ...t.annotations },
       ...(meta ? { _meta: meta } : {}),
     };

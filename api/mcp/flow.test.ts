@@ -6,7 +6,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import { openResponseStreams } from './http.ts';
 import { MCP_MAX_BATCH, MCP_MAX_STRING_CHARS, MCP_MAX_URI_CHARS, MCP_OVERLOADED, MCP_RATE_LIMITED } from './limits.ts';
 import type { McpSession } from './sessions.ts';
@@ -383,12 +383,12 @@ describe('flow control: a client that does not read cannot make the server hold 
   }, 60_000);
 
   it('a response over the size cap is replaced by an error', async () => {
-    const api = await startMcpTestServer({}, { flow: { maxResponseBytes: 50_000 } });
+    const api = await startMcpTestServer({}, { flow: { maxResponseBytes: 20_000 } });
     try {
       const { post } = await rawSession(api);
       const res = await post({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
       const body = (await res.json()) as Json;
-      expect(body.error).toMatchObject({ code: -32027, message: expect.stringMatching(/the result is \d+ bytes; at most 50000/) });
+      expect(body.error).toMatchObject({ code: -32027, message: expect.stringMatching(/the result is \d+ bytes; at most 20000/) });
       expect(((await (await post(readUri(3, 'chokepoint://country/DEU'))).json()) as Json).result.contents).toHaveLength(1);
     } finally {
       await api.close();

@@ -1,17 +1,13 @@
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { CallToolRequestSchema, CompleteRequestSchema, GetPromptRequestSchema, PingRequestSchema, ReadResourceRequestSchema } from '@modelcontextprotocol/core';
 import {
-  CallToolRequestSchema,
-  CompleteRequestSchema,
-  GetPromptRequestSchema,
   isJSONRPCErrorResponse,
   isJSONRPCRequest,
   isJSONRPCResultResponse,
-  PingRequestSchema,
-  ReadResourceRequestSchema,
   type CallToolResult,
   type JSONRPCMessage,
   type JSONRPCRequest,
-} from '@modelcontextprotocol/sdk/types.js';
+  type Transport,
+} from '@modelcontextprotocol/server';
 import type { ConsumeResult } from '../rate-limit.ts';
 import { MCP_CHARGED_METHODS, MCP_RATE_LIMITED, MCP_RESPONSE_TOO_LARGE, type FlowLimits } from './limits.ts';
 import type { McpSession, McpSessions } from './sessions.ts';
@@ -42,6 +38,23 @@ const SCHEMAS: Record<string, { safeParse(v: unknown): { success: boolean } }> =
   'completion/complete': CompleteRequestSchema,
   ping: PingRequestSchema,
 };
+
+/** Whether a request is well-formed for its charged method (what the SDK would refuse as invalid costs nothing). */
+export const chargeable = (request: JSONRPCRequest): boolean => SCHEMAS[request.method]?.safeParse(request).success ?? false;
+
+/**
+ * Why a request of a charged method does not have the params the specification gives it (say,
+ * resources/read with an object as `uri`), in one short line; null when it has. Answered -32602
+ * (Invalid params) here: the 2025 server would answer -32603 with the validator's dump.
+ */
+export function malformedParams(request: JSONRPCRequest): string | null {
+  const schema = SCHEMAS[request.method] as
+    { safeParse(v: unknown): { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } } } | undefined;
+  const r = schema?.safeParse(request);
+  if (!r || r.success) return null;
+  const issue = r.error?.issues[0];
+  return issue ? `${issue.path.map(String).join('.') || 'params'}: ${issue.message}` : 'malformed params';
+}
 
 const MAX_DEPTH = 16;
 
@@ -155,8 +168,13 @@ export function gateTransport(transport: Transport, opts: GateOptions): void {
       void reply({ jsonrpc: '2.0', id: message.id, error: { code: -32602, message: `Invalid params: ${tooLong}` } });
       return;
     }
-    if (!MCP_CHARGED_METHODS.has(message.method) || !SCHEMAS[message.method]?.safeParse(message).success) {
+    if (!MCP_CHARGED_METHODS.has(message.method)) {
       inner?.(message, extra);
+      return;
+    }
+    const malformed = malformedParams(message);
+    if (malformed) {
+      void reply({ jsonrpc: '2.0', id: message.id, error: { code: -32602, message: `Invalid params for ${message.method}: ${malformed}` } });
       return;
     }
     const post = extra?.authInfo?.extra?.[POST_KEY] as PostContext | undefined;

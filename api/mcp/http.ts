@@ -1,6 +1,5 @@
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { isInitializeRequest, isJSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
-import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
+import { type AuthInfo, isInitializeRequest, isJSONRPCRequest } from '@modelcontextprotocol/server';
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Context, Hono, MiddlewareHandler } from 'hono';
@@ -15,6 +14,7 @@ import { gateTransport, POST_KEY, type PostContext } from './gate.ts';
 import { DEFAULT_FLOW_LIMITS, MCP_MAX_BODY_BYTES, MCP_OVERLOADED, MCP_SESSION_LIFETIME_SECONDS, type FlowLimits } from './limits.ts';
 import type { McpServerDeps } from './deps.ts';
 import { createMcpServer } from './server.ts';
+import { modernLeg, type ModernAnswer } from './modern.ts';
 import { McpSessions, type McpSession } from './sessions.ts';
 import { WebSseServerTransport } from './sse.ts';
 
@@ -41,7 +41,30 @@ export async function readRpcPost(
   if (Array.isArray(body) && (body.length === 0 || body.length > maxBatch)) {
     return rpcError(400, -32600, `Invalid Request: a batch holds 1 to ${maxBatch} messages; this one has ${body.length}`);
   }
+  // MCP (basic protocol, "Requests"): a request id MUST NOT have been used before by the requestor
+  // in the same session; two requests of one batch with the same id could not be told apart in
+  // the answers, so the batch is refused whole, before anything in it runs.
+  const twice = Array.isArray(body) ? duplicateId(body) : undefined;
+  if (twice !== undefined) {
+    return rpcError(
+      400,
+      -32600,
+      `Invalid Request: the id ${JSON.stringify(twice)} is used by more than one request of this batch; each request needs its own id`,
+    );
+  }
   return { body };
+}
+
+/** The first request id a batch uses twice, if any. */
+function duplicateId(batch: unknown[]): string | number | undefined {
+  const seen = new Set<string>();
+  for (const m of batch) {
+    if (!isJSONRPCRequest(m)) continue;
+    const key = JSON.stringify(m.id);
+    if (seen.has(key)) return m.id;
+    seen.add(key);
+  }
+  return undefined;
 }
 
 export const MCP_PATH = '/mcp';
@@ -272,8 +295,11 @@ export class McpEndpoint {
 
   private log: (msg: string) => void = () => {};
 
-  close(): Promise<void> {
-    return this.sessions.closeAll();
+  private closeModern: () => Promise<void> = async () => {};
+
+  async close(): Promise<void> {
+    await this.closeModern();
+    await this.sessions.closeAll();
   }
 
   mount(app: Hono, ctx: McpMountContext): void {
@@ -306,6 +332,15 @@ export class McpEndpoint {
     const overloaded = (detail: string) => rpcError(429, MCP_OVERLOADED, `Too many requests: ${detail}`, { 'retry-after': '1' });
 
     const limitHeaders = (post: PostContext) => (post.last ? post.headers(post.last) : {});
+    /**
+     * A session of the client that sends the request: a session is bound to the address that
+     * opened it (IPv6 by /64, as the rate limits count), and from any other address it is
+     * answered as unknown (404), so a leaked id can neither be used nor ended, nor shown to exist.
+     */
+    const own = <S extends McpSession>(c: Context, id: string, kind: McpSession['kind']): S | undefined => {
+      const s = sessions.get(id, kind);
+      return s && s.client === clientKey(c) ? (s as S) : undefined;
+    };
 
     app.use(MCP_PATH, guard);
 
@@ -327,6 +362,9 @@ export class McpEndpoint {
       onError: (c) => problem(c, problemOf(413), `an MCP message may be at most ${maxBody} bytes`),
     });
 
+    const modern = modernLeg(deps, flow, maxBody);
+    this.closeModern = modern.close;
+
     app.post(MCP_PATH, sizeLimit, async (c) => {
       const read = await readRpcPost(c, flow.maxBatch, problem, rpcError);
       if (read instanceof Response) return read;
@@ -334,10 +372,18 @@ export class McpEndpoint {
       const messages = Array.isArray(body) ? body : [body];
       const requests = messages.filter((m) => isJSONRPCRequest(m)).length;
 
+      // 2026-07-28: no session, the revision in each request's _meta (modern.ts).
+      if (c.req.query('sessionId') === undefined && c.req.header('mcp-session-id') === undefined && (await modern.isModern(c.req.raw, body))) {
+        const { post, auth } = postContext(c);
+        const answer = await modern.serve(c.req.raw, body, auth, post, { sessions, client: clientKey(c) });
+        if ('refused' in answer) return overloaded(answer.refused);
+        return modernResponse(answer, headers(limitHeaders(post)));
+      }
+
       // SSE transport: the message goes to the session's stream; the POST only acknowledges it.
       const sseId = c.req.query('sessionId');
       if (sseId !== undefined) {
-        const s = sessions.get(sseId, 'sse') as SseSession | undefined;
+        const s = own<SseSession>(c, sseId, 'sse');
         if (!s) return problem(c, problemOf(404), `no open SSE session '${sseId}'; open one with GET /mcp (Accept: text/event-stream)`);
         const parsed = WebSseServerTransport.parse(messages);
         if (!parsed.ok) return rpcError(400, -32600, `Invalid Request: ${parsed.error}`);
@@ -347,8 +393,7 @@ export class McpEndpoint {
         const reserved = sessions.reserve(s, requests);
         if (!reserved.ok) return overloaded(reserved.detail);
         const { post, auth } = postContext(c);
-        const requestInfo = { headers: Object.fromEntries(c.req.raw.headers), url: new URL(c.req.url) };
-        for (const m of parsed.messages) s.transport.handleMessage(m, { authInfo: auth, requestInfo });
+        for (const m of parsed.messages) s.transport.handleMessage(m, { authInfo: auth, request: c.req.raw });
         await Promise.all(post.pending);
         return new Response('Accepted', { status: 202, headers: headers({ 'content-type': 'text/plain; charset=utf-8', ...limitHeaders(post) }) });
       }
@@ -357,7 +402,7 @@ export class McpEndpoint {
       const sid = c.req.header('mcp-session-id');
       let session: StreamableSession | undefined;
       if (sid !== undefined) {
-        session = sessions.get(sid, 'streamable') as StreamableSession | undefined;
+        session = own<StreamableSession>(c, sid, 'streamable');
         if (!session) return rpcError(404, -32001, 'Session not found: it was closed or expired; initialize a new session');
       } else {
         if (!messages.some((m) => isInitializeRequest(m))) {
@@ -492,7 +537,7 @@ export class McpEndpoint {
       const sid = c.req.header('mcp-session-id');
       if (sid !== undefined) {
         // Streamable HTTP: the session's stream of server-initiated messages.
-        const s = sessions.get(sid, 'streamable') as StreamableSession | undefined;
+        const s = own<StreamableSession>(c, sid, 'streamable');
         if (!s) return rpcError(404, -32001, 'Session not found: it was closed or expired; initialize a new session');
         return finish(await s.transport.handleRequest(c.req.raw));
       }
@@ -553,13 +598,13 @@ export class McpEndpoint {
     app.delete(MCP_PATH, async (c) => {
       const sseId = c.req.query('sessionId');
       if (sseId !== undefined) {
-        if (!sessions.get(sseId, 'sse')) return problem(c, problemOf(404), `no open SSE session '${sseId}'`);
+        if (!own(c, sseId, 'sse')) return problem(c, problemOf(404), `no open SSE session '${sseId}'`);
         await sessions.close(sseId);
         return new Response(null, { status: 204, headers: headers() });
       }
       const sid = c.req.header('mcp-session-id');
       if (sid === undefined) return rpcError(400, -32000, 'Bad Request: DELETE /mcp needs the Mcp-Session-Id header of the session to end');
-      const s = sessions.get(sid, 'streamable') as StreamableSession | undefined;
+      const s = own<StreamableSession>(c, sid, 'streamable');
       if (!s) return rpcError(404, -32001, 'Session not found: it was closed or expired');
       const res = await s.transport.handleRequest(c.req.raw);
       await sessions.close(sid);
@@ -576,6 +621,13 @@ export class McpEndpoint {
       ),
     );
   }
+}
+
+/** The 2026-07-28 leg's answer with the endpoint's headers (no-store, licence, CORS, RateLimit). */
+export function modernResponse(answer: ModernAnswer, common: Record<string, string>): Response {
+  const h = new Headers(answer.headers);
+  for (const [k, v] of Object.entries(common)) h.set(k, v);
+  return new Response(answer.text, { status: answer.status, headers: h });
 }
 
 /** The socket peer @hono/node-server keeps at c.env.incoming, normalised (IPv4-mapped IPv6 unwrapped); 'unknown' elsewhere. */

@@ -4,7 +4,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type CallToolResult, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MCP_PROTOCOL_VERSIONS, TOOLS } from '../../contract/tools.ts';
+import { MCP_PROTOCOL_VERSIONS, MCP_STATELESS_VERSION, TOOLS } from '../../contract/tools.ts';
 import { resample } from '../queries/reserves.ts';
 import { startTestServer } from '../../test/http.ts';
 
@@ -358,13 +358,13 @@ describe('MCP at /mcp over the running app', () => {
       expect(series.meta.license).toBe('CC-BY-4.0');
 
       await expect(client.readResource({ uri: 'chokepoint://country/XXX' })).rejects.toMatchObject({
-        code: -32002,
-        message: expect.stringMatching(/^MCP error -32002: chokepoint:\/\/country\/XXX: unknown or uncovered country 'XXX'\. Accepted: /),
+        code: -32602,
+        message: expect.stringMatching(/^MCP error -32602: chokepoint:\/\/country\/XXX: unknown or uncovered country 'XXX'\. Accepted: /),
       });
       // A name resolves as over HTTP; the problem is said once, without a doubled "MCP error" prefix.
       expect(await read('chokepoint://country/Allemagne')).toEqual(await rest(api, '/v1/countries/DEU'));
       await expect(client.readResource({ uri: 'chokepoint://country/Germny' })).rejects.toMatchObject({
-        message: expect.stringMatching(/^MCP error -32002: [^]*Did you mean: DEU \(Germany\)\?$/),
+        message: expect.stringMatching(/^MCP error -32602: [^]*Did you mean: DEU \(Germany\)\?$/),
       });
       const done = await client.complete({ ref: { type: 'ref/resource', uri: 'chokepoint://country/{iso}' }, argument: { name: 'iso', value: 'DE' } });
       expect(done.completion.values).toContain('DEU');
@@ -533,19 +533,19 @@ describe('MCP at /mcp over the running app', () => {
         /^MCP error -32602: no gas reserve is published for United Kingdom \(gb\)\. Accepted: [^]*Did you mean: ([^,]+, ){4}[^,]+\?$/,
       );
       await expect(c.client.readResource({ uri: 'chokepoint://reserve/gas/jp' })).rejects.toThrow(
-        /^MCP error -32002: chokepoint:\/\/reserve\/gas\/jp: no gas reserve/,
+        /^MCP error -32602: chokepoint:\/\/reserve\/gas\/jp: no gas reserve/,
       );
       // The SDK's own refusals too: one prefix, in the same form.
       await expect(c.client.getPrompt({ name: 'reserve_outlok', arguments: {} })).rejects.toThrow(
         /^MCP error -32602: unknown prompt 'reserve_outlok'\. Accepted: [^]*Did you mean: reserve_outlook\?$/,
       );
       await expect(c.client.getPrompt({ name: 'reserve_outlook', arguments: { commodity: 'gas' } })).rejects.toThrow(
-        /^MCP error -32602: Invalid arguments for prompt reserve_outlook: [^]*country$/,
+        /^MCP error -32602: Invalid arguments for prompt reserve_outlook: country: [^\n]+$/,
       );
       await expect(c.client.readResource({ uri: 'chokepoint://nothing/x' })).rejects.toMatchObject({
-        code: -32002,
+        code: -32602,
         message: expect.stringMatching(
-          /^MCP error -32002: unknown resource 'chokepoint:\/\/nothing\/x'\. Accepted: a URI of chokepoint:\/\/commodity\/\{slug\}/,
+          /^MCP error -32602: unknown resource 'chokepoint:\/\/nothing\/x'\. Accepted: a URI of chokepoint:\/\/commodity\/\{slug\}/,
         ),
       });
       expect(text(await call(c, 'get_reserves', {}))).toBe(
@@ -594,7 +594,7 @@ describe('MCP at /mcp over the running app', () => {
       expect((byKey.contents[0] as { text: string }).text).toContain(fr.body);
       // An English id asked in French: the French version is the first suggestion.
       await expect(client.readResource({ uri: `chokepoint://briefing/fr/${briefing.id}x` })).rejects.toThrow(
-        /^MCP error -32002: [^]*Accepted: a briefing's id/,
+        /^MCP error -32602: [^]*Accepted: a briefing's id/,
       );
       await expect(client.readResource({ uri: `chokepoint://briefing/fr/${briefing.id}` })).rejects.toThrow(new RegExp(`Did you mean: ${fr.id} \\(`));
       await expect(client.readResource({ uri: `chokepoint://briefing/it/${briefing.id}` })).rejects.toThrow(/^MCP error -32602: lang: 'it' is not a language/);
@@ -695,7 +695,11 @@ describe('MCP at /mcp over the running app', () => {
     it('speaks the revisions the SDK supports and links data as resource_link only from 2025-06-18', async () => {
       expect([...MCP_PROTOCOL_VERSIONS]).toEqual(SUPPORTED_PROTOCOL_VERSIONS.filter((v) => v !== '2024-10-07'));
       const card = await rest(api, '/.well-known/mcp/server-card');
-      for (const r of card.remotes as Json[]) expect(r.supportedProtocolVersions).toEqual([...MCP_PROTOCOL_VERSIONS]);
+      // Streamable HTTP also serves the stateless 2026-07-28 (api/mcp/revisions.test.ts); SSE only the initialize revisions.
+      expect((card.remotes as Json[]).map((r) => [r.type, r.supportedProtocolVersions])).toEqual([
+        ['streamable-http', [MCP_STATELESS_VERSION, ...MCP_PROTOCOL_VERSIONS]],
+        ['sse', [...MCP_PROTOCOL_VERSIONS]],
+      ]);
       const session = async (protocolVersion: string) => {
         const init = await postInit(api, {}, { ...INIT, params: { ...INIT.params, protocolVersion } });
         const answered = ((await init.json()) as Json).result.protocolVersion;

@@ -1,6 +1,4 @@
-import { completable } from '@modelcontextprotocol/sdk/server/completable.js';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { ErrorCode, type GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
+import { completable, type GetPromptResult, type McpServer, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { LANGS } from '../../contract/common.ts';
 import type { LoadedBuild } from '../build.ts';
@@ -16,7 +14,7 @@ const LANGUAGE_NAMES: Record<(typeof LANGS)[number], string> = { en: 'English', 
 
 function currentBuild(deps: McpServerDeps): LoadedBuild {
   const b = deps.source.current();
-  if (!b) throw rpcError(ErrorCode.InternalError, 'no build has been published yet; try again in 30 seconds');
+  if (!b) throw rpcError(ProtocolErrorCode.InternalError, 'no build has been published yet; try again in 30 seconds');
   return b;
 }
 
@@ -25,7 +23,7 @@ function orInvalid<T>(b: LoadedBuild, run: () => T): T {
   try {
     return run();
   } catch (err) {
-    if (err instanceof ApiError) throw rpcError(ErrorCode.InvalidParams, errorText(b, err));
+    if (err instanceof ApiError) throw rpcError(ProtocolErrorCode.InvalidParams, errorText(b, err));
     throw err;
   }
 }
@@ -34,7 +32,7 @@ async function runTool<T>(b: LoadedBuild, run: () => T | Promise<T>): Promise<T>
   try {
     return await run();
   } catch (err) {
-    if (err instanceof ApiError) throw rpcError(ErrorCode.InvalidParams, errorText(b, err));
+    if (err instanceof ApiError) throw rpcError(ProtocolErrorCode.InvalidParams, errorText(b, err));
     throw err;
   }
 }
@@ -93,7 +91,7 @@ export function registerPrompts(mcp: McpServer, deps: McpServerDeps): void {
       const code = lower(lang || 'en');
       if (!(LANGS as readonly string[]).includes(code))
         throw rpcError(
-          ErrorCode.InvalidParams,
+          ProtocolErrorCode.InvalidParams,
           explained(
             `lang: '${lang}' is not a language of the briefing`,
             `one of ${LANGS.join(', ')}`,

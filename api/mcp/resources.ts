@@ -1,5 +1,4 @@
-import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { ErrorCode, ListResourcesRequestSchema, type ListResourcesResult, type ReadResourceResult, type Resource } from '@modelcontextprotocol/sdk/types.js';
+import { type ListResourcesResult, McpServer, ProtocolErrorCode, type ReadResourceResult, type Resource, ResourceTemplate } from '@modelcontextprotocol/server';
 import type { LoadedBuild } from '../build.ts';
 import { ApiError } from '../problem.ts';
 import type { Envelope } from '../queries/answer.ts';
@@ -16,8 +15,12 @@ import { CommodityParam, CommodityPath, CountryParam, CountryPath } from '../../
 import { LANGS, type Lang } from '../../contract/languages.ts';
 import { MCP_APPS } from '../../contract/tools.ts';
 
-/** JSON-RPC error code for an unknown resource (MCP specification, resources). */
-export const RESOURCE_NOT_FOUND = -32002;
+/**
+ * JSON-RPC error code for an unknown resource: -32602 with `data: { uri }`, as the 2026-07-28
+ * specification requires and the SDK v2 sends on every revision (it rewrites the -32002 of
+ * earlier drafts; clients accept both).
+ */
+export const RESOURCE_NOT_FOUND = -32602;
 const JSON_MIME = 'application/json';
 const MARKDOWN_MIME = 'text/markdown';
 
@@ -98,7 +101,7 @@ export function reserveResource(b: LoadedBuild, commodityInput: string, countryI
 export function briefingResource(b: LoadedBuild, langInput: string, idInput: string): ResourceText {
   const lang = langInput.trim().toLowerCase();
   if (!(LANGS as readonly string[]).includes(lang)) {
-    throw rpcError(ErrorCode.InvalidParams, explained(`lang: '${langInput}' is not a language of the briefings`, `one of ${LANGS.join(', ')}`, []));
+    throw rpcError(ProtocolErrorCode.InvalidParams, explained(`lang: '${langInput}' is not a language of the briefings`, `one of ${LANGS.join(', ')}`, []));
   }
   const { data, meta } = getBriefing(b, lang as Lang, idInput);
   const others = [...b.briefings.entries()].flatMap(([l, set]) =>
@@ -189,7 +192,7 @@ function offsetOf(cursor: string | undefined, build: string): number {
   } catch {
     // refused below
   }
-  throw rpcError(ErrorCode.InvalidParams, 'cursor: not a cursor this server gave; list again without one');
+  throw rpcError(ProtocolErrorCode.InvalidParams, 'cursor: not a cursor this server gave; list again without one');
 }
 
 /** One page of resources/list; a cursor from an older build starts the list again (the resources may have changed). */
@@ -294,5 +297,5 @@ export function registerResources(mcp: McpServer, deps: McpServerDeps): void {
   );
 
   // One list of every resource, in pages (the SDK's own handler answers them all at once).
-  mcp.server.setRequestHandler(ListResourcesRequestSchema, (request) => resourcesPage(currentBuild(deps), request.params?.cursor));
+  mcp.server.setRequestHandler('resources/list', (request) => resourcesPage(currentBuild(deps), request.params?.cursor));
 }

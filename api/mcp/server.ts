@@ -1,14 +1,13 @@
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   type CallToolResult,
   type ContentBlock,
   isInitializeRequest,
   type JSONRPCMessage,
   LATEST_PROTOCOL_VERSION,
-  ListToolsRequestSchema,
+  McpServer,
   SUPPORTED_PROTOCOL_VERSIONS,
-} from '@modelcontextprotocol/sdk/types.js';
+  type Transport,
+} from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { appMeta, MCP_APPS, RESOURCE_LINK_SINCE, serverName, TOOLS, toolDescriptors } from '../../contract/tools.ts';
 import { perBuild } from '../build.ts';
@@ -28,6 +27,19 @@ const INSTRUCTIONS = [
   'Every result carries as_of, license (CC-BY-4.0) and attribution: cite Chokepoint with a link when you reuse figures.',
   'Tool calls, resource reads, prompts, completions and pings count against the data rate limit of your IP (shared with the HTTP API); a session ends after a while without one of those, and after its maximum lifetime in any case.',
 ].join('\n');
+
+/**
+ * Cache hints of the 2026-07-28 results (the SDK sends none to older revisions): lists and reads
+ * may be kept by any cache for the rebuild interval (15 min, as s-maxage of the data routes),
+ * after which a new build may have changed them.
+ */
+const CACHE_TTL_MS = 15 * 60 * 1000;
+const CACHE_HINTS = Object.fromEntries(
+  (['tools/list', 'prompts/list', 'resources/list', 'resources/templates/list', 'resources/read', 'server/discover'] as const).map((m) => [
+    m,
+    { ttlMs: CACHE_TTL_MS, cacheScope: 'public' as const },
+  ]),
+);
 
 let descriptors: ReturnType<typeof toolDescriptors> | undefined;
 /** tools/list: the very descriptors the server card is generated from (same names, schemas, annotations, app links). */
@@ -81,7 +93,7 @@ function contentOf(text: string, links: readonly ToolLink[], negotiated: Negotia
 export function createMcpServer(deps: McpServerDeps, opts: { protocolVersion?: string | undefined } = {}): McpServer {
   const log = deps.log ?? (() => {});
   const { name, version, base } = identity(deps);
-  const mcp = new McpServer({ name, title: 'Chokepoint', version, websiteUrl: `${base}/` }, { instructions: INSTRUCTIONS });
+  const mcp = new McpServer({ name, title: 'Chokepoint', version, websiteUrl: `${base}/` }, { instructions: INSTRUCTIONS, cacheHints: CACHE_HINTS });
   // A stateless server (api/mcp/stateless.ts) never sees the initialize request: it is told the
   // revision from the request's MCP-Protocol-Version header.
   const negotiated: Negotiated = { protocolVersion: opts.protocolVersion ? negotiate(opts.protocolVersion) : LATEST_PROTOCOL_VERSION };
@@ -121,7 +133,7 @@ export function createMcpServer(deps: McpServerDeps, opts: { protocolVersion?: s
     );
   }
   // The SDK would derive the JSON Schemas itself (draft-07); list exactly what the card publishes.
-  mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolList() as never }));
+  mcp.server.setRequestHandler('tools/list', () => ({ tools: toolList() as never }));
 
   registerApps(mcp);
   registerResources(mcp, deps);
@@ -183,8 +195,9 @@ function sdkMessage(message: string): { message: string; code?: number } {
  * own refusals in the form of ours (the problem, the accepted form, suggestions).
  */
 function sayOnce(message: JSONRPCMessage): JSONRPCMessage {
-  if ('error' in message && SDK_PREFIX.test(message.error.message)) {
+  if ('error' in message) {
     const { message: text, code } = sdkMessage(message.error.message);
+    if (text === message.error.message && !code) return message;
     return { ...message, error: { ...message.error, message: text, ...(code ? { code } : {}) } };
   }
   if ('result' in message && message.result.isError === true && Array.isArray(message.result.content)) {

@@ -1,10 +1,11 @@
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import type { Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { EXPOSED_HEADERS } from '../../contract/http.ts';
 import { problemOf } from '../../contract/problems.ts';
 import { gateTransport } from './gate.ts';
-import { MCP_PATH, McpEndpoint, mcpReplies, readRpcPost, type McpMountContext, type McpOptions } from './http.ts';
+import { MCP_PATH, McpEndpoint, mcpReplies, modernResponse, readRpcPost, type McpMountContext, type McpOptions } from './http.ts';
+import { modernLeg } from './modern.ts';
 import { McpSessions, type McpSession } from './sessions.ts';
 import { createMcpServer } from './server.ts';
 
@@ -66,11 +67,20 @@ export class StatelessMcpEndpoint extends McpEndpoint {
       onError: (c) => problem(c, problemOf(413), `an MCP message may be at most ${maxBody} bytes`),
     });
 
+    const modern = modernLeg({ source: ctx.source, baseUrl: ctx.baseUrl, log }, flow, maxBody);
+
     app.post(MCP_PATH, sizeLimit, async (c) => {
       const read = await readRpcPost(c, flow.maxBatch, problem, rpcError);
       if (read instanceof Response) return read;
       const body = read.body;
       const { post, auth } = postContext(c);
+
+      // 2026-07-28 (modern.ts); else the 2025 revisions, each POST on its own.
+      if (await modern.isModern(c.req.raw, body)) {
+        const answer = await modern.serve(c.req.raw, body, auth, post, null);
+        if ('refused' in answer) return rpcError(429, -32028, `Too many requests: ${answer.refused}`);
+        return modernResponse(answer, headers(post.last ? post.headers(post.last) : {}));
+      }
 
       // The revision the client speaks: its initialize request, else the header every later request carries.
       const server = createMcpServer({ source: ctx.source, baseUrl: ctx.baseUrl, log }, { protocolVersion: c.req.header('mcp-protocol-version') });

@@ -252,6 +252,7 @@ describe('OpenAPI document', () => {
       '/openapi.json',
       '/.well-known/api-catalog',
       '/.well-known/mcp/server-card',
+      '/.well-known/mcp/server-card.json',
       '/.well-known/mcp.json',
       '/.well-known/security.txt',
       '/llms.txt',

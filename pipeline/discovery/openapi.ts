@@ -469,6 +469,9 @@ function extraPaths(baseUrl: string, limits: RateLimitQuotas): Record<string, Js
       'application/json',
       { type: 'object' },
     ),
+    '/.well-known/mcp/server-card.json': staticFile('MCP server card', 'The same bytes as /.well-known/mcp/server-card.', 'application/json', {
+      type: 'object',
+    }),
     '/.well-known/mcp.json': staticFile('MCP server card (alias)', 'The same bytes as /.well-known/mcp/server-card.', 'application/json', { type: 'object' }),
     '/.well-known/security.txt': staticFile('security.txt (RFC 9116)', 'How to report a vulnerability.', 'text/plain'),
     '/llms.txt': staticFile('Guide for language models', 'Markdown guide to the API, the MCP tools, limits and licence (llms.txt proposal).', 'text/markdown'),

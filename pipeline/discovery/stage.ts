@@ -28,6 +28,7 @@ export const MARKDOWN_UTF8 = 'text/markdown; charset=utf-8';
 export const DISCOVERY_FILES: Readonly<Record<string, string>> = {
   'openapi.json': JSON_UTF8,
   '.well-known/api-catalog': API_CATALOG_TYPE,
+  '.well-known/mcp/server-card.json': JSON_UTF8,
   '.well-known/mcp/server-card': JSON_UTF8,
   '.well-known/mcp.json': JSON_UTF8,
   '.well-known/security.txt': TEXT_UTF8,
@@ -48,7 +49,9 @@ export async function publishDiscovery(writer: BuildWriter, x: DiscoveryInput): 
   const limits = x.rateLimits ? { rateLimits: x.rateLimits } : {};
   await writer.raw('openapi.json', JSON.stringify(buildOpenApi({ baseUrl, version: x.version, ...limits }), null, 2), JSON_UTF8);
   await writer.raw('.well-known/api-catalog', JSON.stringify(apiCatalog(baseUrl), null, 2), API_CATALOG_TYPE);
-  const card = JSON.stringify(serverCard({ baseUrl, version: x.version, ...limits }), null, 2);
+  // Compact: agents fetch it whole (the tools' schemas are most of it).
+  const card = JSON.stringify(serverCard({ baseUrl, version: x.version, ...limits }));
+  await writer.raw('.well-known/mcp/server-card.json', card, JSON_UTF8);
   await writer.raw('.well-known/mcp/server-card', card, JSON_UTF8);
   await writer.raw('.well-known/mcp.json', card, JSON_UTF8);
   await writer.raw('.well-known/security.txt', securityTxt({ baseUrl, now: x.now, ...(x.securityContact ? { contact: x.securityContact } : {}) }), TEXT_UTF8);

@@ -1,5 +1,5 @@
 import { LICENSE, LICENSE_URL } from '../../contract/common.ts';
-import { MCP_APPS, MCP_PROTOCOL_VERSIONS, serverName, toolDescriptors } from '../../contract/tools.ts';
+import { MCP_APPS, MCP_PROTOCOL_VERSIONS, MCP_STATELESS_VERSION, serverName, toolDescriptors } from '../../contract/tools.ts';
 import { DEFAULT_RATE_LIMITS, DEFAULT_SECURITY_CONTACT } from '../../lib/config.ts';
 import { attributionRule, RATE_LIMIT_WINDOW_SECONDS, type RateLimitQuotas } from './openapi.ts';
 import { sitePage } from '../../contract/site.ts';
@@ -77,11 +77,28 @@ export interface ServerCardOptions {
 export { MCP_PROTOCOL_VERSIONS } from '../../contract/tools.ts';
 export const SERVER_CARD_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json';
 
+/** What the service is, in the registry's 100 characters (server.json) and as the card's first sentence. */
+export const MCP_SHORT_DESCRIPTION = 'Open data on supply stress for raw materials and energy: reserves, prices, exposure, scenarios.';
+
 /**
- * The MCP server card (`/.well-known/mcp/server-card`, same bytes at `/.well-known/mcp.json`),
- * following the shape of the server card proposal (SEP-1649, continued as SEP-2127, still a draft):
- * `$schema`, `name`, `version`, `description`, `title`, `websiteUrl`, `remotes` (transport type
- * and URL), `capabilities`, `tools`; licence and documentation links go in `_meta`.
+ * The remote endpoints, as the server card and the registry's server.json name them: Streamable
+ * HTTP (the stateless 2026-07-28 revision and the initialize revisions) and SSE (the initialize
+ * revisions only), both at `/mcp`.
+ */
+export function mcpRemotes(baseUrl: string, protocolVersions: readonly string[] = MCP_PROTOCOL_VERSIONS) {
+  const url = `${baseUrl}/mcp`;
+  return [
+    { type: 'streamable-http', url, supportedProtocolVersions: [MCP_STATELESS_VERSION, ...protocolVersions] },
+    { type: 'sse', url, supportedProtocolVersions: [...protocolVersions] },
+  ];
+}
+
+/**
+ * The MCP server card (`/.well-known/mcp/server-card.json`, same bytes at
+ * `/.well-known/mcp/server-card` and `/.well-known/mcp.json`), following the shape of the server
+ * card proposal (SEP-1649, continued as SEP-2127, still a draft): `$schema`, `name`, `version`,
+ * `description`, `title`, `websiteUrl`, `remotes` (transport type and URL), `capabilities`,
+ * `tools` (exactly what tools/list answers); licence and documentation links go in `_meta`.
  */
 export function serverCard({
   baseUrl,
@@ -91,23 +108,16 @@ export function serverCard({
   rateLimits = DEFAULT_RATE_LIMITS,
 }: ServerCardOptions): Record<string, unknown> {
   const quota = rateLimits.data;
-  const endpoint = `${baseUrl}/mcp`;
-  const remote = (type: string) => ({
-    type,
-    url: endpoint,
-    supportedProtocolVersions: [...protocolVersions],
-    authentication: { required: false, schemes: [] as string[] },
-  });
   return {
     $schema: SERVER_CARD_SCHEMA,
     name: serverName(baseUrl),
     version,
     title: 'Chokepoint',
     description:
-      'Open data on supply stress for raw materials and energy: strategic reserves, prices, country exposure, crisis scenarios, geopolitical events and briefings. Read-only and anonymous; ' +
+      `${MCP_SHORT_DESCRIPTION} Read-only and anonymous; ` +
       `tool calls, resource reads, prompts, completions and pings ${quota > 0 ? `count against the data rate limit (${quota} per minute per client IP)` : 'are not rate limited on this server (the data rate limit is off)'}. Data ${LICENSE}, attribution with a link back required.`,
     websiteUrl: `${baseUrl}/`,
-    remotes: [remote('streamable-http'), remote('sse')],
+    remotes: mcpRemotes(baseUrl, protocolVersions).map((r) => ({ ...r, authentication: { required: false, schemes: [] as string[] } })),
     capabilities: capabilities ?? {
       tools: { listChanged: false },
       resources: { listChanged: false },
@@ -126,6 +136,25 @@ export function serverCard({
       ],
       rateLimit: quota > 0 ? { policy: 'data', quota, windowSeconds: RATE_LIMIT_WINDOW_SECONDS } : { policy: 'data', enabled: false },
     },
+  };
+}
+
+export const REGISTRY_SERVER_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json';
+
+/**
+ * `server.json` for the MCP registry (schema 2025-12-11): the card's name (reverse DNS of the
+ * host of PUBLIC_BASE_URL), title, version, website and remotes, and the registry's short
+ * description. A remote-only server: no packages.
+ */
+export function registryServerJson({ baseUrl, version }: { baseUrl: string; version: string }): Record<string, unknown> {
+  return {
+    $schema: REGISTRY_SERVER_SCHEMA,
+    name: serverName(baseUrl),
+    title: 'Chokepoint',
+    description: MCP_SHORT_DESCRIPTION,
+    version,
+    websiteUrl: `${baseUrl}/`,
+    remotes: mcpRemotes(baseUrl).map(({ type, url }) => ({ type, url })),
   };
 }
 

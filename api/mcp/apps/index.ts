@@ -1,4 +1,4 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { MCP_APPS } from '../../../contract/tools.ts';
 import { COMMODITY_HISTORY_HTML } from './commodity-history.ts';
 import { COUNTRY_EXPOSURES_HTML } from './country-exposures.ts';

@@ -4,7 +4,7 @@ import { docOf } from '../../../contract/json-schema.ts';
 import type { ToolName, TOOLS } from '../../../contract/tools.ts';
 import { suggest } from '../../../lib/suggest.ts';
 import type { LoadedBuild } from '../../build.ts';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { ApiError } from '../../problem.ts';
 import { ExplainedError, MAX_SUGGESTIONS } from '../../resolve.ts';
 
@@ -247,8 +247,8 @@ export function argumentsText(toolName: string, schema: z.ZodObject, raw: unknow
  * "MCP error <code>: ", which the SDK would send on the wire, and the client's McpError adds the
  * prefix again ("MCP error -32602: MCP error -32602: …").
  */
-export function rpcError(code: number, message: string, data?: unknown): McpError {
-  const err = new McpError(code, message, data);
+export function rpcError(code: number, message: string, data?: unknown): ProtocolError {
+  const err = new ProtocolError(code, message, data);
   err.message = message;
   return err;
 }
@@ -263,7 +263,7 @@ export function identifierArg(schema: z.ZodType<string, string>, name: string, v
   if (!parsed.success) {
     const message = parsed.error.issues[0]?.message ?? 'invalid';
     throw rpcError(
-      ErrorCode.InvalidParams,
+      ProtocolErrorCode.InvalidParams,
       message.startsWith('expected ') ? explained(`${name}: ${shown(value)} is not accepted`, message.slice('expected '.length), []) : `${name}: ${message}`,
     );
   }
