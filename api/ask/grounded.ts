@@ -11,7 +11,7 @@ import { PHRASES, type Phrases } from './phrases.ts';
 import { PLAN_PHRASES } from './plan-phrases.ts';
 import { countryNameOf, onOrBefore } from './measures.ts';
 import { type CountryRef, isGeneric, type Metric, type Recognised, recognise } from './recognise.ts';
-import type { Lang } from './text.ts';
+import { type Lang, tokenize } from './text.ts';
 
 export type { AnswerData, Fact } from './fact.ts';
 
@@ -391,6 +391,18 @@ function eventFacts(b: LoadedBuild, d: Draft, r: Recognised, intent: Intent): bo
 
 // ——— search hits ———————————————————————————————————————————————————————————————————————
 
+/**
+ * Whether a search hit could answer when no record does. Not when the question names a figure of
+ * something named (a hit is then never given instead: the answer says which figure is missing),
+ * nor when most of its words are neither known names nor function words of the four languages:
+ * random text would only cost spelling correction against the whole index.
+ */
+function searchMayAnswer(r: Recognised, q: string, explicit: boolean): boolean {
+  if (explicit && (r.commodities.length || r.countries.length)) return false;
+  const words = tokenize(q).length;
+  return words > 0 && 1 - r.rest.length / words >= 0.3;
+}
+
 function hitFact(h: Hit): Fact {
   return { id: h.id, type: h.type, title: h.title, url: h.url, quote: h.snippet };
 }
@@ -530,7 +542,7 @@ export async function groundedAnswer(b: LoadedBuild, q: string, now: Date = new 
 
   // Search hits go to the model's context; the grounded answer needs them only when no record
   // answers (search is most of the cost of a grounded answer, so 'fallback' skips it otherwise).
-  const hits = search === 'always' || d.used.length === 0 ? await searchHits(b, q, lang) : [];
+  const hits = search === 'always' || (d.used.length === 0 && searchMayAnswer(r, q, explicit)) ? await searchHits(b, q, lang) : [];
   const context = [...d.used];
   for (const h of hits) context.push(hitFact(h));
   if (d.used.length === 0) {
