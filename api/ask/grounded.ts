@@ -467,7 +467,7 @@ export async function groundedAnswer(b: LoadedBuild, q: string, now: Date = new 
   }
   const explicitFigure = numeric || (['producer', 'imports', 'autonomy', 'concentration', 'reserves_in_ground'] as Metric[]).some(has);
   if (!has('event') && !has('scenario') && !(intent.categories.length && !explicitFigure)) {
-    const planned = plan(b, lex, r, intent, today);
+    const planned = plan(b, lex, r, intent, today, q);
     if (planned) {
       const citations = dedupe(planned.used);
       return {

@@ -25,6 +25,10 @@ export interface PlanPhrases {
   compareOn: (measure: string, date: string, items: string, top: string, diff: string) => string;
   /** A series without a reading on the date asked: the nearest earlier reading was taken. */
   earlier: (asked: string) => string;
+  /** An explanation of a move: the events recorded on the commodity in the period (or no event). */
+  whyEvents: (name: string, from: string, to: string, items: string) => string;
+  whyNoEvent: (name: string, from: string, to: string) => string;
+  effect: { tightening: string; easing: string };
   /** The members of a set in one stress band. */
   bandList: (measure: string, band: string, set: string, count: string, items: string) => string;
   bandNone: (measure: string, band: string, set: string) => string;
@@ -97,6 +101,9 @@ export const PLAN_PHRASES: Record<Lang, PlanPhrases> = {
     onlyOn: (set, d, items) => `Of ${set}, only one has a reading on ${d}: ${items}.`,
     bandList: (m, band, set, n, items) => `${n} of ${set} are in the “${band}” band of the ${m.toLowerCase()}: ${items}.`,
     bandNone: (m, band, set) => `None of ${set} is in the “${band}” band of the ${m.toLowerCase()}.`,
+    whyEvents: (n, f, t, items) => `Events recorded on ${n} from ${f} to ${t}: ${items}.`,
+    whyNoEvent: (n, f, t) => `No event or disruption is recorded for ${n} from ${f} to ${t}; the data hold no recorded cause for this move.`,
+    effect: { tightening: 'tightening supply', easing: 'easing supply' },
     askedDate: 'the date asked',
     compareOn: (m, d, items, top, diff) => `${m} on ${d}: ${items}. ${top} is higher, by ${diff}.`,
     earlier: (d) => ` There is no reading on ${d}: the nearest earlier one is given.`,
@@ -159,6 +166,10 @@ export const PLAN_PHRASES: Record<Lang, PlanPhrases> = {
     onlyOn: (set, d, items) => `Parmi ${set}, un seul a une valeur au ${d} : ${items}.`,
     bandList: (m, band, set, n, items) => `${n} parmi ${set} sont dans la classe « ${band} » (${m.toLowerCase()}) : ${items}.`,
     bandNone: (m, band, set) => `Aucun parmi ${set} n’est dans la classe « ${band} » (${m.toLowerCase()}).`,
+    whyEvents: (n, f, t, items) => `Événements enregistrés pour ${n} du ${f} au ${t} : ${items}.`,
+    whyNoEvent: (n, f, t) =>
+      `Aucun événement ni perturbation n’est enregistré pour ${n} du ${f} au ${t} ; les données ne contiennent pas de cause enregistrée de ce mouvement.`,
+    effect: { tightening: 'resserre l’offre', easing: 'détend l’offre' },
     askedDate: 'date demandée',
     compareOn: (m, d, items, top, diff) => `${m} au ${d} : ${items}. La valeur la plus haute : ${top}, avec un écart de ${diff}.`,
     earlier: (d) => ` Aucune valeur au ${d} : la plus proche avant cette date est donnée.`,
@@ -225,6 +236,10 @@ export const PLAN_PHRASES: Record<Lang, PlanPhrases> = {
     onlyOn: (set, d, items) => `Von ${set} hat am ${d} nur eines einen Wert: ${items}.`,
     bandList: (m, band, set, n, items) => `${n} von ${set} liegen in der Stufe „${band}“ (${m}): ${items}.`,
     bandNone: (m, band, set) => `Keiner von ${set} liegt in der Stufe „${band}“ (${m}).`,
+    whyEvents: (n, f, t, items) => `Erfasste Ereignisse zu ${n} vom ${f} bis ${t}: ${items}.`,
+    whyNoEvent: (n, f, t) =>
+      `Für ${n} ist vom ${f} bis ${t} kein Ereignis und keine Störung erfasst; die Daten enthalten keine erfasste Ursache dieser Bewegung.`,
+    effect: { tightening: 'verknappt das Angebot', easing: 'entspannt das Angebot' },
     askedDate: 'dem erfragten Datum',
     compareOn: (m, d, items, top, diff) => `${m} am ${d}: ${items}. Höher ist ${top}, um ${diff}.`,
     earlier: (d) => ` Für den ${d} liegt kein Wert vor: angegeben ist der letzte davor.`,
@@ -286,6 +301,10 @@ export const PLAN_PHRASES: Record<Lang, PlanPhrases> = {
     onlyOn: (set, d, items) => `De ${set}, solo uno tiene lectura el ${d}: ${items}.`,
     bandList: (m, band, set, n, items) => `${n} de ${set} están en la banda «${band}» (${m.toLowerCase()}): ${items}.`,
     bandNone: (m, band, set) => `Ninguno de ${set} está en la banda «${band}» (${m.toLowerCase()}).`,
+    whyEvents: (n, f, t, items) => `Eventos registrados sobre ${n} del ${f} al ${t}: ${items}.`,
+    whyNoEvent: (n, f, t) =>
+      `No hay ningún evento ni perturbación registrado para ${n} del ${f} al ${t}; los datos no recogen una causa registrada de este movimiento.`,
+    effect: { tightening: 'restringe la oferta', easing: 'alivia la oferta' },
     askedDate: 'la fecha pedida',
     compareOn: (m, d, items, top, diff) => `${m} el ${d}: ${items}. El valor más alto es ${top}, por ${diff}.`,
     earlier: (d) => ` No hay lectura el ${d}: se da la más cercana anterior.`,

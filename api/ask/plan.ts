@@ -13,7 +13,7 @@ import { formatDate, formatNumber, formatPercent } from './numbers.ts';
 import { PHRASES } from './phrases.ts';
 import { PLAN_PHRASES, type PlanPhrases } from './plan-phrases.ts';
 import type { Recognised } from './recognise.ts';
-import type { Lang } from './text.ts';
+import { fold, type Lang } from './text.ts';
 
 export interface Planned {
   text: string;
@@ -30,6 +30,8 @@ interface Ctx {
   lang: Lang;
   pp: PlanPhrases;
   today: string;
+  /** The question as asked. */
+  q: string;
 }
 
 const GAS = new Set(['energy.gas', 'energy.lng']);
@@ -445,12 +447,106 @@ function explainCountry(ctx: Ctx, iso3: string): Planned | null {
   return { text, used: [{ id: p.iso3, type: 'country', title: p.name, url: p.url, quote: bits.join('; ') }], derived: [] };
 }
 
+/** "behind last year", "par rapport à l'an dernier", "gegenüber dem Vorjahr", "que el año pasado": a year's move. */
+/** A word of movement (rise, fall, climb, surge, drop…) in the four languages. */
+const CHANGE_WORDS =
+  /\b(?:ris\w*|rose|f[ae]ll\w*|drop\w*|climb\w*|surg\w*|soar\w*|jump\w*|spik\w*|slump\w*|plung\w*|increas\w*|decreas\w*|up|down|expensive|cheap\w*|high|low|hausse|baisse|monte\w*|chute\w*|flamb\w*|envol\w*|augment\w*|diminu\w*|cher|chere|eleve\w*|gestiegen|steig\w*|gefallen|fall\w*|gesunken|sink\w*|teuer\w*|billig\w*|hoch|subid\w*|sub\w*|baj\w*|cayo|caido|caer|aument\w*|dispar\w*|car[oa]s?|alt[oa]s?)\b/;
+
+const LAST_YEAR =
+  /\b(?:last year|a year ago|year on year|l'an dernier|l'annee derniere|il y a un an|vorjahr\w*|letzten jahr|letztes jahr|vor einem jahr|ano pasado|hace un ano)\b/;
+
+/**
+ * Why a figure moved: its change over the period the question implies (a span or a date named,
+ * a year when it says "last year", else the three months to the newest reading), the events
+ * recorded on the commodity from three months before that period to its end (what moved it, with
+ * their dates and effect), or a plain "no recorded cause"; then, without a date named, the
+ * components of its stress index.
+ */
+function why(ctx: Ctx, m: Measure, key: string, slug: string): Planned | null {
+  const pts = m.series?.(key);
+  if (!pts?.length || !m.rangeFact) return null;
+  const { lang, pp, r } = ctx;
+  const months = LAST_YEAR.test(fold(ctx.q)) ? 12 : 3;
+  const end = r.period ? onOrBefore(pts, r.period.to) : r.date ? onOrBefore(pts, r.date.date) : pts.at(-1)!;
+  if (!end) return null;
+  const startDay = r.period ? r.period.from : r.date?.granularity === 'year' ? r.date.from : minusPeriod(end.date, { months, days: 0 });
+  const start = onOrBefore(pts, startDay) ?? pts[0]!;
+  const used: Fact[] = [];
+  const found: Derived[] = [];
+  const parts: string[] = [];
+  const who = name(ctx, m, key);
+  if (start.date !== end.date) {
+    const d = end.value - start.value;
+    const rel = m.kind === 'amount' && start.value !== 0 ? `${d > 0 ? '+' : '−'}${formatPercent(Math.abs((d / start.value) * 100), lang, 1)}` : null;
+    parts.push(
+      pp.change(
+        who,
+        m.id === 'price' ? '' : pp.measure[m.id],
+        valueText(m, key, end.value, lang),
+        dateText(end.date, lang),
+        d > 0 ? 'up' : d < 0 ? 'down' : 'flat',
+        diffText(m, key, d, ctx),
+        rel,
+        valueText(m, key, start.value, lang),
+        dateText(start.date, lang),
+      ),
+    );
+    const f = m.rangeFact(key, start, end);
+    used.push(f);
+    found.push(derived('change', round(d), diffUnit(m, key), `${end.value} − ${start.value}`, [f]));
+    if (rel) found.push(derived('change_pct', round((d / start.value) * 100, 1), '%', `(${end.value} − ${start.value}) / ${start.value} × 100`, [f]));
+  }
+  // Events shortly before a move cause it: the window opens three months before the period.
+  const from = minusPeriod(start.date, { months: 3, days: 0 });
+  const slugs = new Set(OIL.has(slug) ? [...OIL] : GAS.has(slug) ? [...GAS] : [slug]);
+  const events = ctx.b.events
+    .filter((e) => e.date >= from && e.date <= end.date && e.commodities.some((c) => slugs.has(c)))
+    .sort((a, z) => (a.date < z.date ? 1 : -1))
+    .slice(0, 4);
+  const subject = m.id === 'gas_fill' ? pp.measure.gas_fill.toLowerCase() : lowerName(ctx, slug);
+  if (events.length) {
+    const items = events.map((e) => {
+      used.push({
+        id: e.id,
+        type: 'event',
+        title: e.title,
+        url: `/v1/events?since=${e.date}&until=${e.date}`,
+        quote: `date: ${e.date}; category: ${e.category}; effect: ${e.effect}; title: ${e.title}`,
+      });
+      return `${PHRASES[lang].event(formatDate(e.date, lang), e.title, PHRASES[lang].category[e.category] ?? e.category)} — ${pp.effect[e.effect]}`;
+    });
+    parts.push(pp.whyEvents(subject, dateText(from, lang), dateText(end.date, lang), items.join('; ')));
+  } else parts.push(pp.whyNoEvent(subject, dateText(from, lang), dateText(end.date, lang)));
+  if (!r.date && !r.period && ctx.lex.sheets.get(slug)?.stress_index != null) {
+    const x = explainCommodity(ctx, slug);
+    if (x) {
+      parts.push(x.text);
+      used.push(...x.used);
+    }
+  }
+  return { text: parts.join(' '), used, derived: found };
+}
+
+const lowerName = (ctx: Ctx, slug: string) => {
+  const n = ctx.lex.sheets.get(slug)?.names[ctx.lang] ?? slug;
+  return ctx.lang === 'de' ? n : n.charAt(0).toLowerCase() + n.slice(1);
+};
+
 /** Carry out the operation the question asks for; null when the lookup should answer it instead. */
-export function plan(b: LoadedBuild, lex: Lexicon, r: Recognised, intent: Intent, today: string): Planned | null {
-  const ctx: Ctx = { intent, b, lex, r, lang: r.lang, pp: PLAN_PHRASES[r.lang], today };
+export function plan(b: LoadedBuild, lex: Lexicon, r: Recognised, intent: Intent, today: string, q = ''): Planned | null {
+  const ctx: Ctx = { intent, b, lex, r, lang: r.lang, pp: PLAN_PHRASES[r.lang], today, q };
   const op = intent.op;
   if (op.kind === 'explain') {
-    if (r.commodities.length === 1 && (r.metrics.size === 0 || r.metrics.has('stress'))) return explainCommodity(ctx, r.commodities[0]!);
+    const one = r.commodities.length === 1 ? r.commodities[0]! : null;
+    // "Why did the urea price rise?", "Why is Europe's gas storage behind last year?": the move and its recorded causes.
+    const gas = (r.metrics.has('storage') || r.metrics.has('volume')) && (!one || GAS.has(one));
+    if (gas || (one && (r.metrics.has('price') || (r.metrics.size === 0 && CHANGE_WORDS.test(fold(ctx.q)))))) {
+      const m = gas ? measureOf(b, lex, 'gas_fill') : measureOf(b, lex, 'price');
+      const key = gas ? (r.countries.find((c) => c.iso2)?.iso2 ?? 'eu') : one!;
+      const answered = m && why(ctx, m, key, gas ? 'energy.gas' : one!);
+      if (answered) return answered;
+    }
+    if (one && (r.metrics.size === 0 || r.metrics.has('stress'))) return explainCommodity(ctx, one);
     const iso3 = r.countries.find((c) => c.iso3)?.iso3;
     if (!r.commodities.length && iso3 && (r.metrics.size === 0 || r.metrics.has('stress'))) return explainCountry(ctx, iso3);
     return null;

@@ -1,4 +1,5 @@
 import type { ScenarioStatus } from '../../contract/content.ts';
+import { nearestName } from './typos.ts';
 import { findDate, findPeriod, type AskedDate, type AskedPeriod } from './dates.ts';
 import { languageScores, pickLanguage } from './lang.ts';
 import type { LexEntry, Lexicon } from './lexicon.ts';
@@ -155,7 +156,9 @@ export function recognise(lex: Lexicon, question: string): Recognised {
         // German compounds: Ölpreis, Erdgasspeicher, Kupferproduktion.
         const head =
           t.norm.length >= 5 ? lex.compoundHeads.find((h) => t.norm.startsWith(h.alias) && COMPOUND_TAILS.test(t.norm.slice(h.alias.length))) : undefined;
+        const near = head ? null : nearestName(lex, t.norm, COMPOUND_TAILS);
         if (head) matched.push({ entry: { entity: { kind: 'commodity', slug: head.slug }, langs: new Set(['de']) }, i, len: 1 });
+        else if (near) matched.push({ entry: near, i, len: 1 });
         else rest.push(t.norm);
       }
       took = 1;

@@ -8,11 +8,13 @@ import { StaticBuildSource } from '../../api/build-store.ts';
 import { citationProblem, derivedProblem } from './citations.ts';
 import { DATED_QUESTIONS } from './dated.ts';
 import { PLANNER_QUESTIONS } from './planner.ts';
+import { WHY_QUESTIONS } from './why.ts';
+import { BAND_QUESTIONS } from './bands.ts';
 import { QUESTIONS, type EvalQuestion, type Lang, categoryOf } from './questions.ts';
 import { CANNOT, showsFigure } from './shows.ts';
 
 /** The whole evaluation: the lookups and declines, then the planner's operations and adversarial questions. */
-export const ALL_QUESTIONS: readonly EvalQuestion[] = [...QUESTIONS, ...PLANNER_QUESTIONS, ...DATED_QUESTIONS];
+export const ALL_QUESTIONS: readonly EvalQuestion[] = [...QUESTIONS, ...PLANNER_QUESTIONS, ...DATED_QUESTIONS, ...WHY_QUESTIONS, ...BAND_QUESTIONS];
 
 export { CANNOT, numbersIn, showsFigure } from './shows.ts';
 
