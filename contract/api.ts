@@ -245,13 +245,21 @@ export const Citation = z.strictObject({
   id: z.string(),
   type: z.string().describe('What is cited: commodity, reserve, country, scenario, event, briefing'),
   title: z.string(),
-  url: z.string(),
-  quote: z.string().describe('The figure or passage taken from the record'),
+  url: z.string().describe('API address that returns every field and value of `quote`'),
+  quote: z.string().describe('Fields and values exactly as the record at `url` returns them (no figure computed from them: those are in `derived`)'),
+});
+export const DerivedFigure = z.strictObject({
+  label: z.enum(['difference', 'change', 'change_pct', 'age_days', 'rank', 'count']).describe('What the figure is'),
+  value: z.number(),
+  unit: z.string().describe('Unit of `value` (USD/bbl, percentage points, points, %, days; empty for a rank)'),
+  arithmetic: z.string().describe('How `value` follows from cited values, e.g. "95.29 − 86.48" or "(13543.19 − 9532.98) / 9532.98 × 100"'),
+  citations: z.array(z.string()).describe('`id`s of the citations whose values it uses'),
 });
 export const Answer = z.strictObject({
   answer: z.string(),
   lang: z.enum(LANGS),
   citations: z.array(Citation),
+  derived: z.array(DerivedFigure).describe('Figures of the answer computed from cited values (differences, changes, ages, ranks), with their arithmetic'),
   confidence: z.number().min(0).max(1),
   mode: z.enum(['grounded', 'llm']),
 });

@@ -1,7 +1,18 @@
 import type { z } from 'zod';
-import type { Answer } from '../../contract/api.ts';
+import type { Answer, DerivedFigure } from '../../contract/api.ts';
 
 export type AnswerData = z.infer<typeof Answer>;
+/** A figure of an answer computed from cited values: the arithmetic and the citations it uses. */
+export type Derived = z.infer<typeof DerivedFigure>;
+
+/** A derived figure, citing the records (by id) whose values its arithmetic uses. */
+export const derived = (label: Derived['label'], value: number, unit: string, arithmetic: string, facts: readonly Fact[]): Derived => ({
+  label,
+  value,
+  unit,
+  arithmetic,
+  citations: [...new Set(facts.map((f) => f.id))],
+});
 
 /** One retrieved record: what a grounded answer cites and what the model is shown. */
 export interface Fact {

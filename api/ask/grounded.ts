@@ -1,4 +1,4 @@
-import type { AnswerData, Fact } from './fact.ts';
+import { type AnswerData, type Derived, derived, type Fact } from './fact.ts';
 import type { CommoditySheet } from '../../contract/commodities.ts';
 import type { Reserve } from '../../contract/reserves.ts';
 import { fileData, perBuild, type LoadedBuild } from '../build.ts';
@@ -8,9 +8,10 @@ import { lexiconFor, type Lexicon } from './lexicon.ts';
 import { localUnit, plan } from './plan.ts';
 import { formatDate, formatNumber, formatPercent } from './numbers.ts';
 import { PHRASES, type Phrases } from './phrases.ts';
+import { PLAN_PHRASES } from './plan-phrases.ts';
 import { countryNameOf, onOrBefore } from './measures.ts';
 import { type CountryRef, isGeneric, type Metric, type Recognised, recognise } from './recognise.ts';
-import type { Lang } from './text.ts';
+import { type Lang, tokenize } from './text.ts';
 
 export type { AnswerData, Fact } from './fact.ts';
 
@@ -26,6 +27,8 @@ interface Draft {
   p: Phrases;
   parts: string[];
   used: Fact[];
+  /** Figures computed from the records used (see fact.ts). */
+  derived: Derived[];
   missing: string[];
   /** Extra records for the model's context (not cited by the grounded answer). */
   extra: Fact[];
@@ -72,6 +75,11 @@ const commodityName = (lex: Lexicon, slug: string, lang: Lang) => lex.sheets.get
 const GAS = new Set(['energy.gas', 'energy.lng']);
 const OIL = new Set(['energy.oil', 'energy.wti']);
 
+/** A day was asked and the series has no reading on it: the nearest earlier one was read, said so. */
+function earlier(d: Draft, r: Recognised, taken: string): void {
+  if (r.date?.granularity === 'day' && taken < r.date.date) d.parts.push(PLAN_PHRASES[d.lang].earlier(formatDate(r.date.date, d.lang)).trim());
+}
+
 // ——— the records ————————————————————————————————————————————————————————————————————————
 
 function reserveFacts(b: LoadedBuild, lex: Lexicon, d: Draft, code: 'gas' | 'oil', c: CountryRef, r: Recognised): boolean {
@@ -98,17 +106,13 @@ function reserveFacts(b: LoadedBuild, lex: Lexicon, d: Draft, code: 'gas' | 'oil
     const vol = onOrBefore(series.metrics.volume?.points ?? [], pt.date);
     const cover = onOrBefore(series.metrics.days_of_cover?.points ?? [], pt.date);
     const volUnit = localUnit(series.metrics.volume?.unit ?? '', lang);
-    const bits = [`date: ${pt.date}`, `${metric}: ${pt.value}`];
-    if (code === 'gas' && vol?.date === pt.date) bits.push(`volume: ${vol.value} ${series.metrics.volume?.unit ?? ''}`);
-    if (cover?.date === pt.date) bits.push(`days_of_cover: ${cover.value}`);
-    const fact: Fact = {
-      id: key,
-      type: 'reserve',
-      title,
-      url: `/v1/reserves/timeseries?commodity=${code}&country=${c.iso2}&from=${pt.date}&to=${pt.date}${metric === 'volume' ? '&metric=volume' : ''}`,
-      quote: bits.join('; '),
-    };
-    d.used.push(fact);
+    // One address per metric: the time-series route returns one metric at a time.
+    const url = (m: string) =>
+      `/v1/reserves/timeseries?commodity=${code}&country=${c.iso2}&from=${pt.date}&to=${pt.date}${m === 'fill_pct' ? '' : `&metric=${m}`}`;
+    const cite = (m: string, v: number) => d.used.push({ id: key, type: 'reserve', title, url: url(m), quote: `date: ${pt.date}; ${m}: ${v}` });
+    cite(metric, pt.value);
+    if (code === 'gas' && vol?.date === pt.date) cite('volume', vol.value);
+    if (cover?.date === pt.date && (wantsCover || code === 'oil')) cite('days_of_cover', cover.value);
     if (code === 'gas') {
       let s = d.p.storage(place, pct(pt.value, lang), formatDate(pt.date, lang));
       if (vol?.date === pt.date) s += d.p.storageVolume(`${num(vol.value, lang)} ${volUnit}`, null);
@@ -120,6 +124,7 @@ function reserveFacts(b: LoadedBuild, lex: Lexicon, d: Draft, code: 'gas' | 'oil
       if (cover?.date === pt.date) s += d.p.sprCover(num(cover.value, lang, 1));
       d.parts.push(`${s}.`);
     }
+    earlier(d, r, pt.date);
     return true;
   }
   if (code === 'gas' && cur.fill_pct !== null) {
@@ -128,7 +133,7 @@ function reserveFacts(b: LoadedBuild, lex: Lexicon, d: Draft, code: 'gas' | 'oil
     if (cur.capacity) bits.push(`capacity: ${cur.capacity.value} ${cur.capacity.unit}`);
     if (cur.coverage_days !== null) bits.push(`coverage_days: ${cur.coverage_days}`);
     const passed = cur.target !== null && cur.target.date < d.today;
-    if (cur.target) bits.push(`target: ${cur.target.fill_pct} % by ${cur.target.date}${passed ? ` (passed on ${d.today}; newest reading ${cur.as_of})` : ''}`);
+    if (cur.target) bits.push(`target: fill_pct ${cur.target.fill_pct}, date ${cur.target.date}`);
     d.used.push({ id: key, type: 'reserve', title, url: `/v1/reserves?commodity=${code}&country=${c.iso2}`, quote: bits.join('; ') });
     let s = d.p.storage(place, pct(cur.fill_pct, lang), formatDate(cur.as_of, lang));
     if (cur.volume)
@@ -180,6 +185,7 @@ function priceFacts(lex: Lexicon, d: Draft, slug: string, r: Recognised): boolea
     if (pt.date < r.date.from && pt.date.slice(0, 7) !== r.date.from.slice(0, 7) && r.date.granularity !== 'year') d.dateMiss = true;
     d.used.push(commodityFact(sheet, `price_history ${pt.date}: ${pt.value} ${u}`));
     d.parts.push(d.p.price(name, `${num(pt.value, lang)} ${u}`, when(pt.date, monthly, lang), sheet.price.benchmark));
+    earlier(d, r, pt.date);
     return true;
   }
   d.used.push(commodityFact(sheet, `price: ${sheet.price.value} ${u} (as_of ${sheet.price.as_of}; ${sheet.price.benchmark})`));
@@ -204,7 +210,7 @@ function countryStressFact(b: LoadedBuild, lex: Lexicon, d: Draft, iso3: string)
     d.missing.push(d.p.reasons.noCountryData(name, d.p.what.stress));
     return false;
   }
-  d.used.push({ id: iso3, type: 'country', title: p.name, url: p.url, quote: `stress_index: ${p.stress_index} of 0–100 (${p.stress_band})` });
+  d.used.push({ id: iso3, type: 'country', title: p.name, url: p.url, quote: `stress_index: ${p.stress_index}; stress_band: ${p.stress_band}` });
   d.parts.push(d.p.countryStress(name, num(p.stress_index, d.lang, 1), d.p.band[p.stress_band ?? ''] ?? String(p.stress_band)));
   return true;
 }
@@ -230,7 +236,9 @@ function producerFacts(b: LoadedBuild, lex: Lexicon, d: Draft, slug: string, cou
         continue;
       }
       const e = t.entries[i]!;
-      d.used.push(commodityFact(sheet, `${table} ${t.year} (${t.basis}): ${e.name} ${e.value} ${t.unit}, share ${e.share}, rank ${i + 1}`));
+      const f = commodityFact(sheet, `${table} ${t.year} (${t.basis}): ${e.name} ${e.value} ${t.unit}, share ${e.share}`);
+      d.used.push(f);
+      d.derived.push(derived('rank', i + 1, '', `position of ${e.iso3} in ${table}.entries, ordered by value`, [f]));
       d.parts.push(d.p.countryShare(place, name, share(e.share, lang), String(i + 1), String(t.year)));
       any = true;
     }
@@ -326,7 +334,7 @@ function scenarioFacts(b: LoadedBuild, d: Draft, r: Recognised): boolean {
       type: 'scenario',
       title,
       url: `/v1/scenarios?status=${s.status}`,
-      quote: `status: ${s.status}; probability: ${s.probability}; severity: ${s.severity} (1–5); updated_at: ${s.updated_at}`,
+      quote: `status: ${s.status}; probability: ${s.probability}; severity: ${s.severity}; updated_at: ${s.updated_at}`,
     });
     return d.p.scenario(title, d.p.status[s.status] ?? s.status, pct(s.probability * 100, lang, 0), String(s.severity));
   });
@@ -383,6 +391,18 @@ function eventFacts(b: LoadedBuild, d: Draft, r: Recognised, intent: Intent): bo
 
 // ——— search hits ———————————————————————————————————————————————————————————————————————
 
+/**
+ * Whether a search hit could answer when no record does. Not when the question names a figure of
+ * something named (a hit is then never given instead: the answer says which figure is missing),
+ * nor when most of its words are neither known names nor function words of the four languages:
+ * random text would only cost spelling correction against the whole index.
+ */
+function searchMayAnswer(r: Recognised, q: string, explicit: boolean): boolean {
+  if (explicit && (r.commodities.length || r.countries.length)) return false;
+  const words = tokenize(q).length;
+  return words > 0 && 1 - r.rest.length / words >= 0.3;
+}
+
 function hitFact(h: Hit): Fact {
   return { id: h.id, type: h.type, title: h.title, url: h.url, quote: h.snippet };
 }
@@ -418,13 +438,14 @@ export async function groundedAnswer(b: LoadedBuild, q: string, now: Date = new 
   const r = recognise(lex, q);
   const lang = r.lang;
   const p = PHRASES[lang];
-  const d: Draft = { lang, p, parts: [], used: [], missing: [], extra: [], dateMiss: false, today: now.toISOString().slice(0, 10) };
+  const d: Draft = { lang, p, parts: [], used: [], derived: [], missing: [], extra: [], dateMiss: false, today: now.toISOString().slice(0, 10) };
   const cannot = (reason: string): Grounded => ({
-    answer: { answer: p.cannot(reason), lang, citations: [], confidence: 0, mode: 'grounded' },
+    answer: { answer: p.cannot(reason), lang, citations: [], derived: [], confidence: 0, mode: 'grounded' },
     context: [],
     recognised: r,
   });
 
+  if (r.instructions) return cannot(p.reasons.instructions);
   if (r.outOfScope) return cannot(p.reasons.outOfScope);
   const today = now.toISOString().slice(0, 10);
   const numeric = (['price', 'storage', 'stress', 'volume', 'cover'] as Metric[]).some((x) => r.metrics.has(x)) || r.spr;
@@ -433,17 +454,27 @@ export async function groundedAnswer(b: LoadedBuild, q: string, now: Date = new 
   const m = r.metrics;
   const explicit = m.size > 0 || r.spr;
   const has = (x: Metric) => m.has(x);
-  const intent = readIntent(q);
+  const intent = readIntent(q, lang);
+  // Two dates named in order are a span: the lookup reads its end, events fall in it, and a plain
+  // question about it ("copper, May 2025 to May 2026") asks for the change over it.
+  if (r.period) {
+    r.date = { ...r.period.end, from: r.period.from };
+    if (intent.op.kind === 'lookup') intent.op = { kind: 'change', months: 0, days: 0, since: null };
+  }
   if (intent.ago && !r.date) {
     const at = minusPeriod(today, intent.ago);
     r.date = { date: at, from: at, granularity: 'day', text: '' };
   }
   const explicitFigure = numeric || (['producer', 'imports', 'autonomy', 'concentration', 'reserves_in_ground'] as Metric[]).some(has);
   if (!has('event') && !has('scenario') && !(intent.categories.length && !explicitFigure)) {
-    const planned = plan(b, lex, r, intent, today);
+    const planned = plan(b, lex, r, intent, today, q);
     if (planned) {
       const citations = dedupe(planned.used);
-      return { answer: { answer: planned.text, lang, citations, confidence: 0.9, mode: 'grounded' }, context: citations, recognised: r };
+      return {
+        answer: { answer: planned.text, lang, citations, derived: planned.derived, confidence: 0.9, mode: 'grounded' },
+        context: citations,
+        recognised: r,
+      };
     }
   }
   const commodities = r.commodities;
@@ -511,14 +542,18 @@ export async function groundedAnswer(b: LoadedBuild, q: string, now: Date = new 
 
   // Search hits go to the model's context; the grounded answer needs them only when no record
   // answers (search is most of the cost of a grounded answer, so 'fallback' skips it otherwise).
-  const hits = search === 'always' || d.used.length === 0 ? await searchHits(b, q, lang) : [];
+  const hits = search === 'always' || (d.used.length === 0 && searchMayAnswer(r, q, explicit)) ? await searchHits(b, q, lang) : [];
   const context = [...d.used];
   for (const h of hits) context.push(hitFact(h));
   if (d.used.length === 0) {
     const near = hits.find((h) => tagRelevant(lex, h, r) || wordRelevant(h, r));
     if (near && !(explicit && (commodities.length || named.length))) {
       const f = hitFact(near);
-      return { answer: { answer: p.searchOnly(near.title, f.quote), lang, citations: [f], confidence: 0.3, mode: 'grounded' }, context, recognised: r };
+      return {
+        answer: { answer: p.searchOnly(near.title, f.quote), lang, citations: [f], derived: [], confidence: 0.3, mode: 'grounded' },
+        context,
+        recognised: r,
+      };
     }
     const reason = d.missing.length ? [...new Set(d.missing)].join('; ') : p.reasons.nothing;
     return { ...cannot(reason), context: hits.length && (commodities.length || named.length) ? context : [] };
@@ -534,7 +569,7 @@ export async function groundedAnswer(b: LoadedBuild, q: string, now: Date = new 
   let confidence = d.missing.length ? 0.6 : explicit ? 0.9 : 0.7;
   if (d.dateMiss) confidence -= 0.2;
   return {
-    answer: { answer: text, lang, citations, confidence: Math.round(confidence * 100) / 100, mode: 'grounded' },
+    answer: { answer: text, lang, citations, derived: d.derived, confidence: Math.round(confidence * 100) / 100, mode: 'grounded' },
     context: dedupe(context),
     recognised: r,
   };

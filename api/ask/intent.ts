@@ -6,7 +6,8 @@
  * bound, period, the set a ranking runs over, event categories).
  */
 import type { EventCategory } from '../../contract/content.ts';
-import { fold } from './text.ts';
+import type { StressBand } from '../../contract/stress.ts';
+import { fold, type Lang } from './text.ts';
 
 export type Operation =
   | { kind: 'compare' }
@@ -31,6 +32,8 @@ export interface Intent {
   categories: EventCategory[];
   /** "recent", "latest": newest first (the default order of event lists anyway). */
   recent: boolean;
+  /** A stress band named ("high", "élevé", "hoch", "alto"): a list of the members in it. */
+  band: StressBand | null;
 }
 
 const NUMBER_WORDS: Record<string, number> = {
@@ -89,11 +92,17 @@ const EXPLAIN =
 const COMPARE =
   /\b(?:compar\w*|versus|vs|than|fuller|emptier|higher|lower|bigger|smaller|larger|cheaper|dearer|more expensive|plus (?:\w+ )?que|moins (?:\w+ )?que|davantage que|vergleich\w*|gegenuber|als|voller|hoher|niedriger|teurer|billiger|grosser|kleiner|mas (?:\w+ )?que|menos (?:\w+ )?que|mas (?:car[oa]s?|barat[oa]s?|llen[oa]s?|alt[oa]s?|baj[oa]s?)|plus (?:cher|chere|chers|rempli\w*|eleve\w*|bas|basse|faible)|frente a|respecto a|mayor que|menor que)\b/;
 
+/** What makes a comparison of a superlative-looking word: "than", "plus … que", "más … que", "als", "X or Y". */
+const COMPARATIVE =
+  /\b(?:than|als|compar\w*|versus|vs|frente a|respecto a|gegenuber|vergleich\w*|or|ou|oder|o)\b|\b(?:plus|moins|mas|menos) (?:\S+ ){0,2}que\b/;
+
 /** Superlatives: the word and which end of the ranking it asks for. */
 const SUPER_MIN =
   /\b(?:lowest|least|smallest|emptiest|cheapest|weakest|minimum|bottom|le moins|la moins|les moins|plus bas(?:se)?s?|plus faibles?|moins (?:rempli|eleve)e?s?|am niedrigsten|am wenigsten|am geringsten|niedrigsten?|geringsten?|wenigsten|kleinsten?|leersten?|billigsten?|el menor|la menor|los menores|las menores|menos|mas baj[oa]s?|mas vaci[oa]s?|mas barat[oa]s?)\b/;
 const SUPER_MAX =
   /\b(?:highest|most|largest|biggest|fullest|greatest|strongest|top|maximum|le plus|la plus|les plus|plus eleve(?:e|s|es)?|plus rempli(?:e|s|es)?|am hochsten|am meisten|am starksten|am vollsten|am grossten|hochsten?|meisten|grossten?|starksten?|vollsten?|el mayor|la mayor|los mayores|las mayores|mas alt[oa]s?|mas llen[oa]s?|mas fuertes?|mas)\b/;
+/** "most" beside a word of the low end ("the most … least" is rare; "le plus bas" is the low end itself). */
+const MAX_OVERRIDE = /\b(?:most|(?:le|la|les) plus(?! (?:bas|basse|basses|faibles?|petite?s?|vides?|pauvres?)\b)|am meisten|am hochsten)\b/;
 const RANKING = /\b(?:rank\w*|classement|classe|rangliste|rangfolge|reihenfolge|clasificacion|ranking)\b/;
 /** "top 5", "les 5", "die 3", "los 5", "five most", "5 countries". */
 const TOP_N = new RegExp(
@@ -127,7 +136,7 @@ const CATEGORIES: [EventCategory, RegExp][] = [
   ],
   [
     'conflict',
-    /\b(?:conflicts?|conflits?|wars?|guerres?|krieg\w*|guerras?|attacks?|strikes?|attaques?|frappes?|angriff\w*|ataques?|military|militaire\w*|militar\w*|blockades?|blocus|bloqueos?|konflikt\w*|conflictos?)\b/,
+    /\b(?:conflicts?|conflits?|guerres?|krieg\w*|guerras?|attacks?|strikes?|attaques?|frappes?|angriff\w*|ataques?|military|militaire\w*|militar\w*|blockades?|blocus|bloqueos?|konflikt\w*|conflictos?)\b/,
   ],
   [
     'catastrophe',
@@ -142,13 +151,23 @@ const CATEGORIES: [EventCategory, RegExp][] = [
     /\b(?:infrastructures?|infrastruktur\w*|infraestructuras?|pipelines?|gazoducs?|oleoducs?|gasoductos?|oleoductos?|outages?|pannes?|ausfall\w*|refiner(?:y|ies)|raffineries?|raffinerie\w*|refinerias?|terminals?|terminaux|shutdowns?|stilllegung\w*|cierres?|leitung\w*)\b/,
   ],
 ];
+/** The stress bands by name in the four languages, with their inflections. */
+const BANDS: [StressBand, RegExp][] = [
+  ['severe', /\b(?:severe|severes?|schwer(?:e|en|em|er)?|kritisch\w*|sever[oa]s?|grave|graves)\b/],
+  ['high', /\b(?:high|elevee?s?|hoch|hohe[nmrs]?|alt[oa]s?)\b/],
+  ['moderate', /\b(?:moderate|moderee?s?|massig\w*|maessig\w*|moderad[oa]s?)\b/],
+  ['low', /\b(?:low|faibles?|niedrig\w*|baj[oa]s?)\b/],
+];
+
 const RECENT =
   /\b(?:recent\w*|latest|newest|last|derniers?|dernieres?|recents?|recentes?|neueste\w*|letzte\w*|aktuell\w*|jungste\w*|reciente\w*|ultim[oa]s?)\b/;
 
 /** The operation and the extra slots of a question (folded words; see recognise.ts for the rest). */
-export function readIntent(question: string): Intent {
+export function readIntent(question: string, lang: Lang = 'en'): Intent {
   const t = fold(question);
   const categories = CATEGORIES.filter(([, re]) => re.test(t)).map(([c]) => c);
+  // German "war" is "was": the English word counts only in English.
+  if (lang === 'en' && /\bwars?\b/.test(t) && !categories.includes('conflict')) categories.push('conflict');
   let ago: Intent['ago'] = null;
   for (const re of AGO) {
     const m = re.exec(t);
@@ -165,7 +184,8 @@ export function readIntent(question: string): Intent {
     ago,
     categories,
     recent: RECENT.test(t),
-    order: SUPER_MIN.test(t) && !/\b(?:most|le plus|la plus|les plus|am meisten|am hochsten)\b/.test(t) ? ('min' as const) : ('max' as const),
+    band: BANDS.find(([, re]) => re.test(t))?.[0] ?? null,
+    order: SUPER_MIN.test(t) && !MAX_OVERRIDE.test(t) ? ('min' as const) : ('max' as const),
   };
 
   const th = THRESHOLD.exec(t);
@@ -200,7 +220,7 @@ export function readIntent(question: string): Intent {
   if (min || max || RANKING.test(t) || top) {
     const n = top ? countWord(top[1] ?? top[2]) : null;
     // "plus … que", "mas … que", "more than": a comparison, not a superlative.
-    if (!COMPARE.test(t) || /\b(?:le|la|les|el|los|las|the|am)\s+(?:plus|mas|most|least|moins|menos)\b/.test(t) || RANKING.test(t) || top)
+    if (!COMPARATIVE.test(t) || /\b(?:le|la|les|el|los|las|the|am)\s+(?:plus|mas|most|least|moins|menos)\b/.test(t) || RANKING.test(t) || top)
       return { ...base, op: { kind: 'rank', order: base.order, n } };
   }
   if (COMPARE.test(t)) return { ...base, op: { kind: 'compare' } };

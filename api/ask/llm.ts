@@ -291,7 +291,8 @@ export async function llmAnswer(
         const checked = checkFinal(message.content, calls, question, lang);
         if (typeof checked === 'string') return checked;
         if (checked.citations.length === 0) return 'the answer cites no record';
-        return { answer: checked.answer, lang, citations: checked.citations, confidence, mode: 'llm' };
+        // Every figure of a model answer is a value of a cited result (checkFinal), so nothing is derived.
+        return { answer: checked.answer, lang, citations: checked.citations, derived: [], confidence, mode: 'llm' };
       }
       if (last) return `the model still called tools after ${run.rounds} requests and ${run.calls} tool calls`;
       messages.push({ role: 'assistant', content: message.content ?? null, tool_calls: toolCalls });

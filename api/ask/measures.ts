@@ -180,7 +180,7 @@ function countryStressMeasure(lex: Lexicon): Measure {
         key: k,
         value: p.stress_index,
         date: p.stress?.as_of ?? p.updated_at ?? '',
-        fact: countryFact(p, `stress_index: ${p.stress_index} of 0–100 (${p.stress_band})`),
+        fact: countryFact(p, `stress_index: ${p.stress_index}; stress_band: ${p.stress_band}`),
       };
     },
     series,
@@ -233,7 +233,7 @@ function producerMeasure(lex: Lexicon, slug: string): Measure {
         key: k,
         value: e.share,
         date: String(t.year),
-        fact: commodityFact(s, `producers ${t.year} (${t.basis}): ${e.name} ${e.value} ${t.unit}, share ${e.share}, rank ${i + 1}`),
+        fact: commodityFact(s, `producers ${t.year} (${t.basis}): ${e.name} ${e.value} ${t.unit}, share ${e.share}`),
       };
     },
   };

@@ -6,6 +6,10 @@ export interface Phrases {
   reasons: {
     nothing: string;
     outOfScope: string;
+    /** A request to reveal the answerer's instructions or to change its role. */
+    instructions: string;
+    /** A commodity or topic named that the data do not cover. */
+    notCovered: (name: string) => string;
     forecast: string;
     noReserve: (commodity: string, place: string) => string;
     beforeSeries: (what: string, first: string) => string;
@@ -57,6 +61,8 @@ export const PHRASES: Record<Lang, Phrases> = {
     reasons: {
       nothing: 'it names no commodity, country or indicator that Chokepoint tracks',
       outOfScope: 'Chokepoint publishes supply data on raw materials and energy, not this topic',
+      instructions: 'it asks for the answerer’s instructions or a change of its role, which it does not give; ask about supply data instead',
+      notCovered: (n) => `Chokepoint does not cover “${n}”`,
       forecast: 'Chokepoint publishes observations, not forecasts',
       noReserve: (c, p) => `there is no ${c} reserve series for ${p}`,
       beforeSeries: (w, f) => `the ${w} series starts on ${f}`,
@@ -113,6 +119,9 @@ export const PHRASES: Record<Lang, Phrases> = {
     reasons: {
       nothing: 'elle ne nomme aucune matière, aucun pays ni aucun indicateur suivi par Chokepoint',
       outOfScope: 'Chokepoint publie des données d’approvisionnement en matières premières et en énergie, pas sur ce sujet',
+      instructions:
+        'elle demande les instructions du service ou un changement de rôle, qu’il ne donne pas ; posez plutôt une question sur les données d’approvisionnement',
+      notCovered: (n) => `Chokepoint ne couvre pas « ${n} »`,
       forecast: 'Chokepoint publie des observations, pas des prévisions',
       noReserve: (c, p) => `il n’existe pas de série de réserves de ${c} pour ${p}`,
       beforeSeries: (w, f) => `la série (${w}) commence le ${f}`,
@@ -169,6 +178,8 @@ export const PHRASES: Record<Lang, Phrases> = {
     reasons: {
       nothing: 'sie nennt keinen Rohstoff, kein Land und keinen Indikator, den Chokepoint verfolgt',
       outOfScope: 'Chokepoint veröffentlicht Versorgungsdaten zu Rohstoffen und Energie, nicht zu diesem Thema',
+      instructions: 'sie verlangt die Anweisungen des Dienstes oder einen Rollenwechsel, die er nicht gibt; fragen Sie stattdessen nach Versorgungsdaten',
+      notCovered: (n) => `Chokepoint deckt „${n}“ nicht ab`,
       forecast: 'Chokepoint veröffentlicht Beobachtungen, keine Prognosen',
       noReserve: (c, p) => `für ${p} gibt es keine Reihe der Reserven (${c})`,
       beforeSeries: (w, f) => `die Reihe (${w}) beginnt am ${f}`,
@@ -225,6 +236,8 @@ export const PHRASES: Record<Lang, Phrases> = {
     reasons: {
       nothing: 'no nombra ninguna materia prima, país ni indicador que Chokepoint siga',
       outOfScope: 'Chokepoint publica datos de suministro de materias primas y energía, no sobre este tema',
+      instructions: 'pide las instrucciones del servicio o un cambio de papel, que no da; pregunte en cambio por los datos de suministro',
+      notCovered: (n) => `Chokepoint no cubre «${n}»`,
       forecast: 'Chokepoint publica observaciones, no previsiones',
       noReserve: (c, p) => `no hay serie de reservas de ${c} para ${p}`,
       beforeSeries: (w, f) => `la serie (${w}) empieza el ${f}`,

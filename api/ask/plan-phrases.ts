@@ -19,6 +19,21 @@ export interface PlanPhrases {
   units: (items: string) => string;
   rank: (measure: string, order: 'max' | 'min', set: string, date: string | null, items: string) => string;
   commonDate: string;
+  /** Said after a date the question named (rankings, filters): "the date asked". */
+  askedDate: string;
+  /** A comparison on the date the question named. */
+  compareOn: (measure: string, date: string, items: string, top: string, diff: string) => string;
+  /** A series without a reading on the date asked: the nearest earlier reading was taken. */
+  earlier: (asked: string) => string;
+  /** An explanation of a move: the events recorded on the commodity in the period (or no event). */
+  whyEvents: (name: string, from: string, to: string, items: string) => string;
+  whyNoEvent: (name: string, from: string, to: string) => string;
+  effect: { tightening: string; easing: string };
+  /** The members of a set in one stress band. */
+  bandList: (measure: string, band: string, set: string, count: string, items: string) => string;
+  bandNone: (measure: string, band: string, set: string) => string;
+  /** A ranking on a date when only one member of the set has a reading then. */
+  onlyOn: (set: string, date: string, items: string) => string;
   tied: (count: string, value: string) => string;
   missingOn: (names: string, date: string) => string;
   threshold: (measure: string, op: '<' | '>', bound: string, set: string, date: string | null, count: string, items: string) => string;
@@ -83,6 +98,15 @@ export const PLAN_PHRASES: Record<Lang, PlanPhrases> = {
     units: (items) => `The figures are in different units and cannot be compared directly: ${items}.`,
     rank: (m, o, set, d, items) => `${o === 'max' ? 'Highest' : 'Lowest'} ${m.toLowerCase()} among ${set}${d ? ` on ${d}` : ''}: ${items}.`,
     commonDate: 'the latest date they all report',
+    onlyOn: (set, d, items) => `Of ${set}, only one has a reading on ${d}: ${items}.`,
+    bandList: (m, band, set, n, items) => `${n} of ${set} are in the “${band}” band of the ${m.toLowerCase()}: ${items}.`,
+    bandNone: (m, band, set) => `None of ${set} is in the “${band}” band of the ${m.toLowerCase()}.`,
+    whyEvents: (n, f, t, items) => `Events recorded on ${n} from ${f} to ${t}: ${items}.`,
+    whyNoEvent: (n, f, t) => `No event or disruption is recorded for ${n} from ${f} to ${t}; the data hold no recorded cause for this move.`,
+    effect: { tightening: 'tightening supply', easing: 'easing supply' },
+    askedDate: 'the date asked',
+    compareOn: (m, d, items, top, diff) => `${m} on ${d}: ${items}. ${top} is higher, by ${diff}.`,
+    earlier: (d) => ` There is no reading on ${d}: the nearest earlier one is given.`,
     tied: (n, v) => ` ${n} are at ${v}.`,
     missingOn: (names, d) => ` Not included, no reading on ${d}: ${names}.`,
     threshold: (m, op, bound, set, d, count, items) =>
@@ -139,6 +163,16 @@ export const PLAN_PHRASES: Record<Lang, PlanPhrases> = {
     units: (items) => `Les chiffres sont dans des unités différentes et ne se comparent pas directement : ${items}.`,
     rank: (m, o, set, d, items) => `${m} ${o === 'max' ? 'le plus élevé' : 'le plus bas'} parmi ${set}${d ? ` au ${d}` : ''} : ${items}.`,
     commonDate: 'dernière date commune à tous',
+    onlyOn: (set, d, items) => `Parmi ${set}, un seul a une valeur au ${d} : ${items}.`,
+    bandList: (m, band, set, n, items) => `${n} parmi ${set} sont dans la classe « ${band} » (${m.toLowerCase()}) : ${items}.`,
+    bandNone: (m, band, set) => `Aucun parmi ${set} n’est dans la classe « ${band} » (${m.toLowerCase()}).`,
+    whyEvents: (n, f, t, items) => `Événements enregistrés pour ${n} du ${f} au ${t} : ${items}.`,
+    whyNoEvent: (n, f, t) =>
+      `Aucun événement ni perturbation n’est enregistré pour ${n} du ${f} au ${t} ; les données ne contiennent pas de cause enregistrée de ce mouvement.`,
+    effect: { tightening: 'resserre l’offre', easing: 'détend l’offre' },
+    askedDate: 'date demandée',
+    compareOn: (m, d, items, top, diff) => `${m} au ${d} : ${items}. La valeur la plus haute : ${top}, avec un écart de ${diff}.`,
+    earlier: (d) => ` Aucune valeur au ${d} : la plus proche avant cette date est donnée.`,
     tied: (n, v) => ` ${n} sont à ${v}.`,
     missingOn: (names, d) => ` Non inclus, faute de valeur au ${d} : ${names}.`,
     threshold: (m, op, bound, set, d, count, items) =>
@@ -199,6 +233,16 @@ export const PLAN_PHRASES: Record<Lang, PlanPhrases> = {
     units: (items) => `Die Werte haben verschiedene Einheiten und lassen sich nicht direkt vergleichen: ${items}.`,
     rank: (m, o, set, d, items) => `${o === 'max' ? 'Höchster' : 'Niedrigster'} Wert (${m}) unter ${set}${d ? ` am ${d}` : ''}: ${items}.`,
     commonDate: 'dem letzten Datum, für das alle Werte vorliegen',
+    onlyOn: (set, d, items) => `Von ${set} hat am ${d} nur eines einen Wert: ${items}.`,
+    bandList: (m, band, set, n, items) => `${n} von ${set} liegen in der Stufe „${band}“ (${m}): ${items}.`,
+    bandNone: (m, band, set) => `Keiner von ${set} liegt in der Stufe „${band}“ (${m}).`,
+    whyEvents: (n, f, t, items) => `Erfasste Ereignisse zu ${n} vom ${f} bis ${t}: ${items}.`,
+    whyNoEvent: (n, f, t) =>
+      `Für ${n} ist vom ${f} bis ${t} kein Ereignis und keine Störung erfasst; die Daten enthalten keine erfasste Ursache dieser Bewegung.`,
+    effect: { tightening: 'verknappt das Angebot', easing: 'entspannt das Angebot' },
+    askedDate: 'dem erfragten Datum',
+    compareOn: (m, d, items, top, diff) => `${m} am ${d}: ${items}. Höher ist ${top}, um ${diff}.`,
+    earlier: (d) => ` Für den ${d} liegt kein Wert vor: angegeben ist der letzte davor.`,
     tied: (n, v) => ` ${n} liegen bei ${v}.`,
     missingOn: (names, d) => ` Nicht enthalten, ohne Wert am ${d}: ${names}.`,
     threshold: (m, op, bound, set, d, count, items) =>
@@ -254,6 +298,16 @@ export const PLAN_PHRASES: Record<Lang, PlanPhrases> = {
     units: (items) => `Las cifras están en unidades distintas y no se pueden comparar directamente: ${items}.`,
     rank: (m, o, set, d, items) => `${m}, ${o === 'max' ? 'los valores más altos' : 'los valores más bajos'} entre ${set}${d ? ` el ${d}` : ''}: ${items}.`,
     commonDate: 'la última fecha en que todos informan',
+    onlyOn: (set, d, items) => `De ${set}, solo uno tiene lectura el ${d}: ${items}.`,
+    bandList: (m, band, set, n, items) => `${n} de ${set} están en la banda «${band}» (${m.toLowerCase()}): ${items}.`,
+    bandNone: (m, band, set) => `Ninguno de ${set} está en la banda «${band}» (${m.toLowerCase()}).`,
+    whyEvents: (n, f, t, items) => `Eventos registrados sobre ${n} del ${f} al ${t}: ${items}.`,
+    whyNoEvent: (n, f, t) =>
+      `No hay ningún evento ni perturbación registrado para ${n} del ${f} al ${t}; los datos no recogen una causa registrada de este movimiento.`,
+    effect: { tightening: 'restringe la oferta', easing: 'alivia la oferta' },
+    askedDate: 'la fecha pedida',
+    compareOn: (m, d, items, top, diff) => `${m} el ${d}: ${items}. El valor más alto es ${top}, por ${diff}.`,
+    earlier: (d) => ` No hay lectura el ${d}: se da la más cercana anterior.`,
     tied: (n, v) => ` ${n} están en ${v}.`,
     missingOn: (names, d) => ` No incluidos, sin lectura el ${d}: ${names}.`,
     threshold: (m, op, bound, set, d, count, items) =>

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type LoadedBuild, loadBuild } from '../build.ts';
 import { answerQuestion } from '../queries/ask.ts';
 import { startTestServer } from '../../test/http.ts';
+import { findDate, findPeriod } from './dates.ts';
 import { minusPeriod, readIntent } from './intent.ts';
 
 describe('reading the operation of a question, in four languages', () => {
@@ -22,6 +23,14 @@ describe('reading the operation of a question, in four languages', () => {
     ['¿Cuánto ha cambiado el precio del WTI en los últimos 3 meses?', 'change', { months: 3 }],
     ["What drives cobalt's stress index?", 'explain'],
     ['Pourquoi l’indice de tension du GNL est-il si élevé ?', 'explain'],
+    ['Quel pays européen a le stockage de gaz le plus bas ?', 'rank', { order: 'min' }],
+    ['Quel pays européen a le stockage de gaz le plus faible ?', 'rank', { order: 'min' }],
+    ['Quelle matière première a l’indice de tension le plus élevé ?', 'rank', { order: 'max' }],
+    ['Which EU country has the lowest gas storage?', 'rank', { order: 'min' }],
+    ['Welches EU-Land hat den niedrigsten Gasspeicherstand?', 'rank', { order: 'min' }],
+    ['Welches Land hat den größten Gasspeicher?', 'rank', { order: 'max' }],
+    ['¿Qué país europeo tiene el almacenamiento de gas más bajo?', 'rank', { order: 'min' }],
+    ['¿Qué país europeo tiene el almacenamiento de gas más alto?', 'rank', { order: 'max' }],
     ['What is the price of gold?', 'lookup'],
     ['Stockage de gaz en 2026 : plus de 2026 TWh ?', 'lookup'],
   ];
@@ -38,6 +47,28 @@ describe('reading the operation of a question, in four languages', () => {
     expect(readIntent('Quels sont les derniers conflits ?').categories).toEqual(['conflict']);
     expect(minusPeriod('2026-03-31', { months: 1, days: 0 })).toBe('2026-02-28');
     expect(minusPeriod('2026-11-26', { months: 12, days: 0 })).toBe('2025-11-26');
+  });
+});
+
+describe('dates and spans as a question names them, in four languages', () => {
+  it.each([
+    ['By how many points did EU gas storage change between 1 April and 1 November 2022?', 'en', '2022-04-01', '2022-11-01'],
+    ['Copper, May 2025 to May 2026', 'en', '2025-05-01', '2026-05-31'],
+    ['Évolution du stockage entre le 1er avril et le 1er novembre 2022', 'fr', '2022-04-01', '2022-11-01'],
+    ['Le prix du cuivre de mai 2025 à mai 2026', 'fr', '2025-05-01', '2026-05-31'],
+    ['Wie hat sich der Gasspeicher zwischen dem 1. Oktober 2023 und dem 1. März 2024 verändert?', 'de', '2023-10-01', '2024-03-01'],
+    ['Kupferpreis von Januar bis Juni 2022', 'de', '2022-01-01', '2022-06-30'],
+    ['¿Cómo cambió el almacenamiento entre el 1 de noviembre de 2024 y el 1 de marzo de 2025?', 'es', '2024-11-01', '2025-03-01'],
+    ['Precio del cobre de mayo de 2025 a mayo de 2026', 'es', '2025-05-01', '2026-05-31'],
+  ] as const)('%s → %s … %s', (q, lang, from, to) => {
+    expect(findPeriod(q, lang)).toMatchObject({ from, to });
+    expect(findDate(q, lang)?.date).toBe(to);
+  });
+  it('one date is not a span, and "May" alone is a word', () => {
+    expect(findPeriod('Which EU country had the lowest gas storage on 1 March 2025?', 'en')).toBeNull();
+    expect(findDate('Which EU country had the lowest gas storage on 1 March 2025?', 'en')?.date).toBe('2025-03-01');
+    expect(findDate('How may I see the copper price in 2024?', 'en')).toMatchObject({ date: '2024-12-31', granularity: 'year' });
+    expect(findPeriod('How may I see the copper price in 2024?', 'en')).toBeNull();
   });
 });
 

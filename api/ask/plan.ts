@@ -5,7 +5,7 @@
  * does not fit the operation (the lookup answers it then).
  */
 import type { LoadedBuild } from '../build.ts';
-import type { Fact } from './fact.ts';
+import { type Derived, derived, type Fact } from './fact.ts';
 import { type Intent, minusPeriod } from './intent.ts';
 import type { Lexicon } from './lexicon.ts';
 import { countryNameOf, entityName, measureOf, type Measure, type MeasureId, onOrBefore, type Point, type Reading } from './measures.ts';
@@ -13,11 +13,13 @@ import { formatDate, formatNumber, formatPercent } from './numbers.ts';
 import { PHRASES } from './phrases.ts';
 import { PLAN_PHRASES, type PlanPhrases } from './plan-phrases.ts';
 import type { Recognised } from './recognise.ts';
-import type { Lang } from './text.ts';
+import { fold, type Lang } from './text.ts';
 
 export interface Planned {
   text: string;
   used: Fact[];
+  /** Figures computed from the records used: a gap, a change, a count (see fact.ts). */
+  derived: Derived[];
 }
 
 interface Ctx {
@@ -28,6 +30,8 @@ interface Ctx {
   lang: Lang;
   pp: PlanPhrases;
   today: string;
+  /** The question as asked. */
+  q: string;
 }
 
 const GAS = new Set(['energy.gas', 'energy.lng']);
@@ -68,6 +72,16 @@ function diffText(m: Measure, key: string, d: number, ctx: Ctx): string {
   return valueText(m, key, a, ctx.lang);
 }
 
+/** The unit a difference of the measure is counted in, as `derived` writes it. */
+const diffUnit = (m: Measure, key: string) => (m.kind === 'pct' || m.kind === 'share' ? 'percentage points' : m.kind === 'index' ? 'points' : m.unit(key));
+
+/** The gap between the top two readings, as a derived figure. */
+function gapOf(m: Measure, hi: Reading, lo: Reading): Derived {
+  const x100 = m.kind === 'share';
+  const gap = round(x100 ? (hi.value - lo.value) * 100 : hi.value - lo.value);
+  return derived('difference', gap, diffUnit(m, hi.key), x100 ? `(${hi.value} − ${lo.value}) × 100` : `${hi.value} − ${lo.value}`, [hi.fact, lo.fact]);
+}
+
 const name = (ctx: Ctx, m: Measure, key: string) => entityName(ctx.b, ctx.lex, m, key, ctx.lang, PHRASES[ctx.lang].eu);
 const item = (ctx: Ctx, m: Measure, x: Reading) => ctx.pp.item(name(ctx, m, x.key), valueText(m, x.key, x.value, ctx.lang));
 const itemDated = (ctx: Ctx, m: Measure, x: Reading) =>
@@ -91,7 +105,8 @@ export function chooseMeasure(b: LoadedBuild, lex: Lexicon, r: Recognised, inten
     return countriesNamed || intent.set === 'countries' ? pick('country_stress') : pick('stress');
   }
   if (m.has('producer') && one) return pick('producer_share', one);
-  // Nothing asked for by name: the usual figure of what is compared.
+  // Nothing asked for by name: the usual figure of what is compared or followed over time.
+  if (intent.op.kind === 'change' && r.commodities.length && !r.countries.length) return pick('price');
   if (intent.op.kind === 'compare') {
     if (r.commodities.length >= 2) return pick('price');
     if (countriesNamed >= 2 || r.countries.length >= 2)
@@ -120,24 +135,58 @@ function setOf(ctx: Ctx, m: Measure): { keys: string[]; label: string } {
 }
 
 /**
- * Readings of several entities on one date: for series, the latest date most of them report
- * (the 25th percentile of their last dates, so one series that stopped long ago does not drag
- * the comparison into the past; those left out are named); otherwise the current readings.
+ * Readings of several entities on one date. A date the question names governs: every series is
+ * read on it (or on its nearest earlier reading, within a month). Without one, for series, the
+ * latest date most of them report (the 25th percentile of their last dates, so one series that
+ * stopped long ago does not drag the comparison into the past; those left out are named);
+ * otherwise the current readings.
  */
-function aligned(m: Measure, keys: string[]): { date: string | null; readings: Reading[]; left: Reading[] } {
-  if (!m.align || !m.series || !m.pointFact) return { date: null, readings: keys.map((k) => m.current(k)).filter((x): x is Reading => !!x), left: [] };
+function aligned(m: Measure, keys: string[], asked: string | null): { date: string | null; readings: Reading[]; left: Reading[] } {
+  if (!m.series || !m.pointFact || !(m.align || asked))
+    return { date: null, readings: keys.map((k) => m.current(k)).filter((x): x is Reading => !!x), left: [] };
   const lasts = keys.map((k) => ({ k, last: m.series!(k)?.at(-1) })).filter((x): x is { k: string; last: Point } => !!x.last);
   if (!lasts.length) return { date: null, readings: [], left: [] };
   const sorted = lasts.map((x) => x.last.date).sort();
-  const date = sorted[Math.floor((sorted.length - 1) * 0.25)]!;
+  const date = asked ?? sorted[Math.floor((sorted.length - 1) * 0.25)]!;
   const readings: Reading[] = [];
   const left: Reading[] = [];
   for (const { k, last } of lasts) {
-    const pt = last.date >= date ? onOrBefore(m.series(k)!, date) : null;
+    const pt = onOrBefore(m.series(k)!, date);
     if (pt && daysBetween(pt.date, date) <= 31) readings.push({ key: k, value: pt.value, date: pt.date, fact: m.pointFact(k, pt) });
-    else left.push({ key: k, value: last.value, date: last.date, fact: m.pointFact(k, last) });
+    else if (pt || !asked) left.push({ key: k, value: (pt ?? last).value, date: (pt ?? last).date, fact: m.pointFact(k, pt ?? last) });
   }
   return { date, readings, left };
+}
+
+/** The day the question names (the last day of a month or year named), or null for "latest". */
+const askedDay = (ctx: Ctx): string | null => ctx.r.date?.date ?? null;
+
+/** Said when a reading had to be taken before the day asked (a weekend, a monthly series). */
+function earlierNote(ctx: Ctx, readings: readonly Reading[]): string {
+  const asked = ctx.r.date;
+  if (!asked || asked.granularity !== 'day') return '';
+  return readings.some((x) => /^\d{4}-\d{2}-\d{2}$/.test(x.date) && x.date < asked.date) ? ctx.pp.earlier(dateText(asked.date, ctx.lang)) : '';
+}
+
+/** A comparison on the date the question names: every series read on it, or on its nearest earlier reading (said so). */
+function compareOn(ctx: Ctx, m: Measure, keys: string[], asked: string): Planned | null {
+  const { readings, left } = aligned(m, keys, asked);
+  const label = ctx.pp.measure[m.id];
+  const when = dateText(asked, ctx.lang);
+  if (readings.length < 2) {
+    const before = ctx.pp.list(left.map((x) => itemDated(ctx, m, x)));
+    return left.length ? { text: ctx.pp.missingOn(before, when).trim(), used: left.map((x) => x.fact), derived: [] } : null;
+  }
+  const sorted = [...readings].sort((a, z) => z.value - a.value);
+  const items = ctx.pp.list(readings.map((x) => (x.date === asked ? item(ctx, m, x) : itemDated(ctx, m, x))));
+  const gap = sorted[0]!.value - sorted[1]!.value;
+  let text =
+    gap === 0
+      ? ctx.pp.compareLevel(label, when, items)
+      : ctx.pp.compareOn(label, when, items, name(ctx, m, sorted[0]!.key), diffText(m, sorted[0]!.key, gap, ctx));
+  text += earlierNote(ctx, readings);
+  if (left.length) text += ctx.pp.missingOn(ctx.pp.list(left.map((x) => itemDated(ctx, m, x))), when);
+  return { text, used: [...readings.map((x) => x.fact), ...left.map((x) => x.fact)], derived: gap === 0 ? [] : [gapOf(m, sorted[0]!, sorted[1]!)] };
 }
 
 function compare(ctx: Ctx, m: Measure): Planned | null {
@@ -146,8 +195,10 @@ function compare(ctx: Ctx, m: Measure): Planned | null {
   const label = ctx.pp.measure[m.id];
   if (m.kind === 'amount' && new Set(keys.map((k) => m.unit(k))).size > 1) {
     const cur = keys.map((k) => m.current(k)).filter((x): x is Reading => !!x);
-    return { text: ctx.pp.units(ctx.pp.list(cur.map((x) => itemDated(ctx, m, x)))), used: cur.map((x) => x.fact) };
+    return { text: ctx.pp.units(ctx.pp.list(cur.map((x) => itemDated(ctx, m, x)))), used: cur.map((x) => x.fact), derived: [] };
   }
+  const asked = askedDay(ctx);
+  if (asked && m.series && m.pointFact) return compareOn(ctx, m, keys, asked);
   const cur = keys.map((k) => m.current(k));
   if (cur.some((x) => !x)) return null;
   const latest = cur as Reading[];
@@ -166,15 +217,14 @@ function compare(ctx: Ctx, m: Measure): Planned | null {
   const sorted = [...readings].sort((a, z) => z.value - a.value);
   const items = ctx.pp.list(readings.map((x) => item(ctx, m, x)));
   const used = readings.map((x) => x.fact);
+  const found: Derived[] = [];
   let text: string;
   if (date === null) text = ctx.pp.compareApart(label, ctx.pp.list(readings.map((x) => itemDated(ctx, m, x))), name(ctx, m, sorted[0]!.key));
   else if (sorted[0]!.value === sorted[1]!.value) text = ctx.pp.compareLevel(label, dateText(date, ctx.lang), items);
   else {
     const gap = sorted[0]!.value - sorted[1]!.value;
     text = ctx.pp.compareCommon(label, dateText(date, ctx.lang), items, name(ctx, m, sorted[0]!.key), diffText(m, sorted[0]!.key, gap, ctx));
-    // The gap is derived from two records: said in the quote of the higher one, so the answer's every figure is quoted.
-    const i = readings.indexOf(sorted[0]!);
-    used[i] = { ...used[i]!, quote: `${used[i]!.quote}; difference from ${sorted[1]!.key}: ${round(m.kind === 'share' ? gap * 100 : gap)}` };
+    found.push(gapOf(m, sorted[0]!, sorted[1]!));
   }
   if (date !== null && !sameDay) {
     const newer = latest.filter((x) => x.date > date);
@@ -183,52 +233,91 @@ function compare(ctx: Ctx, m: Measure): Planned | null {
       used.push(...newer.map((x) => x.fact));
     }
   }
-  return { text, used };
+  return { text, used, derived: found };
 }
 
 function rank(ctx: Ctx, m: Measure, order: 'max' | 'min', n: number | null): Planned | null {
   const set = setOf(ctx, m);
   if (set.keys.length < 2) return null;
   if (m.kind === 'amount' && new Set(set.keys.map((k) => m.unit(k))).size > 1) return null;
-  const { date, readings, left } = aligned(m, set.keys);
+  const asked = askedDay(ctx);
+  const { date, readings, left } = aligned(m, set.keys, asked);
+  if (asked && readings.length === 1)
+    return { text: ctx.pp.onlyOn(set.label, dateText(asked, ctx.lang), itemDated(ctx, m, readings[0]!)), used: [readings[0]!.fact], derived: [] };
   if (readings.length < 2) return null;
   const sorted = [...readings].sort((a, z) => (order === 'max' ? z.value - a.value : a.value - z.value));
   const shown = sorted.slice(0, Math.min(n ?? 3, 10));
-  const items = ctx.pp.list(shown.map((x) => (date ? item(ctx, m, x) : itemDated(ctx, m, x))));
-  const when = date ? `${dateText(date, ctx.lang)} (${ctx.pp.commonDate})` : null;
-  let text = ctx.pp.rank(ctx.pp.measure[m.id], order, set.label, when, items);
+  const items = ctx.pp.list(shown.map((x) => (date && x.date === date ? item(ctx, m, x) : itemDated(ctx, m, x))));
+  const when = date ? `${dateText(date, ctx.lang)} (${asked ? ctx.pp.askedDate : ctx.pp.commonDate})` : null;
+  let text = ctx.pp.rank(ctx.pp.measure[m.id], order, set.label, when, items) + earlierNote(ctx, shown);
   const tied = sorted.filter((x) => x.value === sorted[0]!.value).length;
   if (tied > shown.length) text += ctx.pp.tied(String(tied), valueText(m, sorted[0]!.key, sorted[0]!.value, ctx.lang));
   if (left.length && date) text += ctx.pp.missingOn(ctx.pp.list(left.map((x) => itemDated(ctx, m, x))), dateText(date, ctx.lang));
-  return { text, used: [...shown.map((x) => x.fact), ...(date ? left.map((x) => x.fact) : [])] };
+  const found = [derived('count', set.keys.length, '', `members of the set ranked (${set.keys.join(', ')})`, [])];
+  if (tied > shown.length)
+    found.push(
+      derived(
+        'count',
+        tied,
+        '',
+        `readings equal to ${sorted[0]!.value}`,
+        sorted.slice(0, tied).map((x) => x.fact),
+      ),
+    );
+  return { text, used: [...shown.map((x) => x.fact), ...(date ? left.map((x) => x.fact) : [])], derived: found };
 }
 
 function threshold(ctx: Ctx, m: Measure, op: '<' | '>', bound: number): Planned | null {
   const set = setOf(ctx, m);
   if (set.keys.length < 2) return null;
-  const { date, readings, left } = aligned(m, set.keys);
+  const asked = askedDay(ctx);
+  const { date, readings, left } = aligned(m, set.keys, asked);
   if (!readings.length) return null;
   const limit = m.kind === 'share' ? bound / 100 : bound;
   const hits = readings.filter((x) => (op === '<' ? x.value < limit : x.value > limit)).sort((a, z) => (op === '<' ? a.value - z.value : z.value - a.value));
   const boundText = m.kind === 'pct' || m.kind === 'share' ? formatPercent(bound, ctx.lang, 2) : formatNumber(bound, ctx.lang, 2);
-  const when = date ? `${dateText(date, ctx.lang)} (${ctx.pp.commonDate})` : null;
+  const when = date ? `${dateText(date, ctx.lang)} (${asked ? ctx.pp.askedDate : ctx.pp.commonDate})` : null;
   const measure = ctx.pp.measure[m.id];
   let text: string;
   let used: Fact[];
+  const found = [derived('count', set.keys.length, '', `members of the set filtered (${set.keys.join(', ')})`, [])];
   if (hits.length) {
-    const fmt = (x: Reading) => (date ? item(ctx, m, x) : itemDated(ctx, m, x));
+    const fmt = (x: Reading) => (date && x.date === date ? item(ctx, m, x) : itemDated(ctx, m, x));
     text = ctx.pp.threshold(measure, op, boundText, set.label, when, String(hits.length), ctx.pp.list(hits.map(fmt)));
     used = hits.map((x) => x.fact);
+    found.push(derived('count', hits.length, '', `readings ${op} ${bound}`, used));
   } else {
     const near = [...readings].sort((a, z) => (op === '<' ? a.value - z.value : z.value - a.value))[0]!;
-    text = ctx.pp.thresholdNone(measure, op, boundText, set.label, when, date ? item(ctx, m, near) : itemDated(ctx, m, near));
+    text = ctx.pp.thresholdNone(measure, op, boundText, set.label, when, date && near.date === date ? item(ctx, m, near) : itemDated(ctx, m, near));
     used = [near.fact];
   }
   if (left.length && date) {
     text += ctx.pp.missingOn(ctx.pp.list(left.map((x) => itemDated(ctx, m, x))), dateText(date, ctx.lang));
     used.push(...left.map((x) => x.fact));
   }
-  return { text, used };
+  return { text, used, derived: found };
+}
+
+/** The members of the set in the stress band the question names, each with its reading and date. */
+function bandList(ctx: Ctx, m: Measure, band: string): Planned | null {
+  const set = setOf(ctx, m);
+  const bandOf = (k: string) => (m.entity === 'commodity' ? ctx.lex.sheets.get(k)?.stress_band : ctx.lex.profiles.get(k)?.stress_band);
+  const hits = set.keys
+    .filter((k) => bandOf(k) === band)
+    .map((k) => m.current(k))
+    .filter((x): x is Reading => !!x)
+    .sort((a, z) => z.value - a.value);
+  const label = ctx.pp.measure[m.id];
+  const bandName = PHRASES[ctx.lang].band[band] ?? band;
+  if (!hits.length) return { text: ctx.pp.bandNone(label, bandName, set.label), used: [], derived: [] };
+  // The quote names the band the record holds, so the address shows why each member is listed.
+  const used = hits.map((x) => (/stress_band/.test(x.fact.quote) ? x.fact : { ...x.fact, quote: `${x.fact.quote}; stress_band: ${band}` }));
+  const text = ctx.pp.bandList(label, bandName, set.label, String(hits.length), ctx.pp.list(hits.map((x) => itemDated(ctx, m, x))));
+  const counts = [
+    derived('count', set.keys.length, '', `members of the set (${set.keys.join(', ')})`, []),
+    derived('count', hits.length, '', `members with stress_band ${band}`, used),
+  ];
+  return { text, used, derived: counts };
 }
 
 function change(ctx: Ctx, m: Measure, months: number, days: number, since: boolean): Planned | null {
@@ -238,14 +327,18 @@ function change(ctx: Ctx, m: Measure, months: number, days: number, since: boole
   if (!target.length) return null;
   const parts: string[] = [];
   const used: Fact[] = [];
+  const found: Derived[] = [];
   for (const k of target) {
     const pts = m.series(k);
     if (!pts?.length) continue;
     const asked = ctx.r.date;
-    const end = asked && !since ? onOrBefore(pts, asked.date) : pts.at(-1)!;
+    const span = ctx.r.period;
+    // A span named ("between 1 April and 1 November 2022") governs; then "since D"; then a date
+    // named as the end of a period counted back ("in the year to March 2026"); else the latest.
+    const end = span ? onOrBefore(pts, span.to) : asked && !since ? onOrBefore(pts, asked.date) : pts.at(-1)!;
     if (!end) continue;
-    const startDate = since && asked ? asked.from : minusPeriod(end.date, months || days ? { months, days } : { months: 1, days: 0 });
-    const start = onOrBefore(pts, startDate) ?? (since ? pts[0]! : null);
+    const startDate = span ? span.from : since && asked ? asked.from : minusPeriod(end.date, months || days ? { months, days } : { months: 1, days: 0 });
+    const start = onOrBefore(pts, startDate) ?? (since || span ? pts[0]! : null);
     if (!start || start.date === end.date) {
       parts.push(ctx.pp.seriesStarts(dateText(pts[0]!.date, ctx.lang)).trim());
       continue;
@@ -269,10 +362,12 @@ function change(ctx: Ctx, m: Measure, months: number, days: number, since: boole
     if (late) s += ctx.pp.seriesEnds(dateText(end.date, ctx.lang), String(lag));
     parts.push(s);
     const f = m.rangeFact(k, start, end);
-    const derived = `change: ${round(d)}${rel ? ` (${round((d / start.value) * 100, 1)} %)` : ''}${late ? `; series ends ${end.date}, ${lag} days before ${ctx.today}` : ''}`;
-    used.push({ ...f, quote: `${f.quote}; ${derived}` });
+    used.push(f);
+    found.push(derived('change', round(m.kind === 'share' ? d * 100 : d), diffUnit(m, k), `${end.value} − ${start.value}`, [f]));
+    if (rel) found.push(derived('change_pct', round((d / start.value) * 100, 1), '%', `(${end.value} − ${start.value}) / ${start.value} × 100`, [f]));
+    if (late) found.push(derived('age_days', lag, 'days', `${ctx.today} − ${end.date}`, [f]));
   }
-  return used.length ? { text: parts.join(' '), used } : null;
+  return used.length ? { text: parts.join(' '), used, derived: found } : null;
 }
 
 function explainCommodity(ctx: Ctx, slug: string): Planned | null {
@@ -321,7 +416,7 @@ function explainCommodity(ctx: Ctx, slug: string): Planned | null {
       bits.push(`${c.key}: contribution ${c.contribution}`);
     } else text += pp.explainNone(cap, detail);
   }
-  return { text, used: [{ id: s.slug, type: 'commodity', title: s.name, url: `/v1/commodities/${s.slug}`, quote: bits.join('; ') }] };
+  return { text, used: [{ id: s.slug, type: 'commodity', title: s.name, url: `/v1/commodities/${s.slug}`, quote: bits.join('; ') }], derived: [] };
 }
 
 function explainCountry(ctx: Ctx, iso3: string): Planned | null {
@@ -349,21 +444,118 @@ function explainCountry(ctx: Ctx, iso3: string): Planned | null {
           .trimEnd();
       })
       .join(';') + '.';
-  return { text, used: [{ id: p.iso3, type: 'country', title: p.name, url: p.url, quote: bits.join('; ') }] };
+  return { text, used: [{ id: p.iso3, type: 'country', title: p.name, url: p.url, quote: bits.join('; ') }], derived: [] };
 }
 
+/** "behind last year", "par rapport à l'an dernier", "gegenüber dem Vorjahr", "que el año pasado": a year's move. */
+/** A word of movement (rise, fall, climb, surge, drop…) in the four languages. */
+const CHANGE_WORDS =
+  /\b(?:ris\w*|rose|f[ae]ll\w*|drop\w*|climb\w*|surg\w*|soar\w*|jump\w*|spik\w*|slump\w*|plung\w*|increas\w*|decreas\w*|up|down|expensive|cheap\w*|high|low|hausse|baisse|monte\w*|chute\w*|flamb\w*|envol\w*|augment\w*|diminu\w*|cher|chere|eleve\w*|gestiegen|steig\w*|gefallen|fall\w*|gesunken|sink\w*|teuer\w*|billig\w*|hoch|subid\w*|sub\w*|baj\w*|cayo|caido|caer|aument\w*|dispar\w*|car[oa]s?|alt[oa]s?)\b/;
+
+const LAST_YEAR =
+  /\b(?:last year|a year ago|year on year|l'an dernier|l'annee derniere|il y a un an|vorjahr\w*|letzten jahr|letztes jahr|vor einem jahr|ano pasado|hace un ano)\b/;
+
+/**
+ * Why a figure moved: its change over the period the question implies (a span or a date named,
+ * a year when it says "last year", else the three months to the newest reading), the events
+ * recorded on the commodity from three months before that period to its end (what moved it, with
+ * their dates and effect), or a plain "no recorded cause"; then, without a date named, the
+ * components of its stress index.
+ */
+function why(ctx: Ctx, m: Measure, key: string, slug: string): Planned | null {
+  const pts = m.series?.(key);
+  if (!pts?.length || !m.rangeFact) return null;
+  const { lang, pp, r } = ctx;
+  const months = LAST_YEAR.test(fold(ctx.q)) ? 12 : 3;
+  const end = r.period ? onOrBefore(pts, r.period.to) : r.date ? onOrBefore(pts, r.date.date) : pts.at(-1)!;
+  if (!end) return null;
+  const startDay = r.period ? r.period.from : r.date?.granularity === 'year' ? r.date.from : minusPeriod(end.date, { months, days: 0 });
+  const start = onOrBefore(pts, startDay) ?? pts[0]!;
+  const used: Fact[] = [];
+  const found: Derived[] = [];
+  const parts: string[] = [];
+  const who = name(ctx, m, key);
+  if (start.date !== end.date) {
+    const d = end.value - start.value;
+    const rel = m.kind === 'amount' && start.value !== 0 ? `${d > 0 ? '+' : '−'}${formatPercent(Math.abs((d / start.value) * 100), lang, 1)}` : null;
+    parts.push(
+      pp.change(
+        who,
+        m.id === 'price' ? '' : pp.measure[m.id],
+        valueText(m, key, end.value, lang),
+        dateText(end.date, lang),
+        d > 0 ? 'up' : d < 0 ? 'down' : 'flat',
+        diffText(m, key, d, ctx),
+        rel,
+        valueText(m, key, start.value, lang),
+        dateText(start.date, lang),
+      ),
+    );
+    const f = m.rangeFact(key, start, end);
+    used.push(f);
+    found.push(derived('change', round(d), diffUnit(m, key), `${end.value} − ${start.value}`, [f]));
+    if (rel) found.push(derived('change_pct', round((d / start.value) * 100, 1), '%', `(${end.value} − ${start.value}) / ${start.value} × 100`, [f]));
+  }
+  // Events shortly before a move cause it: the window opens three months before the period.
+  const from = minusPeriod(start.date, { months: 3, days: 0 });
+  const slugs = new Set(OIL.has(slug) ? [...OIL] : GAS.has(slug) ? [...GAS] : [slug]);
+  const events = ctx.b.events
+    .filter((e) => e.date >= from && e.date <= end.date && e.commodities.some((c) => slugs.has(c)))
+    .sort((a, z) => (a.date < z.date ? 1 : -1))
+    .slice(0, 4);
+  const subject = m.id === 'gas_fill' ? pp.measure.gas_fill.toLowerCase() : lowerName(ctx, slug);
+  if (events.length) {
+    const items = events.map((e) => {
+      used.push({
+        id: e.id,
+        type: 'event',
+        title: e.title,
+        url: `/v1/events?since=${e.date}&until=${e.date}`,
+        quote: `date: ${e.date}; category: ${e.category}; effect: ${e.effect}; title: ${e.title}`,
+      });
+      return `${PHRASES[lang].event(formatDate(e.date, lang), e.title, PHRASES[lang].category[e.category] ?? e.category)} — ${pp.effect[e.effect]}`;
+    });
+    parts.push(pp.whyEvents(subject, dateText(from, lang), dateText(end.date, lang), items.join('; ')));
+  } else parts.push(pp.whyNoEvent(subject, dateText(from, lang), dateText(end.date, lang)));
+  if (!r.date && !r.period && ctx.lex.sheets.get(slug)?.stress_index != null) {
+    const x = explainCommodity(ctx, slug);
+    if (x) {
+      parts.push(x.text);
+      used.push(...x.used);
+    }
+  }
+  return { text: parts.join(' '), used, derived: found };
+}
+
+const lowerName = (ctx: Ctx, slug: string) => {
+  const n = ctx.lex.sheets.get(slug)?.names[ctx.lang] ?? slug;
+  return ctx.lang === 'de' ? n : n.charAt(0).toLowerCase() + n.slice(1);
+};
+
 /** Carry out the operation the question asks for; null when the lookup should answer it instead. */
-export function plan(b: LoadedBuild, lex: Lexicon, r: Recognised, intent: Intent, today: string): Planned | null {
-  const ctx: Ctx = { intent, b, lex, r, lang: r.lang, pp: PLAN_PHRASES[r.lang], today };
+export function plan(b: LoadedBuild, lex: Lexicon, r: Recognised, intent: Intent, today: string, q = ''): Planned | null {
+  const ctx: Ctx = { intent, b, lex, r, lang: r.lang, pp: PLAN_PHRASES[r.lang], today, q };
   const op = intent.op;
   if (op.kind === 'explain') {
-    if (r.commodities.length === 1 && (r.metrics.size === 0 || r.metrics.has('stress'))) return explainCommodity(ctx, r.commodities[0]!);
+    const one = r.commodities.length === 1 ? r.commodities[0]! : null;
+    // "Why did the urea price rise?", "Why is Europe's gas storage behind last year?": the move and its recorded causes.
+    const gas = (r.metrics.has('storage') || r.metrics.has('volume')) && (!one || GAS.has(one));
+    if (gas || (one && (r.metrics.has('price') || (r.metrics.size === 0 && CHANGE_WORDS.test(fold(ctx.q)))))) {
+      const m = gas ? measureOf(b, lex, 'gas_fill') : measureOf(b, lex, 'price');
+      const key = gas ? (r.countries.find((c) => c.iso2)?.iso2 ?? 'eu') : one!;
+      const answered = m && why(ctx, m, key, gas ? 'energy.gas' : one!);
+      if (answered) return answered;
+    }
+    if (one && (r.metrics.size === 0 || r.metrics.has('stress'))) return explainCommodity(ctx, one);
     const iso3 = r.countries.find((c) => c.iso3)?.iso3;
     if (!r.commodities.length && iso3 && (r.metrics.size === 0 || r.metrics.has('stress'))) return explainCountry(ctx, iso3);
     return null;
   }
-  if (op.kind === 'lookup') return null;
   const m = chooseMeasure(b, lex, r, intent);
+  // "Which commodities have a high stress index?": a band named over a set, nothing named in it.
+  if (op.kind === 'lookup' && intent.band && m && (m.id === 'stress' || m.id === 'country_stress') && namedKeys(ctx, m).length === 0 && intent.set)
+    return bandList(ctx, m, intent.band);
+  if (op.kind === 'lookup') return null;
   if (!m) return null;
   switch (op.kind) {
     case 'compare':
@@ -372,6 +564,8 @@ export function plan(b: LoadedBuild, lex: Lexicon, r: Recognised, intent: Intent
     case 'rank':
       // "the largest producer of cobalt": the producer table answers that, ranked already.
       if (m.id === 'producer_share' && namedKeys(ctx, m).length < 2 && op.n === null) return null;
+      // "which is dearer, Brent or WTI?": of two named, a comparison (with the gap).
+      if (namedKeys(ctx, m).length === 2 && op.n === null) return compare(ctx, m);
       return rank(ctx, m, op.order, op.n);
     case 'threshold':
       return threshold(ctx, m, op.op, op.value);

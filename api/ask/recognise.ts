@@ -1,5 +1,6 @@
 import type { ScenarioStatus } from '../../contract/content.ts';
-import { findDate, type AskedDate } from './dates.ts';
+import { nearestName } from './typos.ts';
+import { findDate, findPeriod, type AskedDate, type AskedPeriod } from './dates.ts';
 import { languageScores, pickLanguage } from './lang.ts';
 import type { LexEntry, Lexicon } from './lexicon.ts';
 import { fold, type Lang, type Token, tokenize } from './text.ts';
@@ -52,6 +53,13 @@ const STATUS_PATTERNS: [ScenarioStatus, RegExp][] = [
 /** Topics outside the data: answered plainly with "the data cannot answer". */
 const OUT_OF_SCOPE =
   /\b(?:population|inhabitants|einwohner\w*|bevolkerung|poblacion|habitantes|gdp|pib|bip|inflation|inflacion|unemploy\w*|chomage|arbeitslos\w*|desempleo|weather|meteo|wetter|president\w*|prasident\w*|prime minister|premier ministre|kanzler\w*|election\w*|wahl(?:en)?|eleccion\w*|football|fussball\w*|futbol|world cup|coupe du monde|weltmeister\w*|mundial de futbol|copa del mundo|capital city|capitale|hauptstadt|bitcoin|crypto\w*|exchange rate|taux de change|wechselkurs|tipo de cambio|interest rate|taux d'interet|leitzins|tipo de interes|share price|cours de l'action|aktienkurs|cotizacion de la accion|recipe|recette|rezept|receta)\b/;
+/**
+ * A request to reveal the answerer's instructions or to change its role, in the four languages:
+ * declined as such, whatever data question it carries.
+ */
+const INSTRUCTIONS =
+  /\b(?:system prompt|developer mode|jailbreak|(?:ignore|disregard|forget) (?:all |any |the |your )?(?:previous |prior |above |earlier )?(?:instructions|rules|prompts?)|(?:reveal|print|show|repeat|output|tell me) (?:me )?(?:your|the) (?:full |entire |hidden |secret )?(?:system )?(?:prompt|instructions|rules)|you are now|act as|pretend (?:to be|you are)|prompt systeme|invite systeme|mode developpeur|ignore[rz]? (?:toutes )?(?:les |tes |vos )?(?:instructions|consignes)|(?:affiche|montre|revele|repete)[rz]? (?:moi )?(?:tes|vos|les) (?:instructions|consignes)|agis comme|fais semblant|systemprompt|system-prompt|entwicklermodus|ignorier\w* (?:alle |die |deine |vorherige\w* )*(?:anweisungen|regeln)|(?:zeig|gib|nenn)\w* (?:mir )?(?:deine|die) (?:anweisungen|regeln|systemanweisungen)|verhalte dich wie|tu so als|prompt del sistema|modo desarrollador|ignora (?:todas )?(?:las |tus )?(?:instrucciones|reglas)|(?:muestra|revela|imprime|repite)(?:me)? (?:tus|las) (?:instrucciones|reglas)|actua como|finge ser)\b/;
+
 /** Asking about the future: the data holds observations only. */
 const FORECAST =
   /\b(?:will (?:\w+ )?(?:be|cost|reach|rise|fall|drop|increase|decrease|go|hit|fill|stand|have|happen|trade)|forecast\w*|predict\w*|projection|prevision\w*|prevoi\w*|sera|seront|prognos\w*|vorhersage|pronostic\w*|predic\w*|estara|habra|tendra|next year|l'an prochain|l'annee prochaine|nachstes jahr|el ano que viene|el proximo ano)\b|\bwird\b.*\b(?:sein|kosten|liegen|steigen|fallen)\b/;
@@ -71,7 +79,11 @@ export interface Recognised {
   metrics: Set<Metric>;
   statuses: Set<ScenarioStatus>;
   date: AskedDate | null;
+  /** Two dates named in order: the span a change is measured over. */
+  period: AskedPeriod | null;
   outOfScope: boolean;
+  /** Asks for the answerer's instructions or a change of role (declined as such). */
+  instructions: boolean;
   forecast: boolean;
   spr: boolean;
   /** Folded words that named nothing the lexicon knows and are not function words (for search relevance). */
@@ -144,7 +156,9 @@ export function recognise(lex: Lexicon, question: string): Recognised {
         // German compounds: Ölpreis, Erdgasspeicher, Kupferproduktion.
         const head =
           t.norm.length >= 5 ? lex.compoundHeads.find((h) => t.norm.startsWith(h.alias) && COMPOUND_TAILS.test(t.norm.slice(h.alias.length))) : undefined;
+        const near = head ? null : nearestName(lex, t.norm, COMPOUND_TAILS);
         if (head) matched.push({ entry: { entity: { kind: 'commodity', slug: head.slug }, langs: new Set(['de']) }, i, len: 1 });
+        else if (near) matched.push({ entry: near, i, len: 1 });
         else rest.push(t.norm);
       }
       took = 1;
@@ -185,7 +199,9 @@ export function recognise(lex: Lexicon, question: string): Recognised {
     metrics,
     statuses,
     date: findDate(question, lang),
+    period: findPeriod(question, lang),
     outOfScope: OUT_OF_SCOPE.test(folded),
+    instructions: INSTRUCTIONS.test(folded),
     forecast: FORECAST.test(folded),
     spr,
     rest,

@@ -1,14 +1,16 @@
 /** Text helpers shared by the recognisers: one normalisation for the lexicon and the question. */
+import { LANGS, type Lang } from '../../contract/languages.ts';
+import { normalise } from '../../lib/search/text.ts';
 
-export type Lang = 'en' | 'fr' | 'de' | 'es';
-export const LANG_LIST: readonly Lang[] = ['en', 'fr', 'de', 'es'];
+export type { Lang } from '../../contract/languages.ts';
+export const LANG_LIST: readonly Lang[] = LANGS;
 
-/** Lower case, accents and umlauts dropped, typographic apostrophes and dashes made plain. */
+/**
+ * The search's normalisation (lower case, accents and umlauts dropped, ß → ss, œ → oe), so a
+ * question is folded as its words are indexed, then typographic apostrophes and dashes made plain.
+ */
 export function fold(s: string): string {
-  return s
-    .toLowerCase()
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
+  return normalise(s)
     .replace(/[\u2019\u2018\u02bc`´]/g, "'")
     .replace(/[\u2010-\u2015]/g, '-');
 }

@@ -20,17 +20,17 @@ interface P {
   value: number;
 }
 
-const onOrBefore = (pts: P[], d: string) => pts.filter((p) => p.date <= d).at(-1);
-const gasSeries = (b: LoadedBuild, iso2: string): P[] => file(b, `data/reserves/gas/${iso2}.json`).metrics.fill_pct.points;
-const gasCountries = (b: LoadedBuild) =>
+export const onOrBefore = (pts: P[], d: string) => pts.filter((p) => p.date <= d).at(-1);
+export const gasSeries = (b: LoadedBuild, iso2: string): P[] => file(b, `data/reserves/gas/${iso2}.json`).metrics.fill_pct.points;
+export const gasCountries = (b: LoadedBuild) =>
   [...b.files.keys()]
     .map((k) => /^data\/reserves\/gas\/([a-z]{2})\.json$/.exec(k)?.[1])
     .filter((x): x is string => !!x && x !== 'eu')
     .sort();
-const iso3Of = (b: LoadedBuild, iso2: string) =>
+export const iso3Of = (b: LoadedBuild, iso2: string) =>
   file(b, `v1/reserves/gas/${iso2}.json`).country_iso3 ?? [...b.countries.values()].find((c) => c.iso2.toLowerCase() === iso2)?.iso3;
-const countryName = (b: LoadedBuild, iso3: string, lang: Lang): string => file(b, `v1/countries/${iso3}.json`).names[lang];
-const commodityName = (b: LoadedBuild, slug: string, lang: Lang): string => file(b, `v1/commodities/${slug}.json`).names[lang];
+export const countryName = (b: LoadedBuild, iso3: string, lang: Lang): string => file(b, `v1/countries/${iso3}.json`).names[lang];
+export const commodityName = (b: LoadedBuild, slug: string, lang: Lang): string => file(b, `v1/commodities/${slug}.json`).names[lang];
 const minusMonths = (iso: string, n: number) => {
   const d = new Date(`${iso}T00:00:00Z`);
   const day = d.getUTCDate();
@@ -40,16 +40,16 @@ const minusMonths = (iso: string, n: number) => {
   return d.toISOString().slice(0, 10);
 };
 
-function needs(a: AnswerData, lang: Lang, figures: number[], names: string[], cites: { type: string; id: string }[]): string {
+export function needs(a: AnswerData, lang: Lang, figures: number[], names: string[], cites: { type: string; id: string }[]): string {
   for (const f of figures) if (!showsFigure(a.answer, lang, f)) return `the figure ${f} is not in the answer`;
   for (const n of names) if (!a.answer.includes(n)) return `"${n}" is not named`;
   for (const c of cites) if (!a.citations.some((x) => x.type === c.type && x.id === c.id)) return `no citation of ${c.type} ${c.id}`;
   return '';
 }
 
-/** Every figure of the answer is in a quote it cites (or in the question). */
+/** Every figure of the answer is in a quote it cites, a derived figure it lists, or the question. */
 export function grounded(a: AnswerData, q: string): string {
-  const allowed = a.citations.flatMap((c) => [...quoteNumbers(c.quote), ...quoteNumbers(c.title)]);
+  const allowed = [...a.citations.flatMap((c) => [...quoteNumbers(c.quote), ...quoteNumbers(c.title)]), ...a.derived.map((d) => d.value)];
   const asked = quoteNumbers(q);
   for (const readings of numberReadings(a.answer)) {
     if (!readings.some((x) => allowed.some((v) => sameFigure(x.value, x.decimals, v)) || asked.includes(x.value)))

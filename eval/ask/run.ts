@@ -3,12 +3,18 @@ import { join, resolve } from 'node:path';
 import type { AnswerData } from '../../api/ask/index.ts';
 import { type LoadedBuild, loadBuild } from '../../api/build.ts';
 import { answerQuestion } from '../../api/queries/ask.ts';
+import { createApp } from '../../api/app.ts';
+import { StaticBuildSource } from '../../api/build-store.ts';
+import { citationProblem, derivedProblem } from './citations.ts';
+import { DATED_QUESTIONS } from './dated.ts';
 import { PLANNER_QUESTIONS } from './planner.ts';
+import { WHY_QUESTIONS } from './why.ts';
+import { BAND_QUESTIONS } from './bands.ts';
 import { QUESTIONS, type EvalQuestion, type Lang, categoryOf } from './questions.ts';
 import { CANNOT, showsFigure } from './shows.ts';
 
 /** The whole evaluation: the lookups and declines, then the planner's operations and adversarial questions. */
-export const ALL_QUESTIONS: readonly EvalQuestion[] = [...QUESTIONS, ...PLANNER_QUESTIONS];
+export const ALL_QUESTIONS: readonly EvalQuestion[] = [...QUESTIONS, ...PLANNER_QUESTIONS, ...DATED_QUESTIONS, ...WHY_QUESTIONS, ...BAND_QUESTIONS];
 
 export { CANNOT, numbersIn, showsFigure } from './shows.ts';
 
@@ -59,6 +65,9 @@ export interface EvalReport {
 /** Ask every question of the set against a build (grounded mode unless `llm` is configured). */
 export async function runEval(b: LoadedBuild, now: Date = b.generatedAt, questions: readonly EvalQuestion[] = ALL_QUESTIONS): Promise<EvalReport> {
   const results: EvalResult[] = [];
+  // The strict citation rule is part of "correct": every citation's address, fetched from the
+  // real app, returns what its quote says, and every derived figure's arithmetic checks out.
+  const app = createApp({ source: new StaticBuildSource(b), baseUrl: 'https://eval.test' });
   for (const item of questions) {
     const a = await answerQuestion(b, item.q, { llm: null, now });
     let why: string;
@@ -67,6 +76,8 @@ export async function runEval(b: LoadedBuild, now: Date = b.generatedAt, questio
     } catch (err) {
       why = `expected fact unavailable: ${(err as Error).message}`;
     }
+    for (const c of a.citations) why ||= await citationProblem(app, c);
+    for (const d of a.derived) why ||= derivedProblem(d, a.citations);
     results.push({ id: item.id, lang: item.lang, category: categoryOf(item), q: item.q, ok: !why, why, answer: a.answer });
   }
   const byLang = { en: { total: 0, correct: 0 }, fr: { total: 0, correct: 0 }, de: { total: 0, correct: 0 }, es: { total: 0, correct: 0 } };
@@ -86,7 +97,7 @@ export async function runEval(b: LoadedBuild, now: Date = b.generatedAt, questio
 }
 
 export function formatReport(r: EvalReport): string {
-  const lines = [`ask evaluation: ${r.correct}/${r.total} answered with the right figure and a valid citation (${(r.share * 100).toFixed(1)} %)`];
+  const lines = [`ask evaluation: ${r.correct}/${r.total} answered with the right figure and citations that check out (${(r.share * 100).toFixed(1)} %)`];
   lines.push(
     `  by language: ${Object.entries(r.byLang)
       .map(([l, x]) => `${l} ${x.correct}/${x.total}`)
