@@ -244,8 +244,16 @@ export const LocalizedScenario = ScenarioSchema.omit({ translations: true })
     summary: z.string().describe('What would happen and what it would do to supply, in `lang`'),
   })
   .describe('A crisis scenario in one language, with its probability, severity and status history');
+/**
+ * A scenario as list_scenarios gives it: in one language, with the date its current status began
+ * instead of the whole status history (which GET /v1/scenarios carries), so that a list an agent
+ * asks for stays small.
+ */
+export const ScenarioListItem = LocalizedScenario.omit({ status_history: true })
+  .extend({ status_since: DateString.describe('Date the current status began (the full history: GET /v1/scenarios)') })
+  .describe('A crisis scenario in one language, with its probability, severity and current status');
 export const ListScenariosResult = withResultMeta(
-  z.strictObject({ scenarios: z.array(LocalizedScenario).describe('In the order of GET /v1/scenarios'), count, total }),
+  z.strictObject({ scenarios: z.array(ScenarioListItem).describe('In the order of GET /v1/scenarios'), count, total }),
 );
 export const ListEventsResult = withResultMeta(z.strictObject({ events: z.array(EventSchema).describe('Newest first'), count }));
 /** A search hit of search_briefings: the /v1/search hit, and the MCP resource that holds the briefing. */

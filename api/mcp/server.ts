@@ -176,7 +176,7 @@ function sdkMessage(message: string): { message: string; code?: number } {
   }
   if ((x = /^Prompt (.+) not found$/.exec(m)))
     return { message: explained(`unknown prompt '${x[1]}'`, `one of ${PROMPTS.join(', ')}`, suggest(x[1]!, PROMPTS, 5)) };
-  if ((x = /^Resource (.+) not found$/.exec(m)))
+  if ((x = /^Resource (.+) not found$/.exec(m) ?? /^Resource not found: (.+)$/.exec(m)))
     return {
       code: RESOURCE_NOT_FOUND,
       message: explained(

@@ -9,12 +9,14 @@ export default defineTool('list_scenarios', (b, args) => {
     ...(args.commodity ? { commodity: args.commodity } : {}),
   }).envelope();
   // One language (the title and summary in `lang`, without the other translations), at most `limit`.
-  const data = all.slice(0, args.limit).map((s) => localizeScenario(s, args.lang));
+  const data = all.slice(0, args.limit).map((s) => {
+    const { status_history: history, ...rest } = localizeScenario(s, args.lang);
+    return { ...rest, status_since: history.at(-1)?.date ?? s.updated_at };
+  });
   const notes =
     data.length < all.length ? [`the first ${data.length} of ${all.length} scenarios; raise limit or filter by status or commodity for the others`] : [];
   const top = [...data].sort((x, y) => y.probability * y.severity - x.probability * x.severity).slice(0, 3);
   const tops = top.map((s) => `${s.title} (${s.status}, p=${s.probability}, severity ${s.severity})`).join('; ');
-  const since = (s: (typeof data)[number]) => s.status_history.at(-1)?.date ?? s.updated_at;
   return {
     structured: { scenarios: data, count: data.length, total: all.length, ...resultMeta(meta, notes) },
     summary: `${data.length} scenario(s)${data.length ? `; highest risk: ${tops}` : ''}.`,
@@ -22,7 +24,8 @@ export default defineTool('list_scenarios', (b, args) => {
       ? data
           .map(
             (s) =>
-              `- ${s.id}: ${s.title}. Status ${s.status} since ${since(s)}; probability ${s.probability}; severity ${s.severity}/5; commodities ${s.commodities.map(code).join(', ')}; countries ${s.countries.join(', ')}.\n  ${s.summary}`,
+              // The summaries are in structuredContent: the text lists the scenarios, one line each.
+              `- ${s.id}: ${s.title}. Status ${s.status} since ${s.status_since}; probability ${s.probability}; severity ${s.severity}/5; commodities ${s.commodities.map(code).join(', ')}; countries ${s.countries.join(', ')}.`,
           )
           .join('\n')
       : 'No scenario matches.',
