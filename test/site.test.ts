@@ -172,10 +172,31 @@ describe('the readout site', () => {
     expect(await page.locator('svg.chart title').first().textContent()).toContain('European Union');
 
     const footer = await text(page, 'footer');
-    // The footer names the day, not the build: a page is reused unchanged by the next build of the same day.
-    expect(await page.locator('footer time').getAttribute('datetime')).toBe(list.meta.generated_at.slice(0, 10));
+    // The footer dates the page by its data (issue 35: it gave the build day as the figures' date):
+    // the newest observation behind the page, each source's own under "By source", and the build
+    // day only as "rebuilt on". It names the day, never the build: a page is reused unchanged by
+    // the next build of the same day.
+    const health = await json<{ sources: { id: string; data_as_of: string | null; expected_next: string | null }[] }>('/healthz');
+    const built = list.meta.generated_at.slice(0, 10);
+    const newest = health.sources
+      .map((s) => s.data_as_of ?? '')
+      .sort()
+      .at(-1)!;
+    expect(await page.locator('[data-testid=data-date] > time').first().getAttribute('datetime')).toBe(newest);
+    expect(newest < built).toBe(true);
+    expect(await page.locator('[data-testid=rebuilt-on]').getAttribute('datetime')).toBe(built);
+    expect(await page.locator('[data-testid=data-date] li[data-source]').count()).toBe(health.sources.filter((s) => s.data_as_of).length);
+    expect(footer).toContain(`Page rebuilt on ${dateIn(built, 'en')}`);
+    expect(footer).not.toMatch(/Figures as of/);
     expect(footer).not.toContain(list.meta.build);
-    expect(footer).toContain(list.meta.attribution);
+    expect(footer).toContain('Reuse requires attribution with a link back to https://chokepoint.test/. Upstream sources keep their own terms.');
+    // The sources overdue on the build day are named at the top of the home page.
+    const overdue = health.sources.filter((s) => s.expected_next !== null && s.expected_next < built).map((s) => s.id);
+    expect(overdue.length).toBeGreaterThan(3);
+    expect(await page.locator('[data-testid=overdue] a[data-source]').evaluateAll((as) => as.map((a) => a.getAttribute('data-source')))).toEqual(
+      expect.arrayContaining(overdue),
+    );
+    expect(await page.locator('[data-testid=overdue] a[data-source]').count()).toBe(overdue.length);
     expect(await page.locator(`footer a[rel=license][href="${list.meta.license_url}"]`).count()).toBe(1);
     expect(await page.locator('footer a[href="https://chokepoint.test/"]').count()).toBe(1);
     expect(await bytes()).toBeLessThan(BUDGET);
@@ -201,6 +222,11 @@ describe('the readout site', () => {
       data: { name: string; stress_index: number; producers: { entries: { name: string; share: number }[] }; stress: { components: { name: string }[] } };
     }>('/v1/commodities/metals.cobalt');
     expect(await text(page, 'h1')).toContain(c.name);
+    // The footer dates the page by the sheet's newest observation, each of its sources by its own.
+    const { meta: sheetMeta } = await json<{ meta: { as_of: string; sources: { id: string; data_as_of: string | null }[] } }>('/v1/commodities/metals.cobalt');
+    expect(await page.locator('[data-testid=data-date] > time').first().getAttribute('datetime')).toBe(sheetMeta.as_of);
+    for (const src of sheetMeta.sources.filter((x) => x.data_as_of))
+      expect(await page.locator(`[data-testid=data-date] li[data-source="${src.id}"] time`).getAttribute('datetime')).toBe(src.data_as_of);
     const top = c.producers.entries[0]!;
     expect(await text(page, '[data-testid=top-producer]')).toBe(top.name);
     expect(await text(page, '[data-testid=top-share]')).toContain(`${fmt(top.share * 100, 1)} %`);
@@ -644,11 +670,11 @@ describe('the readout site', () => {
     const fr = await open('/fr/', 'fr-home');
     expect(await raw(fr.page, '[data-testid=eu-fill]')).toBe(pctIn(eu.fill_pct, 1, 'fr'));
     expect(await raw(fr.page, '[data-testid=eu-fill]')).toMatch(/^\d+,\d\u202f%$/);
-    expect(await raw(fr.page, 'footer p')).toContain('\u202f:');
+    expect(await raw(fr.page, 'footer [data-testid=data-date]')).toContain('\u202f:');
     await fr.page.close();
     const es = await open('/es/reserves/gas/de/', 'es-reserve-gas-de');
-    const day = (await es.page.locator('footer time').getAttribute('datetime'))!;
-    expect(await raw(es.page, 'footer time')).toBe(dateIn(day, 'es'));
+    const day = (await es.page.locator('footer [data-testid=rebuilt-on]').getAttribute('datetime'))!;
+    expect(await raw(es.page, 'footer [data-testid=rebuilt-on]')).toBe(dateIn(day, 'es'));
     expect(await raw(es.page, '[data-testid=fill]')).toBe(pctIn(r.fill_pct, 2, 'es'));
     await es.page.close();
   });

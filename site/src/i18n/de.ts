@@ -29,10 +29,15 @@ export const de: Messages = {
   },
   footer: {
     tagline: 'offene Daten zu Versorgungsengpässen bei Rohstoffen und Energie.',
-    asOf: 'Zahlen mit Stand',
-    rebuilt: ', alle 15 Minuten aus den Dateien der Herausgeber neu berechnet (ausgelieferte Version:',
+    dataTo: 'Neueste Daten auf dieser Seite:',
+    noData: 'Keine datierten Daten auf dieser Seite.',
+    bySource: 'Nach Quelle',
+    colon: ': ',
+    rebuiltOn: 'Seite neu erstellt am',
+    rebuilt: ', alle 15 Minuten aus den Dateien der Herausgeber (ausgelieferte Version:',
     licensed: 'Daten und Inhalte unter der Lizenz',
-    citeAs: 'Zitieren als:',
+    reuse: 'Weiterverwendung nur mit Quellenangabe und einem Link auf',
+    upstream: 'Für die Ausgangsquellen gelten deren eigene Bedingungen.',
     api: 'API',
     methodology: 'Methodik',
     freshness: 'Aktualität der Daten',
@@ -62,6 +67,8 @@ export const de: Messages = {
     noscript: 'Die Suche benötigt auf dieser Seite JavaScript. Ohne JavaScript können Sie die API direkt abfragen oder stöbern:',
   },
   common: {
+    /** After a currency whose publisher states no quantity (USD, but per what?). */
+    quantityUnstated: 'Menge nicht angegeben',
     data: 'Daten:',
     source: 'Quelle:',
     sources: 'Quellen:',
@@ -98,6 +105,7 @@ export const de: Messages = {
     },
     word: { late: 'verspätet', stale: 'veraltet' },
     load: { fresh: 'Geladen', unchanged: 'Geladen', stale: 'Laden fehlgeschlagen: letzte gültige Kopie', unavailable: 'Nicht verfügbar' },
+    daysOverdue: (days: number) => `${n(days)} ${s(days, 'Tag', 'Tage')} überfällig`,
     overdue: (days: number, due: string) => `${n(days)} ${s(days, 'Tag', 'Tage')} überfällig; fällig war der ${due}`,
     nextDue: (due: string) => `nächste fällig am ${due}`,
     staleData: 'Veraltete Daten:',
@@ -144,6 +152,7 @@ export const de: Messages = {
     euGasTitle: 'EU-Gasspeicher im Vergleich zum Zielpfad',
     euGasDetails: 'Details und Mitgliedstaaten',
     freshnessTitle: 'Aktualität der Daten',
+    overdueSources: 'Bei den Herausgebern überfällig, daher sind die davon abhängigen Zahlen älter, als ihr Rhythmus verspricht:',
     freshnessIntro: (on: string) =>
       `Geprüft am ${on}. Jüngste Beobachtung je Quelle, ob diese Version sie geladen hat und ob sie so aktuell ist, wie der Veröffentlichungsplan des Herausgebers es vorsieht`,
     freshnessRule: 'die Regel',
@@ -448,6 +457,8 @@ export const de: Messages = {
         ? 'Jeder Monat ist mit demselben Code aus den bis dahin veröffentlichten Daten berechnet.'
         : 'Jeder Monat verbindet den Energiemix des Landes mit dem Index seiner Referenzrohstoffe zu diesem Monatsende.') +
       (windows ? ' Schattiert: die dokumentierten Krisenfenster des Backtests, nummeriert wie unten.' : ''),
+    reasonNoBalance: (name: string) => `für ${name} ist noch keine Energiebilanz veröffentlicht.`,
+    reasonBelowFloor: (name: string) => `kein fossiler Brennstoff erreicht die Wesentlichkeitsschwelle im Energiemix von ${name}.`,
     none: (since: string, name: string) => `Seit ${since} hat kein Monat einen Index für ${name}:`,
     legendLine: 'Stressindex zum Monatsende',
     legendWindow: 'Krisenfenster (Backtest)',
@@ -484,6 +495,8 @@ export const de: Messages = {
     reviewed: (on: string) => `Geprüft am ${on}`,
   },
   events: {
+    /** Beside an event whose title and summary exist in English only. */
+    inEnglish: 'Text auf Englisch',
     title: 'Ereignisse',
     heading: 'Zeitleiste der Ereignisse',
     description: 'Zeitleiste erfasster geopolitischer und physischer Ereignisse, die die Rohstoffversorgung betreffen.',

@@ -35,10 +35,15 @@ export const en = {
   },
   footer: {
     tagline: 'open data on supply stress for raw materials and energy.',
-    asOf: 'Figures as of',
-    rebuilt: ", rebuilt from the publishers' files every 15 minutes (the build being served:",
+    dataTo: 'Newest data on this page:',
+    noData: 'No dated data on this page.',
+    bySource: 'By source',
+    colon: ': ',
+    rebuiltOn: 'Page rebuilt on',
+    rebuilt: ", from the publishers' files every 15 minutes (the build being served:",
     licensed: 'Data and content licensed',
-    citeAs: 'Cite as:',
+    reuse: 'Reuse requires attribution with a link back to',
+    upstream: 'Upstream sources keep their own terms.',
     api: 'API',
     methodology: 'Methodology',
     freshness: 'Data freshness',
@@ -68,6 +73,8 @@ export const en = {
     noscript: 'Search needs JavaScript in this page. Without it, ask the API directly, or browse:',
   },
   common: {
+    /** After a currency whose publisher states no quantity (USD, but per what?). */
+    quantityUnstated: 'quantity not stated',
     data: 'Data:',
     source: 'Source:',
     sources: 'Sources:',
@@ -104,6 +111,7 @@ export const en = {
     } as Record<string, string>,
     word: { late: 'late', stale: 'stale' },
     load: { fresh: 'Loaded', unchanged: 'Loaded', stale: 'Load failed: last good copy', unavailable: 'Unavailable' } as Record<string, string>,
+    daysOverdue: (days: number) => `${n(days)} ${s(days, 'day', 'days')} overdue`,
     overdue: (days: number, due: string) => `${n(days)} ${s(days, 'day', 'days')} overdue; was due ${due}`,
     nextDue: (due: string) => `next due ${due}`,
     staleData: 'Stale data:',
@@ -150,6 +158,7 @@ export const en = {
     euGasTitle: 'EU gas storage against its target path',
     euGasDetails: 'Details and member states',
     freshnessTitle: 'Data freshness',
+    overdueSources: 'Overdue at the publishers, so the figures that depend on them are older than their cadence promises:',
     freshnessIntro: (on: string) =>
       `Checked on ${on}. Newest observation per source, whether this build loaded it, and whether it is as recent as the publisher's schedule says`,
     freshnessRule: 'the rule',
@@ -454,6 +463,8 @@ export const en = {
         ? 'Each month is computed with the same code from the data published by then.'
         : "Each month combines the country's fuel mix with its benchmarks' index at that month end.") +
       (windows ? ' Shaded: documented crisis windows of the backtest, numbered as below.' : ''),
+    reasonNoBalance: (name: string) => `no energy balance for ${name} has been published yet.`,
+    reasonBelowFloor: (name: string) => `no fossil fuel reaches the materiality floor of the energy mix of ${name}.`,
     none: (since: string, name: string) => `No month since ${since} has an index for ${name}:`,
     legendLine: 'Stress index at month end',
     legendWindow: 'Crisis window (backtest)',
@@ -490,6 +501,8 @@ export const en = {
     reviewed: (on: string) => `Reviewed ${on}`,
   },
   events: {
+    /** Beside an event whose title and summary exist in English only. */
+    inEnglish: 'text in English',
     title: 'Events',
     heading: 'Events timeline',
     description: 'Timeline of tagged geopolitical and physical events that bear on commodity supply.',

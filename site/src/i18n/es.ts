@@ -29,10 +29,15 @@ export const es: Messages = {
   },
   footer: {
     tagline: 'datos abiertos sobre tensiones de suministro de materias primas y energía.',
-    asOf: 'Cifras a',
-    rebuilt: ', recalculadas cada 15 minutos a partir de los archivos de los editores (versión en servicio:',
+    dataTo: 'Datos más recientes de esta página:',
+    noData: 'No hay datos fechados en esta página.',
+    bySource: 'Por fuente',
+    colon: ': ',
+    rebuiltOn: 'Página recalculada el',
+    rebuilt: ', cada 15 minutos a partir de los archivos de los editores (versión en servicio:',
     licensed: 'Datos y contenidos con licencia',
-    citeAs: 'Cítese como:',
+    reuse: 'La reutilización exige citar la fuente con un enlace a',
+    upstream: 'Las fuentes originales conservan sus propias condiciones.',
     api: 'API',
     methodology: 'Metodología',
     freshness: 'Actualidad de los datos',
@@ -62,6 +67,8 @@ export const es: Messages = {
     noscript: 'La búsqueda necesita JavaScript en esta página. Sin él, consulte directamente la API o explore:',
   },
   common: {
+    /** After a currency whose publisher states no quantity (USD, but per what?). */
+    quantityUnstated: 'cantidad no indicada',
     data: 'Datos:',
     source: 'Fuente:',
     sources: 'Fuentes:',
@@ -98,6 +105,7 @@ export const es: Messages = {
     },
     word: { late: 'con retraso', stale: 'desfasados' },
     load: { fresh: 'Cargados', unchanged: 'Cargados', stale: 'Carga fallida: última copia válida', unavailable: 'No disponibles' },
+    daysOverdue: (days: number) => `${n(days)} ${s(days, 'día', 'días')} de retraso`,
     overdue: (days: number, due: string) => `${n(days)} ${s(days, 'día', 'días')} de retraso; se esperaba el ${due}`,
     nextDue: (due: string) => `próxima prevista el ${due}`,
     staleData: 'Datos desfasados:',
@@ -144,6 +152,7 @@ export const es: Messages = {
     euGasTitle: 'El almacenamiento de gas de la UE frente a su trayectoria objetivo',
     euGasDetails: 'Detalles y Estados miembros',
     freshnessTitle: 'Actualidad de los datos',
+    overdueSources: 'Con retraso en los editores, por lo que las cifras que dependen de ellos son más antiguas de lo que promete su ritmo:',
     freshnessIntro: (on: string) =>
       `Comprobado el ${on}. Última observación de cada fuente, si esta versión la cargó y si es tan reciente como indica el calendario de publicación del editor`,
     freshnessRule: 'la regla',
@@ -451,6 +460,8 @@ export const es: Messages = {
         ? 'Cada mes se calcula con el mismo código a partir de los datos publicados hasta entonces.'
         : 'Cada mes combina la combinación energética del país con el índice de sus referencias al cierre de ese mes.') +
       (windows ? ' Sombreadas: las ventanas de crisis documentadas del backtest, numeradas como abajo.' : ''),
+    reasonNoBalance: (name: string) => `todavía no se ha publicado ningún balance energético de ${name}.`,
+    reasonBelowFloor: (name: string) => `ningún combustible fósil alcanza el umbral de materialidad en la matriz energética de ${name}.`,
     none: (since: string, name: string) => `Ningún mes desde ${since} tiene índice para ${name}:`,
     legendLine: 'Índice de tensión al cierre del mes',
     legendWindow: 'Ventana de crisis (backtest)',
@@ -487,6 +498,8 @@ export const es: Messages = {
     reviewed: (on: string) => `Revisado el ${on}`,
   },
   events: {
+    /** Beside an event whose title and summary exist in English only. */
+    inEnglish: 'texto en inglés',
     title: 'Acontecimientos',
     heading: 'Cronología de acontecimientos',
     description: 'Cronología de acontecimientos geopolíticos y físicos registrados que afectan al suministro de materias primas.',

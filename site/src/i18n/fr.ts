@@ -33,10 +33,15 @@ export const fr: Messages = {
   },
   footer: {
     tagline: 'données ouvertes sur les tensions d’approvisionnement en matières premières et en énergie.',
-    asOf: 'Chiffres au',
-    rebuilt: ', recalculés toutes les 15 minutes à partir des fichiers des éditeurs (version en service :',
+    dataTo: 'Données les plus récentes de cette page :',
+    noData: 'Aucune donnée datée sur cette page.',
+    bySource: 'Par source',
+    colon: ' : ',
+    rebuiltOn: 'Page recalculée le',
+    rebuilt: ', à partir des fichiers des éditeurs, toutes les 15 minutes (version en service :',
     licensed: 'Données et contenus sous licence',
-    citeAs: 'Citer ainsi :',
+    reuse: 'Toute réutilisation doit citer la source avec un lien vers',
+    upstream: 'Les sources amont gardent leurs propres conditions.',
     api: 'API',
     methodology: 'Méthodologie',
     freshness: 'Fraîcheur des données',
@@ -66,6 +71,8 @@ export const fr: Messages = {
     noscript: 'La recherche a besoin de JavaScript sur cette page. Sans lui, interrogez directement l’API, ou parcourez :',
   },
   common: {
+    /** After a currency whose publisher states no quantity (USD, but per what?). */
+    quantityUnstated: 'quantité non précisée',
     data: 'Données :',
     source: 'Source :',
     sources: 'Sources :',
@@ -102,6 +109,7 @@ export const fr: Messages = {
     },
     word: { late: 'en retard', stale: 'périmées' },
     load: { fresh: 'Chargées', unchanged: 'Chargées', stale: 'Échec du chargement : dernière copie valide', unavailable: 'Indisponible' },
+    daysOverdue: (days: number) => `${n(days)} ${s(days, 'jour', 'jours')} de retard`,
     overdue: (days: number, due: string) => `${n(days)} ${s(days, 'jour', 'jours')} de retard ; attendue le ${due}`,
     nextDue: (due: string) => `prochaine attendue le ${due}`,
     staleData: 'Données périmées :',
@@ -148,6 +156,7 @@ export const fr: Messages = {
     euGasTitle: 'Le stockage de gaz de l’UE face à sa trajectoire cible',
     euGasDetails: 'Détails et États membres',
     freshnessTitle: 'Fraîcheur des données',
+    overdueSources: 'En retard chez les éditeurs, si bien que les chiffres qui en dépendent sont plus anciens que leur rythme ne le promet :',
     freshnessIntro: (on: string) =>
       `Vérifié le ${on}. Dernière observation de chaque source, chargement par cette version et conformité au calendrier de publication de l’éditeur`,
     freshnessRule: 'la règle',
@@ -455,6 +464,8 @@ export const fr: Messages = {
         ? 'Chaque mois est calculé avec le même code à partir des données publiées à cette date.'
         : 'Chaque mois combine le bouquet énergétique du pays avec l’indice de ses références à cette fin de mois.') +
       (windows ? ' En grisé : les fenêtres de crise documentées du backtest, numérotées comme ci-dessous.' : ''),
+    reasonNoBalance: (name: string) => `aucun bilan énergétique n’a encore été publié pour ${name}.`,
+    reasonBelowFloor: (name: string) => `aucun combustible fossile n’atteint le seuil de matérialité dans le mix énergétique de ${name}.`,
     none: (since: string, name: string) => `Aucun mois depuis ${since} n’a d’indice pour ${name} :`,
     legendLine: 'Indice de tension en fin de mois',
     legendWindow: 'Fenêtre de crise (backtest)',
@@ -491,6 +502,8 @@ export const fr: Messages = {
     reviewed: (on: string) => `Revu le ${on}`,
   },
   events: {
+    /** Beside an event whose title and summary exist in English only. */
+    inEnglish: 'texte en anglais',
     title: 'Événements',
     heading: 'Chronologie des événements',
     description: 'Chronologie des événements géopolitiques et physiques recensés qui pèsent sur l’approvisionnement en matières premières.',

@@ -25,6 +25,8 @@ export interface LineSeriesSpec {
 export interface Credit {
   /** "Source: …" line, in the chart's language. */
   source: string;
+  /** Where the line names the publishers' datasets by their own (English) titles: its label and those names, for a page to mark them as English. */
+  english?: { label: string; names: string };
   /** Licence and attribution with the backlink, in the chart's language. */
   licence: string;
   license: string;

@@ -71,8 +71,10 @@ export function sourcesText(meta: Meta, ids: readonly string[]): string {
 /** Source, licence and backlink of a chart on `page` (a path without the language). */
 export function credit(lang: Lang, meta: Meta, source: string, page: string): Credit {
   const m = chartMessages(lang);
+  const named = lang !== 'en' && meta.sources.some((s) => source.includes(s.dataset));
   return {
     source: m.sourceLine(source),
+    ...(named ? { english: { label: m.sourceLine(''), names: source } } : {}),
     // English carries the attribution exactly as every API response publishes it.
     licence: lang === 'en' ? meta.attribution : m.licence(site.baseUrl),
     license: meta.license,

@@ -60,3 +60,22 @@ export function ageNotes(meta: Pick<Meta, 'sources'>, ids: readonly string[] | u
     .map((s) => ageNote(s, lang))
     .filter((n): n is AgeNote => n !== null);
 }
+
+/** What a page shows, for its footer: the meta of each payload behind it (or the build's source statuses). */
+export interface Behind {
+  /** The payload's own date (meta.as_of): for editorial content, its newest item. */
+  as_of?: string | null;
+  sources: readonly Pick<SourceRef, 'id' | 'data_as_of'>[];
+}
+
+/**
+ * The date of a page's data: the newest observation behind what it shows, and each source's own
+ * newest (newest first), so a page that mixes a current source with a stale one says both.
+ */
+export function dataDates(behind: readonly Behind[]): { newest: string | null; bySource: { id: string; data_as_of: string }[] } {
+  const by = new Map<string, string>();
+  for (const b of behind) for (const s of b.sources) if (s.data_as_of && (by.get(s.id) ?? '') < s.data_as_of) by.set(s.id, s.data_as_of);
+  const bySource = [...by].map(([id, data_as_of]) => ({ id, data_as_of })).sort((a, b) => b.data_as_of.localeCompare(a.data_as_of) || a.id.localeCompare(b.id));
+  const newest = [...behind.map((b) => b.as_of ?? ''), bySource[0]?.data_as_of ?? ''].reduce((a, b) => (b > a ? b : a), '');
+  return { newest: newest || null, bySource };
+}

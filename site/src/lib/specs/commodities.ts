@@ -1,5 +1,5 @@
 /** The charts of a commodity's page: its price, what makes up its stress index, its producers and consumers. */
-import { num, qty, date, share, signedPct } from '../../../../lib/format.ts';
+import { num, priceUnit, qty, date, share, signedPct } from '../../../../lib/format.ts';
 import { chartMessages } from '../../i18n/chart-messages';
 import type { Lang } from '../../i18n/lang';
 import { t } from '../../i18n/messages';
@@ -13,7 +13,7 @@ export function commodityPriceChart(slug: string, lang: Lang): ChartView | null 
   if (!ph || ph.points.length < 2) return null;
   const m = t(lang).commodity;
   const key = `commodities/${slug}/price`;
-  const unit = `${ph.currency}${ph.unit ? `/${ph.unit}` : ''}`;
+  const unit = priceUnit(ph, t(lang).common.quantityUnstated);
   const values = ph.points.map((p) => p.value);
   const benchmark = c.price?.benchmark ?? m.price;
   const change = c.price?.change_1y_pct;
@@ -23,7 +23,7 @@ export function commodityPriceChart(slug: string, lang: Lang): ChartView | null 
     title: m.priceTitle(commodityName(slug, lang), ph.points[0]!.date.slice(0, 4), ph.points.at(-1)!.date.slice(0, 4)),
     desc: m.priceDesc(
       benchmark,
-      `${qty(c.price?.value, lang)} ${ph.currency}${ph.unit ? m.per(ph.unit) : ''}`,
+      `${qty(c.price?.value, lang)} ${ph.unit ? `${ph.currency}${m.per(ph.unit)}` : unit}`,
       date(c.price?.as_of, lang),
       change === null || change === undefined ? null : signedPct(change, 1, lang),
       qty(Math.min(...values), lang),
@@ -40,7 +40,8 @@ export function commodityPriceChart(slug: string, lang: Lang): ChartView | null 
   return {
     spec,
     lang,
-    caption: m.priceCaption(benchmark, t(lang).frequency[ph.frequency] ?? ph.frequency, c.price?.source ?? ''),
+    // The benchmark is named in English by its publisher: the other languages' captions name the commodity (the page shows the benchmark, marked as English).
+    caption: m.priceCaption(lang === 'en' ? benchmark : commodityName(slug, lang), t(lang).frequency[ph.frequency] ?? ph.frequency, c.price?.source ?? ''),
     json: `/v1/commodities/${slug}`,
     csv: `/commodities/${slug}/price.csv`,
     table: {
