@@ -115,6 +115,9 @@ export const de: Messages = {
       'ei-statistical-review-2024': 'Die Daten der Energy Institute Statistical Review 2024',
       'eurostat-gas-imports-by-partner': 'Die Gasimportdaten von Eurostat',
       'country-codes': 'Die Ländercodes',
+      'imf-portwatch-chokepoints': 'Die IMF-PortWatch-Transitdaten',
+      'eia-chokepoints': 'Die EIA-Daten zu Meerengen',
+      'nyfed-gscpi': 'Die GSCPI-Daten der New York Fed',
     },
     note: (label: string, end: string, age: string, word: string, due: string | null) =>
       `${label} enden am ${end}, ${age} (${word}${due ? `; die nächste Veröffentlichung war spätestens am ${due} fällig` : ''}).`,

@@ -122,6 +122,9 @@ export const en = {
       'ei-statistical-review-2024': 'Energy Institute Statistical Review 2024 data',
       'eurostat-gas-imports-by-partner': 'Eurostat gas import data',
       'country-codes': 'Country code data',
+      'imf-portwatch-chokepoints': 'IMF PortWatch transit data',
+      'eia-chokepoints': 'EIA chokepoint volume data',
+      'nyfed-gscpi': 'NY Fed GSCPI data',
     } as Record<string, string>,
     note: (label: string, end: string, age: string, word: string, due: string | null) =>
       `${label} ends ${end}, ${age} (${word}${due ? `; the next release was due by ${due}` : ''}).`,

@@ -115,6 +115,9 @@ export const es: Messages = {
       'ei-statistical-review-2024': 'Los datos de la Energy Institute Statistical Review 2024',
       'eurostat-gas-imports-by-partner': 'Los datos de importaciones de gas de Eurostat',
       'country-codes': 'Los códigos de país',
+      'imf-portwatch-chokepoints': 'Los datos de tránsito de IMF PortWatch',
+      'eia-chokepoints': 'Los datos de volúmenes en estrechos de la EIA',
+      'nyfed-gscpi': 'Los datos del GSCPI de la Fed de Nueva York',
     },
     note: (label: string, end: string, age: string, word: string, due: string | null) =>
       `${label} terminan el ${end}, ${age} (${word}${due ? `; la siguiente publicación se esperaba a más tardar el ${due}` : ''}).`,

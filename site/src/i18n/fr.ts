@@ -119,6 +119,9 @@ export const fr: Messages = {
       'ei-statistical-review-2024': 'Les données de l’Energy Institute Statistical Review 2024',
       'eurostat-gas-imports-by-partner': 'Les données d’importation de gaz d’Eurostat',
       'country-codes': 'Les codes pays',
+      'imf-portwatch-chokepoints': 'Les données de transit IMF PortWatch',
+      'eia-chokepoints': 'Les données de volumes aux détroits de l’EIA',
+      'nyfed-gscpi': 'Les données GSCPI de la Fed de New York',
     },
     note: (label: string, end: string, age: string, word: string, due: string | null) =>
       `${label} s’arrêtent au ${end}, ${age} (${word}${due ? ` ; la publication suivante était attendue au plus tard le ${due}` : ''}).`,
