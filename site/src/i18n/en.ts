@@ -88,6 +88,7 @@ export const en = {
     concentration: 'Supplier concentration',
     reserves: 'Reserve buffer',
     events: 'Event pressure',
+    disruption: 'Measured disruption',
   },
   frequency: { daily: 'daily', weekly: 'weekly', monthly: 'monthly', annual: 'annual' } as Record<string, string>,
   units: {
@@ -202,6 +203,12 @@ export const en = {
     partsTitle: (name: string) => `${name}: what makes up the stress index`,
     partsHeading: 'Stress, component by component',
     partsCaption: (index: string, version: string) => `Points each component adds to the index (${index} in all). Methodology ${version}.`,
+    chokepointsTitle: (n: string) => `${n}: chokepoints on its trade routes`,
+    chokepointsHeading: 'Chokepoints on its routes',
+    chokepointsCaption: (d: string) =>
+      `Transits over the 28 days to ${d} against their seasonal normal (100 % = normal); bar labels give the share of world supply or trade behind each. IMF PortWatch, EIA, EI, USGS.`,
+    chokepointLevel: 'Transits vs normal',
+    chokepointShare: 'share of supply',
     priceTitle: (name: string, from: string, to: string) => `${name} price, ${from}–${to}`,
     per: (unit: string) => ` per ${unit}`,
     priceDesc: (benchmark: string, value: string, on: string, change: string | null, min: string, max: string) =>
@@ -219,14 +226,22 @@ export const en = {
     nominal: (w: string) => `nominal ${w}`,
     explain: {
       price:
-        'How sharp the latest 3- or 12-month price move is against the same moves over the previous 10 years: a robust z-score mapped to 0–1 from z = 1 to z = 3 (falls, and rebounds below the 5-year median, score 0; precious metals are measured in gold).',
+        'How sharp the latest 3- or 12-month price move is against the same moves over the previous 10 years: a robust z-score (dispersion at least 0.04 × √months) mapped to 0–1 from z = 1 to z = 3; falls score 0; precious metals are measured in gold.',
+      disruption:
+        'The share of world supply whose route passes a chokepoint where IMF PortWatch counts fewer transits than the same days of earlier years (median of up to 5): the lost share of each route × what passes it, 7 % of world supply scoring 1.',
       concentration:
         'How concentrated supply is among countries at its most concentrated stage (production, refining or exports): the Herfindahl–Hirschman index, mapped to 0–1 on a log scale (500 → 0, 10,000 → 1).',
       reserves: 'How far the strategic reserve behind this commodity falls short of its norm or target (EU storage for gas, the US SPR for crude).',
       events:
         'Tagged events touching this commodity or its main producers, weighted by category and relevance; easing events count against tightening ones, measures in force decay slowly and ended ones by their category’s half-life.',
     },
-    anchor: { price: 'price-shock', concentration: 'supplier-concentration-hhi', reserves: 'reserve-buffer', events: 'event-pressure' },
+    anchor: {
+      price: 'price-shock',
+      concentration: 'supplier-concentration-hhi',
+      reserves: 'reserve-buffer',
+      events: 'event-pressure',
+      disruption: 'methodology-300',
+    },
     rawIs: 'Raw:',
     unavailableBecause: 'Unavailable:',
     method: 'Method',
@@ -279,6 +294,10 @@ export const en = {
     kpiGas: 'Gas storage',
     on: (day: string) => `on ${day}`,
     depTitle: (name: string) => `${name}: import dependence by energy commodity`,
+    routesTitle: (n: string) => `${n}: chokepoints on its import routes`,
+    routesHeading: 'Import routes',
+    routesCaption:
+      "Share of each fuel's imports whose route passes a chokepoint, and its transit level against normal. Hormuz counts as a loss; a detour round the Red Sea or Malacca delivers late.",
     autTitle: (name: string) => `${name}: self-sufficiency (production / consumption)`,
     prodTitle: (name: string) => `${name}: share of world production`,
     rank: (rank: number) => `rank ${rank}`,

@@ -82,6 +82,7 @@ export const es: Messages = {
     concentration: 'Concentración de proveedores',
     reserves: 'Colchón de reservas',
     events: 'Presión de acontecimientos',
+    disruption: 'Perturbación medida',
   },
   frequency: { daily: 'diaria', weekly: 'semanal', monthly: 'mensual', annual: 'anual' },
   units: {
@@ -196,6 +197,12 @@ export const es: Messages = {
     partsTitle: (name: string) => `${name}: qué compone el índice de tensión`,
     partsHeading: 'La tensión, componente a componente',
     partsCaption: (index: string, version: string) => `Puntos que cada componente aporta al índice (${index} en total). Metodología ${version}.`,
+    chokepointsTitle: (n: string) => `${n}: estrechos en sus rutas comerciales`,
+    chokepointsHeading: 'Estrechos en sus rutas',
+    chokepointsCaption: (d: string) =>
+      `Tránsitos de los 28 días hasta el ${d} frente a su normal estacional (100 % = normal); las etiquetas dan la parte de la oferta o del comercio mundial detrás de cada uno. IMF PortWatch, EIA, EI, USGS.`,
+    chokepointLevel: 'Tránsitos / normal',
+    chokepointShare: 'parte de la oferta',
     priceTitle: (name: string, from: string, to: string) => `${name}: precio, ${from}–${to}`,
     per: (unit: string) => ` por ${unit}`,
     priceDesc: (benchmark: string, value: string, on: string, change: string | null, min: string, max: string) =>
@@ -213,7 +220,9 @@ export const es: Messages = {
     nominal: (w: string) => `nominal ${w}`,
     explain: {
       price:
-        'La intensidad del último movimiento de precios a 3 o 12 meses frente a los mismos movimientos de los 10 años anteriores: una puntuación z robusta llevada a 0–1 entre z = 1 y z = 3 (las caídas, y los repuntes por debajo de la mediana de 5 años, puntúan 0; los metales preciosos se miden en oro).',
+        'Lo brusco del último movimiento de precio a 3 o 12 meses frente a los mismos movimientos de los 10 años anteriores: un z robusto (dispersión de al menos 0,04 × √meses) llevado a 0–1 entre z = 1 y z = 3; las caídas valen 0; los metales preciosos se miden en oro.',
+      disruption:
+        'La parte de la oferta mundial cuya ruta pasa por un estrecho donde IMF PortWatch cuenta menos tránsitos que en los mismos días de años anteriores (mediana de hasta 5): parte perdida de cada ruta × lo que pasa por ella; el 7 % de la oferta mundial vale 1.',
       concentration:
         'Lo concentrada que está la oferta entre países en su fase más concentrada (producción, refinado o exportación): el índice de Herfindahl-Hirschman, llevado a 0–1 en escala logarítmica (500 → 0, 10.000 → 1).',
       reserves:
@@ -221,7 +230,13 @@ export const es: Messages = {
       events:
         'Acontecimientos registrados que afectan a esta materia prima o a sus principales productores, ponderados por categoría y relevancia; los que alivian restan de los que tensionan, las medidas en vigor se atenúan lentamente y las ya terminadas según la vida media de su categoría.',
     },
-    anchor: { price: 'price-shock', concentration: 'supplier-concentration-hhi', reserves: 'reserve-buffer', events: 'event-pressure' },
+    anchor: {
+      price: 'price-shock',
+      concentration: 'supplier-concentration-hhi',
+      reserves: 'reserve-buffer',
+      events: 'event-pressure',
+      disruption: 'methodology-300',
+    },
     rawIs: 'Valor bruto:',
     unavailableBecause: 'No disponible:',
     method: 'Método',
@@ -275,6 +290,10 @@ export const es: Messages = {
     kpiGas: 'Almacenamiento de gas',
     on: (day: string) => `el ${day}`,
     depTitle: (name: string) => `${name}: dependencia de las importaciones por fuente de energía`,
+    routesTitle: (n: string) => `${n}: estrechos en sus rutas de importación`,
+    routesHeading: 'Rutas de importación',
+    routesCaption:
+      'Parte de las importaciones de cada combustible cuya ruta pasa por un estrecho, y su nivel de tránsitos frente a la normal. Ormuz cuenta como pérdida; un desvío por el Cabo o fuera de Malaca entrega tarde.',
     autTitle: (name: string) => `${name}: autosuficiencia (producción / consumo)`,
     prodTitle: (name: string) => `${name}: cuota de la producción mundial`,
     rank: (rank: number) => `puesto ${rank}`,

@@ -86,6 +86,7 @@ export const fr: Messages = {
     concentration: 'Concentration des fournisseurs',
     reserves: 'Marge des réserves',
     events: 'Pression des événements',
+    disruption: 'Perturbation mesurée',
   },
   frequency: { daily: 'quotidien', weekly: 'hebdomadaire', monthly: 'mensuel', annual: 'annuel' },
   units: {
@@ -200,6 +201,12 @@ export const fr: Messages = {
     partsTitle: (name: string) => `${name} : la composition de l’indice de tension`,
     partsHeading: 'La tension, composante par composante',
     partsCaption: (index: string, version: string) => `Points apportés par chaque composante à l’indice (${index} au total). Méthodologie ${version}.`,
+    chokepointsTitle: (n: string) => `${n} : détroits sur ses routes commerciales`,
+    chokepointsHeading: 'Détroits sur ses routes',
+    chokepointsCaption: (d: string) =>
+      `Transits des 28 jours jusqu’au ${d} rapportés à leur normale saisonnière (100 % = normale) ; les étiquettes donnent la part de l’offre ou du commerce mondial concernée. IMF PortWatch, EIA, EI, USGS.`,
+    chokepointLevel: 'Transits / normale',
+    chokepointShare: 'part de l’offre',
     priceTitle: (name: string, from: string, to: string) => `${name} : prix, ${from}–${to}`,
     per: (unit: string) => ` par ${unit}`,
     priceDesc: (benchmark: string, value: string, on: string, change: string | null, min: string, max: string) =>
@@ -217,7 +224,9 @@ export const fr: Messages = {
     nominal: (w: string) => `nominal ${w}`,
     explain: {
       price:
-        'L’ampleur du dernier mouvement de prix sur 3 ou 12 mois, comparée aux mêmes mouvements des 10 années précédentes : un score z robuste ramené sur 0–1 entre z = 1 et z = 3 (les baisses, et les rebonds sous la médiane sur 5 ans, valent 0 ; les métaux précieux sont mesurés en or).',
+        'L’ampleur de la dernière variation de prix sur 3 ou 12 mois face aux mêmes variations des 10 années précédentes : un z robuste (dispersion d’au moins 0,04 × √mois) ramené à 0–1 entre z = 1 et z = 3 ; les baisses valent 0 ; les métaux précieux sont mesurés en or.',
+      disruption:
+        'La part de l’offre mondiale dont la route passe par un détroit où IMF PortWatch compte moins de transits qu’aux mêmes jours des années précédentes (médiane de 5 au plus) : part perdue de chaque route × ce qui y passe ; 7 % de l’offre mondiale vaut 1.',
       concentration:
         'La concentration de l’offre entre pays à son stade le plus concentré (production, raffinage ou exportations) : l’indice de Herfindahl-Hirschman, ramené sur 0–1 à l’échelle logarithmique (500 → 0, 10 000 → 1).',
       reserves:
@@ -225,7 +234,13 @@ export const fr: Messages = {
       events:
         'Les événements recensés touchant cette matière première ou ses principaux producteurs, pondérés par catégorie et pertinence ; les événements d’assouplissement se déduisent des événements de resserrement, les mesures en vigueur s’estompent lentement et celles qui ont pris fin selon la demi-vie de leur catégorie.',
     },
-    anchor: { price: 'price-shock', concentration: 'supplier-concentration-hhi', reserves: 'reserve-buffer', events: 'event-pressure' },
+    anchor: {
+      price: 'price-shock',
+      concentration: 'supplier-concentration-hhi',
+      reserves: 'reserve-buffer',
+      events: 'event-pressure',
+      disruption: 'methodology-300',
+    },
     rawIs: 'Valeur brute :',
     unavailableBecause: 'Indisponible :',
     method: 'Méthode',
@@ -279,6 +294,10 @@ export const fr: Messages = {
     kpiGas: 'Stockage de gaz',
     on: (day: string) => `au ${day}`,
     depTitle: (name: string) => `${name} : dépendance aux importations par source d’énergie`,
+    routesTitle: (n: string) => `${n} : détroits sur ses routes d’importation`,
+    routesHeading: 'Routes d’importation',
+    routesCaption:
+      'Part des importations de chaque combustible dont la route passe par un détroit, et niveau des transits face à la normale. Ormuz compte comme une perte ; un détour par le Cap ou hors de Malacca livre en retard.',
     autTitle: (name: string) => `${name} : autosuffisance (production / consommation)`,
     prodTitle: (name: string) => `${name} : part de la production mondiale`,
     rank: (rank: number) => `rang ${rank}`,
