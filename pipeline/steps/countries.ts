@@ -90,7 +90,11 @@ export interface CountryEnergy {
 }
 
 /** Every year of every country's energy balances, and its 2023 import suppliers per fuel. */
-export async function energyInputs(db: Db, regions: ReadonlyMap<string, string | null>): Promise<Map<string, CountryEnergy>> {
+export async function energyInputs(
+  db: Db,
+  regions: ReadonlyMap<string, string | null>,
+  subregions?: ReadonlyMap<string, string | null>,
+): Promise<Map<string, CountryEnergy>> {
   const sheets = [PRIMARY_ENERGY_SHEET, ...Object.values(FUEL_EJ_SHEETS), ...ENERGY_BALANCES.flatMap((b) => [b.production, b.consumption])];
   const rows = await db.all<{ iso3: string; sheet: string; year: number; value: number }>(
     `SELECT n.iso3, e.sheet, e.year, e.value FROM ei_energy e JOIN country_names n ON n.name = lower(trim(e.country))
@@ -124,7 +128,49 @@ export async function energyInputs(db: Db, regions: ReadonlyMap<string, string |
     const tables = await supplierTables(db, b.trade, net, regions);
     for (const [iso3, t] of tables) out.get(iso3)?.suppliers.set(b.slug, t);
   }
+  await oilAggregateSuppliers(db, out, subregions ?? new Map());
   return out;
+}
+
+/** The importing area of EI's inter-area oil matrix a country belongs to, when the matrix has no row of its own. */
+export function oilArea(iso3: string, region: string | null, subregion: string | null): string | null {
+  if (region === 'Europe') return 'Europe';
+  if (region === 'Africa') return 'Africa';
+  if (region === 'Americas') return subregion === 'Northern America' ? null : 'S. & Cent. America';
+  if (region === 'Oceania') return iso3 === 'AUS' || iso3 === 'NZL' ? 'Australasia' : 'Other Asia Pacific';
+  if (region === 'Asia') return subregion === 'Western Asia' ? 'Middle East' : subregion === 'Central Asia' ? 'Other CIS' : 'Other Asia Pacific';
+  return null;
+}
+
+/**
+ * EI's oil matrix is inter-area: Korea, Taiwan, Germany and most importers have no row of their
+ * own. Such a country's oil suppliers are estimated as its area's mix (crude and products), and
+ * the basis says so, as for EU members' pipeline gas.
+ */
+async function oilAggregateSuppliers(db: Db, out: Map<string, CountryEnergy>, subregions: ReadonlyMap<string, string | null>) {
+  const oil = ENERGY_BALANCES.find((b) => b.slug === 'energy.oil')!;
+  const rows = await db.all<{ importer: string; exporter: string; exporter_iso3: string | null; value: number; unit: string }>(
+    `SELECT t.importer, t.exporter, ne.iso3 AS exporter_iso3, sum(t.value) AS value, any_value(t.unit) AS unit FROM ei_trade t
+     LEFT JOIN country_names ne ON ne.name = lower(trim(t.exporter)) AND NOT t.exporter_is_aggregate
+     WHERE t.sheet = ? AND t.value > 0 AND t.exporter <> t.importer AND t.exporter NOT LIKE 'Total%' GROUP BY 1, 2, 3`,
+    [oil.trade[0].sheet],
+  );
+  for (const c of out.values()) {
+    if (c.suppliers.has(oil.slug)) continue;
+    const area = oilArea(c.iso3, c.region, subregions.get(c.iso3) ?? null);
+    const mix = rows.filter((r) => r.importer === area);
+    const total = mix.reduce((s, r) => s + r.value, 0);
+    if (!area || total <= 0) continue;
+    const entries = mix
+      .map((r) => ({ iso3: r.exporter_iso3, name: r.exporter, value: round(r.value, 4), share: round(r.value / total, 4) }))
+      .sort((a, b) => b.value - a.value || a.name.localeCompare(b.name));
+    c.suppliers.set(oil.slug, {
+      entries,
+      hhi: hhi(mix.map((r) => r.value / total)),
+      unit: mix[0]?.unit ?? '',
+      basis: `the '${area}' area's supplier mix (EI inter-area oil movements ${EI_TRADE_YEAR} list no row for the country): values are the area's`,
+    });
+  }
 }
 
 /** Production and consumption in the newest year with consumption, import dependence, share of primary energy and suppliers. */

@@ -37,7 +37,7 @@ export async function countryProfiles(
   x: { today: string; eiLagDays: number },
 ): Promise<CountryProfile[]> {
   const countries = await coveredCountries(db);
-  const energy = await energyInputs(db, new Map(countries.map((c) => [c.iso3, c.region])));
+  const energy = await energyInputs(db, new Map(countries.map((c) => [c.iso3, c.region])), new Map(countries.map((c) => [c.iso3, c.subregion])));
   const { exposures, autonomy } = energyExposures(energy);
   const sheetBySlug = new Map(sheets.map((s) => [s.slug, s]));
   const months = sheets.find((s) => s.slug === 'energy.oil')?.stress_history.map((h) => h.date) ?? [];

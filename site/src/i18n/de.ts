@@ -441,13 +441,13 @@ export const de: Messages = {
   history: {
     heading: 'Verlauf des Stressindex',
     whyCommodity:
-      'zu geringe Abdeckung. Ein Index wird nur veröffentlicht, wenn mindestens zwei seiner vier Komponenten messbar sind und eine davon nicht der Ereignisdruck ist (die Abdeckungsregel); in diesen Monaten lagen zu wenige Eingangsdaten vor, daher sind es Lücken, keine Nullen.',
+      'keine aktuellen Marktdaten. Ein Wert der aktuellen Anspannung braucht am Monatsende einen aktuellen Preis, Puffer oder eine gemessene Störung (Methodik 3.0.0); ohne sie ist der Monat eine Lücke, keine Null.',
     lackingFuel: (fuel: string, endsIn: string | null, thin: boolean) =>
       `${fuel}: ${[...(endsIn ? [`sein Verlauf endet im ${endsIn}, seinen jüngsten Daten`] : []), ...(thin ? ['in einigen dieser Monate zu geringe Abdeckung'] : [])].join(', und ')}`,
     whyCountryFuel: (name: string, lacking: string[]) =>
       `ein Energieträger, von dem ${name} abhängt, hatte zu diesen Monatsenden keinen Stresswert (${lacking.join('; ')}), daher hat auch das Land keinen: eine Lücke, keine Null.`,
     whyCountryNone: (name: string) =>
-      `für ${name} war damals noch keine Energiebilanz veröffentlicht, oder ein Energieträger, von dem es abhängt, hatte keinen Stresswert (zu geringe Abdeckung): eine Lücke, keine Null.`,
+      `für ${name} war damals noch keine Energiebilanz veröffentlicht, oder für die Straße von Hormus auf der Route seiner Importe gab es keine Messung der Durchfahrten (IMF PortWatch beginnt 2019, eine Norm braucht ein früheres Jahr): eine Lücke, keine Null.`,
     gaps: (missing: number, total: number, spans: string, why: string) => `Kein Index in ${n(missing)} von ${n(total)} Monaten (${spans}): ${why}`,
     title: (name: string, from: string, to: string) => `${name}: Stressindex zu jedem Monatsende, ${from} bis ${to}`,
     descIntro: (from: string, to: string) =>

@@ -447,13 +447,13 @@ export const en = {
   history: {
     heading: 'Stress index history',
     whyCommodity:
-      'not enough coverage. An index is published only when at least two of its four components can be measured and one of them is not event pressure (the coverage rule); in those months too few inputs were available, so they are gaps, not zeros.',
+      'no fresh market input. A current stress reading needs a price, buffer or measured-disruption input that is current at the month end (methodology 3.0.0); without one the month is a gap, not a zero.',
     lackingFuel: (fuel: string, endsIn: string | null, thin: boolean) =>
       `${fuel}: ${[...(endsIn ? [`its history ends in ${endsIn}, its newest data`] : []), ...(thin ? ['not enough coverage in some of those months'] : [])].join(', and ')}`,
     whyCountryFuel: (name: string, lacking: string[]) =>
       `a fuel ${name} depends on had no stress reading at those month ends (${lacking.join('; ')}), so the country has none either: a gap, not a zero.`,
     whyCountryNone: (name: string) =>
-      `no energy balance for ${name} was published by then, or a fuel it depends on had no stress reading (not enough coverage): a gap, not a zero.`,
+      `no energy balance for ${name} was published by then, or the Strait of Hormuz, on the route of its imports, had no transit measurement (IMF PortWatch starts in 2019 and a normal needs an earlier year): a gap, not a zero.`,
     gaps: (missing: number, total: number, spans: string, why: string) => `No index in ${n(missing)} of ${n(total)} months (${spans}): ${why}`,
     title: (name: string, from: string, to: string) => `${name}: stress index at each month end, ${from} to ${to}`,
     descIntro: (from: string, to: string) =>

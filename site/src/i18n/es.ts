@@ -444,13 +444,13 @@ export const es: Messages = {
   history: {
     heading: 'Historial del índice de tensión',
     whyCommodity:
-      'cobertura insuficiente. Solo se publica un índice cuando al menos dos de sus cuatro componentes son medibles y uno de ellos no es la presión de acontecimientos (la regla de cobertura); en esos meses había muy pocos datos, así que son huecos, no ceros.',
+      'sin datos de mercado recientes. Una lectura de la tensión actual necesita un precio, una reserva o una perturbación medida al día a fin de mes (metodología 3.0.0); sin ellos, el mes es un hueco, no un cero.',
     lackingFuel: (fuel: string, endsIn: string | null, thin: boolean) =>
       `${fuel}: ${[...(endsIn ? [`su historial termina en ${endsIn}, sus datos más recientes`] : []), ...(thin ? ['cobertura insuficiente en algunos de esos meses'] : [])].join(', y ')}`,
     whyCountryFuel: (name: string, lacking: string[]) =>
       `una energía de la que depende ${name} no tenía lectura de tensión al cierre de esos meses (${lacking.join('; ')}), así que el país tampoco la tiene: un hueco, no un cero.`,
     whyCountryNone: (name: string) =>
-      `aún no se había publicado un balance energético de ${name}, o una energía de la que depende no tenía lectura de tensión (cobertura insuficiente): un hueco, no un cero.`,
+      `aún no se había publicado un balance energético de ${name}, o el estrecho de Ormuz, en la ruta de sus importaciones, no tenía medición de tránsitos (IMF PortWatch empieza en 2019 y una normal necesita un año anterior): un hueco, no un cero.`,
     gaps: (missing: number, total: number, spans: string, why: string) => `Sin índice en ${n(missing)} de ${n(total)} meses (${spans}): ${why}`,
     title: (name: string, from: string, to: string) => `${name}: índice de tensión al cierre de cada mes, de ${from} a ${to}`,
     descIntro: (from: string, to: string) =>

@@ -447,13 +447,13 @@ export const fr: Messages = {
   history: {
     heading: 'Historique de l’indice de tension',
     whyCommodity:
-      'couverture insuffisante. Un indice n’est publié que si au moins deux de ses quatre composantes sont mesurables et que l’une d’elles n’est pas la pression des événements (la règle de couverture) ; ces mois-là, trop peu de données étaient disponibles : ce sont des lacunes, pas des zéros.',
+      'aucune donnée de marché récente. Une lecture de la tension actuelle demande un prix, une réserve ou une perturbation mesurée à jour à la fin du mois (méthodologie 3.0.0) ; sans elle, le mois est une lacune, pas un zéro.',
     lackingFuel: (fuel: string, endsIn: string | null, thin: boolean) =>
       `${fuel} : ${[...(endsIn ? [`son historique s’arrête en ${endsIn}, ses données les plus récentes`] : []), ...(thin ? ['couverture insuffisante certains de ces mois'] : [])].join(', et ')}`,
     whyCountryFuel: (name: string, lacking: string[]) =>
       `une énergie dont dépend ce pays (${name}) n’avait pas d’indice à ces fins de mois (${lacking.join(' ; ')}), le pays n’en a donc pas non plus : une lacune, pas un zéro.`,
     whyCountryNone: (name: string) =>
-      `aucun bilan énergétique n’était encore publié pour ce pays (${name}), ou une énergie dont il dépend n’avait pas d’indice (couverture insuffisante) : une lacune, pas un zéro.`,
+      `aucun bilan énergétique n’était encore publié pour ce pays (${name}), ou le détroit d’Ormuz, sur la route de ses importations, n’avait pas de mesure des transits (IMF PortWatch commence en 2019 et une normale demande une année antérieure) : une lacune, pas un zéro.`,
     gaps: (missing: number, total: number, spans: string, why: string) =>
       `Pas d’indice pour ${n(missing)} ${s(missing, 'mois', 'mois')} sur ${n(total)} (${spans}) : ${why}`,
     title: (name: string, from: string, to: string) => `${name} : indice de tension à chaque fin de mois, de ${from} à ${to}`,
