@@ -4,6 +4,7 @@ import { CommodityListResponse, CommoditySheetResponse } from '../contract/commo
 import { CountryProfileResponse } from '../contract/countries.ts';
 import { Health } from '../contract/health.ts';
 import { ReserveResponse, TimeSeriesResponse } from '../contract/reserves.ts';
+import { SOURCE_IDS } from '../contract/sources.ts';
 import { startTestServer } from '../test/http.ts';
 
 let api: Awaited<ReturnType<typeof startTestServer>>;
@@ -324,7 +325,7 @@ describe('health and discovery', () => {
     const text = await res.text();
     // The body is exactly what contract/health.ts (and so the OpenAPI document) declares.
     const body = Health.parse(JSON.parse(text));
-    expect(body.sources).toHaveLength(11);
+    expect(body.sources).toHaveLength(SOURCE_IDS.length);
     // Every file loaded, but the mirror's headline series end months before today: degraded, and it says which.
     expect(body.sources.every((s) => s.status === 'fresh' || s.status === 'unchanged')).toBe(true);
     expect(body).toMatchObject({ status: 'degraded', build: expect.any(String) });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { byLang, langList } from './languages.ts';
 import { CommodityCode, CommodityGroup, CommoditySlug, DateString, Iso3, Point, envelope } from './common.ts';
-import { CommodityStress, StressBand, StressHistoryPoint } from './stress.ts';
+import { ChokepointExposure, CommodityStress, StressBand, StressHistoryPoint, StructuralRisk } from './stress.ts';
 
 export const Names = byLang(z.string()).describe(`Names in ${langList('and')}`);
 
@@ -89,6 +89,8 @@ export const CommoditySheet = CommodityListEntry.extend({
   reserves_in_ground: ShareTable.nullable().describe('Known reserves by country'),
   concentration: Concentration.nullable(),
   flows: z.array(Flow).describe('Largest recorded trade flows (exporter → importer)'),
+  chokepoints: z.array(ChokepointExposure).describe('The measured chokepoints its trade passes, and their transit level against normal at stress.as_of'),
+  structural_risk: StructuralRisk.nullable().describe('Supplier concentration of the narrowest stage (null without a production or trade table by country)'),
   stress: CommodityStress,
   stress_history: z
     .array(StressHistoryPoint)

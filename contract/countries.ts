@@ -37,9 +37,21 @@ export const Exposure = z
     suppliers_unit: z.string().nullable(),
     suppliers_basis: z.string().nullable().describe('How the supplier shares were obtained (recorded imports, or an aggregate’s mix applied to the country)'),
     supplier_hhi: z.number().min(0).max(10000).nullable().describe('HHI of import suppliers (0–10,000)'),
+    routes: z
+      .array(
+        z.strictObject({
+          chokepoint: z.string(),
+          name: z.string(),
+          import_share: z.number().min(0).max(1).describe('Share of these imports whose route passes the chokepoint (Gulf suppliers only are routed)'),
+          level_vs_normal: z.number().nullable().describe('Transits over the 28 days to stress.as_of / their seasonal normal (IMF PortWatch)'),
+          loss: z.number().min(0).max(1).nullable(),
+          counted_as_loss: z.boolean().describe('True where no other sea route exists (Hormuz); a detour (Red Sea → Cape) delays but delivers'),
+        }),
+      )
+      .describe('Route exposure: the measured chokepoints these imports pass'),
     source: z.string(),
   })
-  .describe('How much of a commodity the country must import, and from whom');
+  .describe('How much of a commodity the country must import, from whom, and through which chokepoints');
 
 export const MineralExposure = z
   .strictObject({
@@ -76,16 +88,29 @@ export const Autonomy = z.strictObject({
 export const CountryStressPart = z.strictObject({
   commodity: CommoditySlug,
   benchmark: CommoditySlug.describe(
-    'The commodity whose stress the country faces for this fuel (gas: TTF in Europe and Africa, LNG in Asia and Oceania, Henry Hub in the Americas)',
+    'The market benchmark of this fuel for the country (gas: TTF in Europe and Africa, LNG in Asia and Oceania, Henry Hub in the Americas), for context',
   ),
-  commodity_stress: z.number().nullable().describe("The benchmark's stress index"),
+  commodity_stress: z.number().nullable().describe("The benchmark's current stress, for context: not part of the country index since 3.0.0"),
   energy_share: z.number().describe("The fuel's share of primary energy"),
-  material: z.boolean().describe('False when the share is below the materiality floor (5 %): the fuel then adds nothing'),
+  material: z.boolean().describe('True when the share is at least 5 % (informative: every fuel counts in proportion since 3.0.0)'),
   import_dependence: z.number(),
   supplier_hhi: z.number().nullable(),
-  concentration_score: z.number().describe('Score of the supplier HHI (0.5 where suppliers are not recorded)'),
-  weight: z.number().describe('energy_share × import_dependence × (0.5 + 0.5 × concentration_score), 0 when not material'),
-  contribution: z.number().describe('Points this fuel adds to the country index: weight × commodity_stress'),
+  concentration_score: z.number().describe('Score of the supplier HHI (0.5 where suppliers are not recorded), for context: not part of the index since 3.0.0'),
+  weight: z.number().describe('energy_share × import_dependence'),
+  share_at_risk: z.number().describe('Σ over suppliers of import share × loss on their route'),
+  contribution: z.number().describe('Percentage points of primary energy at risk from this fuel: 100 × weight × share_at_risk'),
+  suppliers_at_risk: z
+    .array(
+      z.strictObject({
+        supplier: z.string(),
+        iso3: Iso3.nullable(),
+        import_share: z.number(),
+        chokepoint: z.string(),
+        loss: z.number().min(0).max(1),
+        contribution: z.number().describe('Percentage points of primary energy'),
+      }),
+    )
+    .describe('The (supplier, route) pairs behind the contribution, largest first'),
 });
 
 export const CountryProfile = z
@@ -96,7 +121,12 @@ export const CountryProfile = z
     names: Names,
     region: z.string().nullable(),
     subregion: z.string().nullable(),
-    stress_index: z.number().min(0).max(100).nullable(),
+    stress_index: z
+      .number()
+      .min(0)
+      .max(100)
+      .nullable()
+      .describe('Share of primary energy supply at risk now, in percent (methodology 3.0.0); bands at 0.5, 2 and 7 % (IEA collective action)'),
     stress_band: StressBand.nullable(),
     stress: z.strictObject({
       method: z.string(),

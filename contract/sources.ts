@@ -17,6 +17,9 @@ export const SOURCE_IDS = [
   'gie-agsi-gas-storage',
   'the-de-gas-consumption',
   'eurostat-gas-imports-by-partner',
+  'imf-portwatch-chokepoints',
+  'eia-chokepoints',
+  'nyfed-gscpi',
 ] as const;
 export const SourceId = z.enum(SOURCE_IDS).describe('Source id (a dataset of ../shared/sources/SOURCES.md)');
 export type SourceId = z.infer<typeof SourceId>;

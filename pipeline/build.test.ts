@@ -6,6 +6,7 @@ import { CommodityListResponse, CommoditySheetResponse } from '../contract/commo
 import { CountryProfileResponse } from '../contract/countries.ts';
 import { BuildManifest } from '../contract/manifest.ts';
 import { ReserveResponse } from '../contract/reserves.ts';
+import { BacktestResult } from '../contract/stress.ts';
 import { DATA_DIR, NO_SITE, SOURCES_DIR, readCsv, readJson, tempDir, testEffects } from '../test/support.ts';
 import { runBuild, type BuildResult } from './build.ts';
 import { EXAMPLE_COMMODITIES, EXAMPLE_COUNTRIES, fillBlocks, methodologyBlocks } from './methodology-doc.ts';
@@ -86,11 +87,18 @@ describe('build from the real sources', () => {
     for (const slug of ['energy.gas', 'energy.oil', 'metals.cobalt', 'metals.gallium']) {
       const { stress } = CommoditySheetResponse.parse(readJson(cur(`v1/commodities/${slug}.json`))).data;
       const available = stress.components.filter((c) => c.available);
-      const w = available.reduce((s, c) => s + c.weight * c.freshness_factor, 0);
-      const recomputed = available.reduce((s, c) => s + (100 * c.weight * c.freshness_factor * (c.score ?? 0)) / w, 0);
-      expect(stress.index, slug).toBeCloseTo(recomputed, 0);
-      expect(stress.coverage, slug).toBeCloseTo(w / stress.components.reduce((s, c) => s + c.weight, 0), 3);
-      expect(stress.weights_rescaled, slug).toBe(available.length < 4 || available.some((c) => c.freshness_factor < 1));
+      // Fixed weights summing to 1: a missing component counts 0, nothing is rescaled.
+      expect(
+        stress.components.reduce((s, c) => s + c.weight, 0),
+        slug,
+      ).toBeCloseTo(1, 9);
+      const recomputed = available.reduce((s, c) => s + 100 * c.weight * c.freshness_factor * (c.score ?? 0), 0);
+      if (stress.index !== null) expect(stress.index, slug).toBeCloseTo(recomputed, 0);
+      expect(stress.coverage, slug).toBeCloseTo(
+        available.reduce((s, c) => s + c.weight * c.freshness_factor, 0),
+        3,
+      );
+      expect(stress.weights_rescaled, slug).toBe(false);
     }
   });
 
@@ -104,18 +112,39 @@ describe('build from the real sources', () => {
     // The SPR series ends in February 2026: months past its due date at the Brent date, so left out.
     expect(oil.stress.components.find((c) => c.key === 'reserves')).toMatchObject({ available: false, input_freshness: 'expired' });
     expect(oil.stress.components.find((c) => c.key === 'reserves')!.reason).toMatch(/too old/);
-    // Oil's concentration is never structurally zero: the exporter stage counts too.
-    const conc = oil.stress.components.find((c) => c.key === 'concentration')!;
-    expect(conc.inputs.exports_hhi).toBeGreaterThan(0);
-    expect(conc.score).toBeGreaterThan(0.1);
+    // Concentration is structural risk now, published apart; oil's is never zero (the exporter stage counts).
+    expect(oil.stress.components.map((c) => c.key)).toEqual(['price', 'reserves', 'disruption']);
+    expect(oil.structural_risk).toMatchObject({ governance_weighted: false });
+    expect(oil.structural_risk!.index).toBeGreaterThan(10);
     expect(oil.stress_history[0]).toMatchObject({ date: '2015-01-31' });
     expect(oil.stress_history.at(-1)!.date <= oil.stress.as_of).toBe(true);
   });
 
-  it('publishes no index for germanium, which only events describe', () => {
-    const ge = CommoditySheetResponse.parse(readJson(cur('v1/commodities/metals.germanium.json'))).data;
-    expect(ge).toMatchObject({ stress_index: null, stress_band: null });
-    expect(ge.stress.reason).toMatch(/not events alone/);
+  it('publishes no current band without market data (gallium, germanium, antimony, tungsten, graphite), and structural risk where production is tabulated', () => {
+    for (const slug of ['metals.gallium', 'metals.germanium', 'metals.antimony', 'metals.tungsten', 'metals.graphite']) {
+      const s = CommoditySheetResponse.parse(readJson(cur(`v1/commodities/${slug}.json`))).data;
+      expect(s, slug).toMatchObject({ stress_index: null, stress_band: null });
+      expect(
+        s.stress_history.every((p) => p.band === null),
+        slug,
+      ).toBe(true);
+    }
+    const ga = CommoditySheetResponse.parse(readJson(cur('v1/commodities/metals.gallium.json'))).data;
+    expect(ga.stress.reason).toMatch(/no market data/);
+    expect(ga.structural_risk).toMatchObject({ concentration: 'highly concentrated', top_supplier: 'CHN' });
+  });
+
+  it('measures the Hormuz closure from PortWatch transits: oil, LNG and urea read it without an editorial event', () => {
+    const sheet = (slug: string) => CommoditySheetResponse.parse(readJson(cur(`v1/commodities/${slug}.json`))).data;
+    const oil = sheet('energy.oil');
+    const hormuz = oil.chokepoints.find((c) => c.chokepoint === 'hormuz')!;
+    expect(hormuz).toMatchObject({ vessels: 'tanker', exposure_source: 'eia-chokepoints', as_of: '2026-08-16' });
+    expect(hormuz.level_vs_normal!).toBeLessThan(0.1);
+    expect(oil.stress.components.find((c) => c.key === 'disruption')).toMatchObject({ available: true, score: 1, contribution: 30 });
+    const april = (slug: string) => sheet(slug).stress_history.find((p) => p.date === '2026-04-30')!;
+    for (const slug of ['energy.oil', 'energy.lng', 'agri.urea']) expect(['high', 'severe'], slug).toContain(april(slug).band);
+    // Before the closure the route was open.
+    expect(oil.stress_history.find((p) => p.date === '2026-02-28')!.band).toBe('low');
   });
 
   it("divides LNG exporters by EI's 'Total LNG exports' row", () => {
@@ -176,14 +205,17 @@ describe('build from the real sources', () => {
     expect(gold.stress.components.find((c) => c.key === 'price')).toMatchObject({ available: false, reason: expect.stringMatching(/monetary/) });
   });
 
-  it('flags the documented crises and stays quiet in calm periods (the published backtest)', () => {
-    const { data } = readJson(cur('data/stress/backtest.json')) as {
-      data: { hit_rate: number; false_alarm_rate: number; crises: unknown[]; calm_months: number };
-    };
-    expect(data.crises.length).toBeGreaterThanOrEqual(10);
-    expect(data.calm_months).toBeGreaterThanOrEqual(100);
-    expect(data.hit_rate).toBeGreaterThanOrEqual(0.9);
-    expect(data.false_alarm_rate).toBeLessThanOrEqual(0.1);
+  it('publishes the backtest of the windows committed before 3.0.0, with its rates and intervals (the 90 % target is reported, not asserted)', () => {
+    const data = BacktestResult.parse(readJson(cur('data/stress/backtest.json')).data);
+    expect([data.crises.length, data.calm.length]).toEqual([34, 57]);
+    const hits = data.crises.filter((c) => c.hit).length;
+    expect(data.hit_rate).toBe(Math.round((hits / 34) * 1e4) / 1e4);
+    expect(data.hit_rate_ci[0]).toBeLessThan(data.hit_rate);
+    expect(data.hit_rate_ci[1]).toBeGreaterThan(data.hit_rate);
+    expect(data.false_alarm_rate).toBe(Math.round((data.calm_flagged / data.calm_months) * 1e4) / 1e4);
+    // A crisis window with no index at all is a miss.
+    for (const c of data.crises) if (c.scored === 0) expect(c.hit).toBe(false);
+    expect(data.gscpi!.months).toBeGreaterThan(100);
     const csv = readFileSync(cur('data/stress/commodities.csv'), 'utf8');
     expect(csv.split('\r\n')[0]).toBe('id,date,index,band,coverage');
     expect(csv).toContain('energy.gas,2022-02-28,');

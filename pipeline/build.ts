@@ -353,9 +353,14 @@ export const BUILD_STEPS: readonly AnyStep<BuildValues>[] = [
   }),
   step({
     name: 'backtest',
-    inputs: ['opts', 'sheets'],
+    inputs: ['opts', 'db', 'sheets'],
     output: 'backtest',
-    run: async ({ opts, sheets }) => runBacktest(await loadBacktest(opts.dataDir), new Map(sheets.map((sh) => [sh.slug, sh.stress_history]))),
+    run: async ({ opts, db, sheets }) =>
+      runBacktest(
+        await loadBacktest(opts.dataDir),
+        new Map(sheets.map((sh) => [sh.slug, sh.stress_history])),
+        await db.all<{ month: string; value: number }>(`SELECT strftime(date, '%Y-%m') AS month, value FROM gscpi ORDER BY date`),
+      ),
     detail: (b) => `${b.crises.filter((c) => c.hit).length} of ${b.crises.length} crises flagged, ${b.calm_flagged} of ${b.calm_months} calm months flagged`,
   }),
   step({
@@ -363,7 +368,10 @@ export const BUILD_STEPS: readonly AnyStep<BuildValues>[] = [
     inputs: ['writer', 'backtest', 'sheets', 'metaFor'],
     output: 'stressFiles',
     run: async ({ writer, backtest, sheets, metaFor }) => {
-      await writer.file(BUILD_FILES.backtest(), { data: backtest, meta: metaFor([EDITORIAL_SOURCE], null, { methodology_version: METHODOLOGY_VERSION }) });
+      await writer.file(BUILD_FILES.backtest(), {
+        data: backtest,
+        meta: metaFor([EDITORIAL_SOURCE, 'nyfed-gscpi'], null, { methodology_version: METHODOLOGY_VERSION }),
+      });
       await writer.raw(BUILD_PATHS.commodityStressCsv, historyCsv(sheets.map((sh) => [sh.slug, sh.stress_history])), CSV_TYPE);
       return 2;
     },

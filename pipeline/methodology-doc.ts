@@ -27,22 +27,26 @@ export function commodityExample(s: CommoditySheet): string {
     ...rows,
     '',
     s.stress.index === null ? `No index: ${s.stress.reason}.` : `${used} = **${s.stress.index}**, band **${s.stress.band}**.`,
+    '',
+    s.structural_risk
+      ? `Structural risk (apart): **${s.structural_risk.index}** from HHI ${s.structural_risk.hhi} (${s.structural_risk.concentration}) of the ${s.structural_risk.stage} stage, ${s.structural_risk.year}; top supplier ${fmt(s.structural_risk.top_supplier)}.`
+      : 'Structural risk: none (no production or trade table by country).',
   ].join('\n');
 }
 
 export function countryExample(p: CountryProfile): string {
   const rows = p.stress.parts.map(
     (x) =>
-      `| ${x.commodity} (${x.benchmark}) | ${x.energy_share} | ${x.material ? 'yes' : 'no'} | ${x.import_dependence} | ${fmt(x.supplier_hhi)} → ${x.concentration_score} | ${x.weight} | ${fmt(x.commodity_stress)} | ${x.contribution} |`,
+      `| ${x.commodity} | ${x.energy_share} | ${x.import_dependence} | ${x.weight} | ${x.suppliers_at_risk.map((s) => `${s.supplier} ${s.import_share} × ${s.loss} (${s.chokepoint})`).join('; ') || '—'} | ${x.share_at_risk} | ${x.contribution} |`,
   );
   return [
-    `**\`${p.iso3}\`** (${p.name}), EI year ${fmt(p.stress.energy_year)}:`,
+    `**\`${p.iso3}\`** (${p.name}), EI year ${fmt(p.stress.energy_year)}, transits to ${fmt(p.stress.as_of)}:`,
     '',
-    '| Fuel (benchmark) | share of primary energy | material | import dependence | supplier HHI → score | weight | benchmark stress | contribution |',
-    '|---|---|---|---|---|---|---|---|',
+    '| Fuel | share of primary energy | import dependence | weight | suppliers × loss (route) | share of imports at risk | contribution (% of primary energy) |',
+    '|---|---|---|---|---|---|---|',
     ...rows,
     '',
-    `Index **${fmt(p.stress_index)}**, band **${fmt(p.stress_band)}**.`,
+    p.stress_index === null ? `No index: ${p.stress.reason}.` : `Share of primary energy at risk **${fmt(p.stress_index)} %**, band **${fmt(p.stress_band)}**.`,
   ].join('\n');
 }
 

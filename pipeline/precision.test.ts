@@ -16,7 +16,7 @@ const RULES: readonly [RegExp, number | typeof SOURCE][] = [
   // Counts, years, ranks, days, weeks, and the parameters a list echoes in meta.query: integers.
   [/^meta\.query\.\w+$/, 0],
   [
-    /(^|\.)(count|year|years|rank|countries|months|scored|flagged|calm_months|calm_flagged|severity|lag_days|age_days|half_life_days|horizon_months|events_counted|norm_weeks|norm_kb|changes_\d+m|\w+_year|seasonal_norm_years\[\])$/,
+    /(^|\.)(count|year|years|rank|countries|months|scored|flagged|calm_months|calm_flagged|severity|lag_days|age_days|half_life_days|horizon_months|events_counted|norm_weeks|norm_kb|changes_\d+m|\w+_year|seasonal_norm_years\[\]|hits|misses|crises|false_alarms|calm_windows_flagged|lead_months)$/,
     0,
   ],
   // A publisher's own figures: production, consumption, reserves, trade, world totals, stocks, storage.
@@ -38,6 +38,14 @@ const RULES: readonly [RegExp, number | typeof SOURCE][] = [
   [/(^|\.)(contribution|points)$/, 2],
   // HHI: 1 decimal.
   [/(^|\.)(\w*hhi)$/, 1],
+  // A median of lead times (months): 1 decimal. Transits per day: 2.
+  [/(^|\.)median_lead_months$/, 1],
+  [/(^|\.)(transits_per_day|normal_per_day|mean_index)$/, 2],
+  // Measured disruption and the backtest's rates: shares of supply, levels against normal, losses, intervals, the GSCPI.
+  [
+    /(^|\.)(exposure_share|level_vs_normal|loss|\w+_exposure|\w+_level_vs_normal|\w+_loss|\w*at_risk|full_score_\w+|scale|import_share|base_rate|precision|correlation|gscpi|(hit_rate|calm_window_rate|precision)_ci\[\])$/,
+    4,
+  ],
   // Days of cover: 1 decimal.
   [/^(coverage_days|metrics\.days_of_cover\.points\[\]\.value)$/, 1],
   // Supplier volumes summed from EI's trade matrices: 4 decimals.
@@ -48,7 +56,7 @@ const RULES: readonly [RegExp, number | typeof SOURCE][] = [
     4,
   ],
   // Log changes, their medians and MADs, ratios to a numeraire, effective weights, event decay and pressure: 6.
-  [/(^|\.)(effective_weight|level_log|latest_ratio|change_\d+m_log|median_\d+m|mad_\d+m|decay|pressure)$/, 6],
+  [/(^|\.)(effective_weight|level_log|latest_ratio|change_\d+m_log|median_\d+m|mad_\d+m|dispersion_\d+m|decay|pressure)$/, 6],
 ];
 
 /** The rule of a field; a list's elements are matched as the objects they are (`[].price.value` as `price.value`). */

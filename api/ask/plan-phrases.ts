@@ -126,7 +126,13 @@ export const PLAN_PHRASES: Record<Lang, PlanPhrases> = {
     explainCountryHead: (n, i, b) =>
       `The supply stress index of ${n} is ${i} out of 100 (${b}); it adds up each imported fuel's share of energy × import dependence × the fuel's stress:`,
     explainFuel: (f, p, s, dep, st) => ` ${f} ${p} points (${s} of primary energy, ${dep} imported, stress ${st})`,
-    component: { price: 'the price shock', concentration: 'supplier concentration', reserves: 'reserves below their norm', events: 'recent events' },
+    component: {
+      price: 'the price shock',
+      concentration: 'supplier concentration',
+      reserves: 'reserves below their norm',
+      events: 'recent events',
+      disruption: 'supply routes cut at chokepoints',
+    },
     detail: {
       concentration: (sup, s, basis, y, h) => `${sup} ${s} of ${basis} in ${y}, HHI ${h}`,
       price12: (p) => `12-month price change ${p}, within its usual range`,
@@ -197,6 +203,7 @@ export const PLAN_PHRASES: Record<Lang, PlanPhrases> = {
       concentration: 'la concentration des fournisseurs',
       reserves: 'des réserves sous leur norme',
       events: 'les événements récents',
+      disruption: 'les routes d’approvisionnement coupées aux détroits',
     },
     detail: {
       concentration: (sup, s, basis, y, h) => `${sup} ${s} de la production en ${y}, HHI ${h}`,
@@ -262,7 +269,13 @@ export const PLAN_PHRASES: Record<Lang, PlanPhrases> = {
     explainCountryHead: (n, i, b) =>
       `Der Versorgungsstressindex von ${n} liegt bei ${i} von 100 (${b}); er summiert für jeden importierten Energieträger Energieanteil × Importabhängigkeit × Stress:`,
     explainFuel: (f, p, s, dep, st) => ` ${f} ${p} Punkte (${s} der Primärenergie, ${dep} importiert, Stress ${st})`,
-    component: { price: 'Preisschock', concentration: 'Lieferantenkonzentration', reserves: 'Reserven unter ihrer Norm', events: 'jüngste Ereignisse' },
+    component: {
+      price: 'Preisschock',
+      concentration: 'Lieferantenkonzentration',
+      reserves: 'Reserven unter ihrer Norm',
+      events: 'jüngste Ereignisse',
+      disruption: 'an Meerengen unterbrochene Lieferwege',
+    },
     detail: {
       concentration: (sup, s, basis, y, h) => `${sup} ${s} der Produktion ${y}, HHI ${h}`,
       price12: (p) => `Preisänderung über 12 Monate ${p}, im üblichen Bereich`,
@@ -332,6 +345,7 @@ export const PLAN_PHRASES: Record<Lang, PlanPhrases> = {
       concentration: 'la concentración de proveedores',
       reserves: 'reservas por debajo de su norma',
       events: 'los acontecimientos recientes',
+      disruption: 'las rutas de suministro cortadas en los estrechos',
     },
     detail: {
       concentration: (sup, s, basis, y, h) => `${sup} ${s} de la producción en ${y}, HHI ${h}`,

@@ -1,11 +1,14 @@
 import { countryCodesSource } from './country-codes.ts';
 import { eiStatisticalReviewSource } from './ei-statistical-review.ts';
+import { eiaChokepointsSource } from './eia-chokepoints.ts';
 import { eiaHenryHubSource } from './eia-henry-hub.ts';
 import { eiaOilPricesSource } from './eia-oil-prices.ts';
 import { eiaWeeklyPetroleumSource } from './eia-weekly-petroleum.ts';
 import { eurostatGasImportsSource } from './eurostat-gas-imports.ts';
 import { gieAgsiSource } from './gie-agsi.ts';
 import { imfCommodityPricesSource } from './imf-commodity-prices.ts';
+import { imfPortwatchSource } from './imf-portwatch.ts';
+import { nyfedGscpiSource } from './nyfed-gscpi.ts';
 import { theGasConsumptionSource } from './the-gas-consumption.ts';
 import type { SourceAdapter } from './types.ts';
 import { usgsMcsSource } from './usgs-mcs.ts';
@@ -24,4 +27,7 @@ export const SOURCES: readonly SourceAdapter[] = [
   gieAgsiSource,
   theGasConsumptionSource,
   eurostatGasImportsSource,
+  imfPortwatchSource,
+  eiaChokepointsSource,
+  nyfedGscpiSource,
 ];

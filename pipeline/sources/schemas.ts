@@ -83,6 +83,9 @@ export const TABLE_SCHEMAS: Readonly<Record<string, Readonly<Record<string, stri
   agsi_reference: { country: 'VARCHAR', working_gas_volume_twh: 'DOUBLE', annual_consumption_twh: 'DOUBLE', as_of: 'DATE', file: 'VARCHAR' },
   de_gas_consumption: { date: 'DATE', consumption_gwh: 'DOUBLE', slp_gwh: 'DOUBLE', rlm_gwh: 'DOUBLE', status: 'VARCHAR' },
   eia_petroleum_weekly: { series_id: 'VARCHAR', name: 'VARCHAR', unit: 'VARCHAR', date: 'DATE', value: 'DOUBLE', file: 'VARCHAR' },
+  portwatch_transits: { date: 'DATE', chokepoint: 'VARCHAR', n_total: 'INTEGER', n_tanker: 'INTEGER', n_cargo: 'INTEGER', file: 'VARCHAR' },
+  eia_chokepoint_oil: { chokepoint: 'VARCHAR', name: 'VARCHAR', period: 'VARCHAR', year: 'INTEGER', full_year: 'BOOLEAN', mbd: 'DOUBLE' },
+  gscpi: { date: 'DATE', value: 'DOUBLE' },
 };
 
 const NUMERIC = new Set(['TINYINT', 'SMALLINT', 'INTEGER', 'BIGINT', 'HUGEINT', 'DOUBLE', 'FLOAT', 'DECIMAL']);

@@ -1,6 +1,7 @@
 import type { CountryProfile } from '../../contract/countries.ts';
 import type { Db } from '../db.ts';
 import { daysBetween } from '../freshness.ts';
+import { CHOKEPOINT_NAMES } from './exposure.ts';
 import { clamp01, round } from './reserves.ts';
 import { hhiScore } from './stress.ts';
 import { EI_TRADE_YEAR, hhi } from './shares.ts';
@@ -89,7 +90,11 @@ export interface CountryEnergy {
 }
 
 /** Every year of every country's energy balances, and its 2023 import suppliers per fuel. */
-export async function energyInputs(db: Db, regions: ReadonlyMap<string, string | null>): Promise<Map<string, CountryEnergy>> {
+export async function energyInputs(
+  db: Db,
+  regions: ReadonlyMap<string, string | null>,
+  subregions?: ReadonlyMap<string, string | null>,
+): Promise<Map<string, CountryEnergy>> {
   const sheets = [PRIMARY_ENERGY_SHEET, ...Object.values(FUEL_EJ_SHEETS), ...ENERGY_BALANCES.flatMap((b) => [b.production, b.consumption])];
   const rows = await db.all<{ iso3: string; sheet: string; year: number; value: number }>(
     `SELECT n.iso3, e.sheet, e.year, e.value FROM ei_energy e JOIN country_names n ON n.name = lower(trim(e.country))
@@ -123,7 +128,49 @@ export async function energyInputs(db: Db, regions: ReadonlyMap<string, string |
     const tables = await supplierTables(db, b.trade, net, regions);
     for (const [iso3, t] of tables) out.get(iso3)?.suppliers.set(b.slug, t);
   }
+  await oilAggregateSuppliers(db, out, subregions ?? new Map());
   return out;
+}
+
+/** The importing area of EI's inter-area oil matrix a country belongs to, when the matrix has no row of its own. */
+export function oilArea(iso3: string, region: string | null, subregion: string | null): string | null {
+  if (region === 'Europe') return 'Europe';
+  if (region === 'Africa') return 'Africa';
+  if (region === 'Americas') return subregion === 'Northern America' ? null : 'S. & Cent. America';
+  if (region === 'Oceania') return iso3 === 'AUS' || iso3 === 'NZL' ? 'Australasia' : 'Other Asia Pacific';
+  if (region === 'Asia') return subregion === 'Western Asia' ? 'Middle East' : subregion === 'Central Asia' ? 'Other CIS' : 'Other Asia Pacific';
+  return null;
+}
+
+/**
+ * EI's oil matrix is inter-area: Korea, Taiwan, Germany and most importers have no row of their
+ * own. Such a country's oil suppliers are estimated as its area's mix (crude and products), and
+ * the basis says so, as for EU members' pipeline gas.
+ */
+async function oilAggregateSuppliers(db: Db, out: Map<string, CountryEnergy>, subregions: ReadonlyMap<string, string | null>) {
+  const oil = ENERGY_BALANCES.find((b) => b.slug === 'energy.oil')!;
+  const rows = await db.all<{ importer: string; exporter: string; exporter_iso3: string | null; value: number; unit: string }>(
+    `SELECT t.importer, t.exporter, ne.iso3 AS exporter_iso3, sum(t.value) AS value, any_value(t.unit) AS unit FROM ei_trade t
+     LEFT JOIN country_names ne ON ne.name = lower(trim(t.exporter)) AND NOT t.exporter_is_aggregate
+     WHERE t.sheet = ? AND t.value > 0 AND t.exporter <> t.importer AND t.exporter NOT LIKE 'Total%' GROUP BY 1, 2, 3`,
+    [oil.trade[0].sheet],
+  );
+  for (const c of out.values()) {
+    if (c.suppliers.has(oil.slug)) continue;
+    const area = oilArea(c.iso3, c.region, subregions.get(c.iso3) ?? null);
+    const mix = rows.filter((r) => r.importer === area);
+    const total = mix.reduce((s, r) => s + r.value, 0);
+    if (!area || total <= 0) continue;
+    const entries = mix
+      .map((r) => ({ iso3: r.exporter_iso3, name: r.exporter, value: round(r.value, 4), share: round(r.value / total, 4) }))
+      .sort((a, b) => b.value - a.value || a.name.localeCompare(b.name));
+    c.suppliers.set(oil.slug, {
+      entries,
+      hhi: hhi(mix.map((r) => r.value / total)),
+      unit: mix[0]?.unit ?? '',
+      basis: `the '${area}' area's supplier mix (EI inter-area oil movements ${EI_TRADE_YEAR} list no row for the country): values are the area's`,
+    });
+  }
 }
 
 /** Production and consumption in the newest year with consumption, import dependence, share of primary energy and suppliers. */
@@ -155,6 +202,7 @@ export function energyExposures(inputs: ReadonlyMap<string, CountryEnergy>): { e
         suppliers_unit: sup?.unit ?? null,
         suppliers_basis: sup?.basis ?? null,
         supplier_hhi: sup ? sup.hhi : null,
+        routes: [],
         source: EI_SOURCE,
       });
       if (f.production !== null && consumption > 0) {
@@ -289,62 +337,126 @@ export async function russianGasShares(db: Db): Promise<Map<string, { year: numb
 }
 
 type Part = CountryProfile['stress']['parts'][number];
+type Route = Exposure['routes'][number];
+
+/** EI exporters (countries and the oil matrix's 'Other Middle East') whose seaborne exports leave through Hormuz. */
+export const HORMUZ_EXPORTERS = new Set(['Iraq', 'Kuwait', 'Saudi Arabia', 'UAE', 'United Arab Emirates', 'Qatar', 'Iran', 'Bahrain', 'Other Middle East']);
+/** Subregions whose imports from the Gulf pass Malacca, and regions whose imports pass Bab el-Mandeb and Suez. */
+const VIA_MALACCA = new Set(['Eastern Asia', 'South-eastern Asia']);
+const VIA_RED_SEA = new Set(['Europe']);
+/** A loss at a chokepoint with no other sea route is supply lost; a detour (Red Sea → Cape, Malacca → Lombok) delivers late. */
+export const COUNTED_AS_LOSS = new Set(['hormuz']);
+/** Bands of the share of primary energy at risk (%): IEA collective action at 7 %; down-steps at 80 % of each threshold. */
+export const COUNTRY_THRESHOLDS = [0.5, 2, 7] as const;
+export const COUNTRY_DOWN = [0.4, 1.6, 5.6] as const;
+
+/** The chokepoints on the route from an exporter to a country (only the Gulf's routes are measured). */
+export function routeOf(exporter: string, region: string | null, subregion: string | null): string[] {
+  if (!HORMUZ_EXPORTERS.has(exporter)) return [];
+  return ['hormuz', ...(subregion && VIA_MALACCA.has(subregion) ? ['malacca'] : []), ...(region && VIA_RED_SEA.has(region) ? ['bab_el_mandeb', 'suez'] : [])];
+}
+
+/** Loss and level of a chokepoint at t for a vessel class, or null when not measured then. */
+export type LossAt = (chokepoint: string, vessel: 'tanker' | 'cargo', t: string) => { loss: number; level: number } | null;
+const VESSEL: Record<string, 'tanker' | 'cargo'> = { 'energy.oil': 'tanker', 'energy.gas': 'tanker', 'energy.coal': 'cargo' };
+
+/** Route exposure of a fuel's imports: the share of imports behind each measured chokepoint, with its level at t. */
+export function routeExposure(
+  sup: SupplierTable | undefined,
+  fuel: string,
+  region: string | null,
+  subregion: string | null,
+  t: string,
+  lossAt: LossAt,
+): Route[] {
+  const shares = new Map<string, number>();
+  for (const e of sup?.entries ?? []) for (const c of routeOf(e.name, region, subregion)) shares.set(c, (shares.get(c) ?? 0) + e.share);
+  return [...shares].map(([c, share]) => {
+    const l = lossAt(c, VESSEL[fuel] ?? 'tanker', t);
+    return {
+      chokepoint: c,
+      name: CHOKEPOINT_NAMES[c] ?? c,
+      import_share: round(share, 4),
+      level_vs_normal: l ? l.level : null,
+      loss: l ? l.loss : null,
+      counted_as_loss: COUNTED_AS_LOSS.has(c),
+    };
+  });
+}
 
 /**
- * Country stress at t (methodology §country): Σ over fuels of share of primary energy × import
- * dependence × (0.5 + 0.5 × supplier concentration score) × the stress of the fuel's benchmark,
- * for fuels above the materiality floor, from the newest EI year published by t. Suppliers
- * unknown at t count as a neutral 0.5. A self-sufficient country scores 0.
+ * Country stress at t, methodology 3.0.0: the share of primary energy supply at risk, in percent,
+ * A = 100 × Σ_f energy_share_f × import_dependence_f × Σ_s import_share_{f,s} × loss_s(t), where
+ * loss_s is the transit loss at the chokepoint with no other sea route on s's route (Hormuz).
+ * From the newest EI year published by t; null when the chokepoint is not measured at t.
  */
 export function countryStressAt(
-  c: CountryEnergy,
+  c: CountryEnergy & { subregion?: string | null },
   t: string,
   eiLagDays: number,
-  stressOf: (slug: string) => number | null,
+  lossAt: LossAt,
+  stressOf: (slug: string) => number | null = () => null,
 ): { index: number | null; year: number | null; parts: Part[]; reason?: string } {
   const year = [...c.years.keys()].filter((y) => c.years.get(y)?.primary && daysBetween(`${y}-12-31`, t) >= eiLagDays).sort((a, z) => z - a)[0];
   if (year === undefined) return { index: null, year: null, parts: [], reason: 'no energy balance for this country published by this date' };
   const y = c.years.get(year)!;
-  const suppliersKnown = daysBetween(`${EI_TRADE_YEAR}-12-31`, t) >= eiLagDays;
   const parts: Part[] = [];
+  let unmeasured = false;
   for (const b of ENERGY_BALANCES) {
     const f = y.fuels.get(b.slug);
     if (!f?.consumption || f.ej === null) continue;
     const share = round(f.ej / (y.primary as number), 4);
     const dep = round(clamp01(1 - (f.production ?? 0) / f.consumption), 4);
-    const sup = suppliersKnown ? c.suppliers.get(b.slug) : undefined;
-    const conc = sup ? round(hhiScore(sup.hhi), 4) : 0.5;
+    const sup = c.suppliers.get(b.slug);
+    const weight = round(share * dep, 4);
+    const atRisk: Part['suppliers_at_risk'] = [];
+    for (const e of sup?.entries ?? []) {
+      const counted = routeOf(e.name, c.region, c.subregion ?? null).filter((k) => COUNTED_AS_LOSS.has(k));
+      for (const k of counted) {
+        const l = lossAt(k, VESSEL[b.slug] ?? 'tanker', t);
+        if (!l) {
+          if (weight > 0) unmeasured = true;
+          continue;
+        }
+        atRisk.push({
+          supplier: e.name,
+          iso3: e.iso3,
+          import_share: e.share,
+          chokepoint: k,
+          loss: l.loss,
+          contribution: round(100 * weight * e.share * l.loss, 2),
+        });
+      }
+    }
     const benchmark = b.slug === 'energy.gas' ? gasBenchmark(c.region) : b.slug;
-    const material = share >= MATERIALITY_FLOOR;
-    const weight = material ? round(share * dep * (0.5 + 0.5 * conc), 4) : 0;
-    const s = stressOf(benchmark);
     parts.push({
       commodity: b.slug,
       benchmark,
-      commodity_stress: s,
+      commodity_stress: stressOf(benchmark),
       energy_share: share,
-      material,
+      material: share >= MATERIALITY_FLOOR,
       import_dependence: dep,
       supplier_hhi: sup?.hhi ?? null,
-      concentration_score: conc,
+      concentration_score: sup ? round(hhiScore(sup.hhi), 4) : 0.5,
       weight,
-      contribution: s === null ? 0 : round(weight * s, 2),
+      share_at_risk: round(
+        atRisk.reduce((s, a) => s + a.import_share * a.loss, 0),
+        4,
+      ),
+      contribution: round(
+        atRisk.reduce((s, a) => s + 100 * weight * a.import_share * a.loss, 0),
+        2,
+      ),
+      suppliers_at_risk: atRisk.sort((p, q) => q.contribution - p.contribution),
     });
   }
-  const scored = parts.filter((p) => p.material && p.commodity_stress !== null);
-  if (parts.some((p) => p.material && p.commodity_stress === null)) {
-    const missing = parts
-      .filter((p) => p.material && p.commodity_stress === null)
-      .map((p) => p.benchmark)
-      .join(', ');
-    return { index: null, year, parts, reason: `no stress reading for ${missing}, which the country depends on` };
-  }
-  if (scored.length === 0) return { index: null, year, parts, reason: 'no fossil fuel reaches the materiality floor of the energy mix' };
+  if (parts.length === 0) return { index: null, year, parts, reason: 'no fossil fuel balance for this country' };
+  if (unmeasured) return { index: null, year, parts, reason: `the Strait of Hormuz, on the route of some of its imports, has no transit measurement at ${t}` };
   return {
     index: round(
       Math.min(
         100,
-        scored.reduce((s, p) => s + p.contribution, 0),
+        parts.reduce((s, p) => s + p.contribution, 0),
       ),
       1,
     ),

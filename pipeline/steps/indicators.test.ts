@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseInterval } from '../../lib/config.ts';
-import { type CountryEnergy, countryStressAt } from './countries.ts';
+import { COUNTRY_DOWN, COUNTRY_THRESHOLDS, type CountryEnergy, type LossAt, countryStressAt, routeExposure } from './countries.ts';
 import { hhi, hhiBand } from './shares.ts';
 import {
   type Cadences,
@@ -14,6 +14,8 @@ import {
   hhiScore,
   priceStress,
   stressAt,
+  stressHistory,
+  structuralRisk,
 } from './stress.ts';
 
 describe('HHI', () => {
@@ -61,6 +63,7 @@ const inputs = (x: Partial<CommodityInputs>): CommodityInputs => ({
   price: null,
   stages: [],
   reserve: null,
+  disruption: null,
   events: [],
   topSuppliers: new Set(),
   ...x,
@@ -151,6 +154,26 @@ describe('price shock', () => {
     expect(outrunsGold.score).toBe(1);
   });
 
+  it('scores a rebound that leaves the price below its 60-month median: no zeroing, a continuous score', () => {
+    // Five years at 200, a collapse to 100, then a rebound to 150: below the old median, +50 % in three months.
+    const pts = monthly(2010, 150).map((p, i) => ({ ...p, value: (i < 140 ? 200 : 100) * (1 + 0.01 * Math.sin(i)) }));
+    const r = priceStress({ ...series([]), points: [...pts, { date: '2022-07-01', value: 150 }] }, '2022-07-31');
+    if ('reason' in r) throw new Error(r.reason);
+    expect(r.score).toBe(1);
+    expect(r.inputs).not.toHaveProperty('below_60m_median');
+  });
+
+  it('floors the dispersion, so a near-flat series cannot turn a small move into an extreme z', () => {
+    // An administered price: flat for ten years (MAD = 0), then +5 % in a month.
+    const flat = monthly(2010, 150).map((p) => ({ ...p, value: 100 }));
+    const r = priceStress({ ...series([]), points: [...flat, { date: '2022-07-01', value: 105 }] }, '2022-07-31');
+    if ('reason' in r) throw new Error(r.reason);
+    // z = ln(1.05) / (0.04 × √3) = 0.70: no shock, where an unfloored z would be infinite.
+    expect(r.z).toBeCloseTo(Math.log(1.05) / (0.04 * Math.sqrt(3)), 4);
+    expect(r.score).toBe(0);
+    expect(r.inputs.dispersion_floored_3m).toBe(true);
+  });
+
   it('refuses an annual average: it cannot show a shock', () => {
     expect(
       priceStress({ source: 'ei-statistical-review-2024', series: 'x', frequency: 'annual', points: [{ date: '2023-01-01', value: 5 }] }, '2024-01-01'),
@@ -166,26 +189,30 @@ describe('commodity stress', () => {
     years: [{ year: 2024, hhi, countries: 3, top: 'CHN', top_share: 0.9 }],
   });
 
-  it('publishes no index from events alone, or from a single component, and says why', () => {
-    const germaniumLike = inputs({ events: [ev('ctrl', '2025-01-01', 'policy', { commodities: ['metals.cobalt'] })] });
-    const s = stressAt(germaniumLike, '2025-06-30', '2025-06-30', cadences);
-    expect(s).toMatchObject({ index: null, band: null });
-    expect(s.reason).toMatch(/not events alone/);
-    const concentrationOnly = stressAt(inputs({ stages: [stage(10000)] }), '2025-06-30', '2025-06-30', cadences);
-    expect(concentrationOnly.index).toBeNull();
-    // With nothing tagged the event desk does not cover the commodity: no free zero.
-    expect(concentrationOnly.components.find((c) => c.key === 'events')).toMatchObject({ available: false });
-  });
-
-  it('rescales the weights over the available components and scores a monopoly 1', () => {
-    const s = stressAt(inputs({ stages: [stage(10000)], events: [ev('old', '2015-01-01', 'conflict')] }), '2025-06-30', '2025-06-30', cadences);
-    // concentration (0.25, score 1) and events (0.25, score ≈ 0): 100 × 0.25 / 0.5 = 50.
-    expect(s.index).toBe(50);
-    expect(s.band).toBe('high');
-    expect(s.coverage).toBe(0.5);
-    expect(s.components.find((c) => c.key === 'concentration')).toMatchObject({ effective_weight: 0.5, contribution: 50, score: 1 });
+  it('publishes no band without market data, whatever the concentration or the events; structural risk stands apart', () => {
+    const galliumLike = inputs({ stages: [stage(10000)], events: [ev('ctrl', '2025-01-01', 'policy', { commodities: ['metals.cobalt'] })] });
+    const s = stressAt(galliumLike, '2025-06-30', '2025-06-30', cadences);
+    expect(s).toMatchObject({ index: null, band: null, coverage: 0 });
+    expect(s.reason).toMatch(/no market data/);
+    // Events are annotations: listed, never counted.
+    expect(s.events.map((e) => e.id)).toEqual(['ctrl']);
+    expect(s.components.map((c) => c.key)).toEqual(['price', 'reserves', 'disruption']);
+    expect(structuralRisk(galliumLike, '2025-06-30', cadences)).toMatchObject({
+      index: 100,
+      hhi: 10000,
+      concentration: 'highly concentrated',
+      governance_weighted: false,
+    });
     expect(hhiScore(500)).toBe(0);
     expect(hhiScore(10000)).toBe(1);
+  });
+
+  it('keeps fixed weights: a price shock alone reaches 50, and a missing component counts 0 against the same denominator', () => {
+    const price: PriceInput = { source: 'worldbank-pink-sheet', series: 'x', frequency: 'monthly', points: monthly(2010, 150, [180]) };
+    const s = stressAt(inputs({ price, stages: [stage(10000)] }), '2022-07-31', '2022-07-31', cadences);
+    expect(s).toMatchObject({ index: 50, band: 'high', coverage: 0.5, weights_rescaled: false });
+    expect(s.components.find((c) => c.key === 'price')).toMatchObject({ weight: 0.5, effective_weight: 0.5, contribution: 50, score: 1 });
+    expect(s.components.find((c) => c.key === 'disruption')).toMatchObject({ available: false, contribution: null });
   });
 
   it('halves a stale input and drops an expired one by the published rule', () => {
@@ -201,38 +228,77 @@ describe('commodity stress', () => {
     expect(expired).toMatchObject({ input_freshness: 'expired', freshness_factor: 0, available: false });
   });
 
-  it('bands at 25, 50 and 75', () => {
+  it('bands at 25, 50 and 75, stepping down only 5 points below a threshold', () => {
     expect([band(24.9), band(25), band(50), band(75), band(null)]).toEqual(['low', 'moderate', 'high', 'severe', null]);
+    expect([band(49, 'high'), band(45.1, 'high'), band(44.9, 'high'), band(71, 'severe'), band(10, 'severe'), band(51, 'low')]).toEqual([
+      'high',
+      'high',
+      'moderate',
+      'severe',
+      'low',
+      'high',
+    ]);
+  });
+
+  it('carries the band along the history, so a month-end just under a threshold keeps the band', () => {
+    // A spike to 180, then 167: the index falls just under 50 but stays in `high`; a plain cut-off would read `moderate`.
+    const price: PriceInput = { source: 'worldbank-pink-sheet', series: 'x', frequency: 'monthly', points: monthly(2010, 150, [180, 167]) };
+    const h = stressHistory(inputs({ price }), '2022-08-31', '2022-08-31', cadences);
+    expect(h.at(-2)).toMatchObject({ date: '2022-07-31', index: 50, band: 'high' });
+    expect(h.at(-1)).toMatchObject({ date: '2022-08-31', index: 47.9, band: 'high' });
+    expect(band(47.9)).toBe('moderate');
   });
 });
 
 describe('country stress', () => {
-  const country = (fuels: Record<string, { ej: number; production: number; consumption: number }>, primary: number): CountryEnergy => ({
+  const country = (fuels: Record<string, { ej: number; production: number; consumption: number }>, primary: number, region = 'Asia'): CountryEnergy => ({
     iso3: 'XXX',
-    region: 'Europe',
+    region,
     years: new Map([[2023, { primary, fuels: new Map(Object.entries(fuels).map(([k, v]) => [k, { ...v }])) }]]),
-    suppliers: new Map([['energy.gas', { entries: [], hhi: 10000, unit: 'bcm', basis: 'test' }]]),
+    suppliers: new Map([
+      [
+        'energy.oil',
+        {
+          entries: [
+            { iso3: 'SAU', name: 'Saudi Arabia', value: 80, share: 0.8 },
+            { iso3: 'USA', name: 'US', value: 20, share: 0.2 },
+          ],
+          hhi: 6800,
+          unit: 'mt',
+          basis: 'test',
+        },
+      ],
+    ]),
   });
-  const stress = (slug: string) => ({ 'energy.gas': 60, 'energy.oil': 40, 'energy.coal': 80 })[slug] ?? null;
+  const closed: LossAt = (c) => (c === 'hormuz' ? { loss: 0.9, level: 0.1 } : { loss: 0.5, level: 0.5 });
 
-  it('weighs each fuel by its share of primary energy, so negligible coal does not stress a country', () => {
-    // Gas 50 % of primary energy, all imported from one supplier; coal 1 % of primary, all imported.
-    const c = country({ 'energy.gas': { ej: 5, production: 0, consumption: 100 }, 'energy.coal': { ej: 0.1, production: 0, consumption: 0.1 } }, 10);
-    const r = countryStressAt(c, '2025-01-01', 177, stress);
-    const coal = r.parts.find((p) => p.commodity === 'energy.coal')!;
-    expect(coal).toMatchObject({ energy_share: 0.01, material: false, weight: 0, contribution: 0 });
-    // 0.5 × 1 × (0.5 + 0.5 × 1) × 60 = 30.
-    expect(r.index).toBe(30);
+  it('is the share of primary energy at risk: energy share × import dependence × import share × loss at Hormuz', () => {
+    // Oil 40 % of primary energy, all imported, 80 % from Saudi Arabia through a Hormuz at 10 % of normal.
+    const c = { ...country({ 'energy.oil': { ej: 4, production: 0, consumption: 100 } }, 10), subregion: 'Eastern Asia' };
+    const r = countryStressAt(c, '2026-04-30', 177, closed);
+    // 100 × 0.4 × 1 × 0.8 × 0.9 = 28.8 % (severe: above the IEA's 7 %).
+    expect(r.index).toBe(28.8);
+    expect(r.parts[0]!.suppliers_at_risk).toEqual([
+      { supplier: 'Saudi Arabia', iso3: 'SAU', import_share: 0.8, chokepoint: 'hormuz', loss: 0.9, contribution: 28.8 },
+    ]);
+    // Malacca is on the route but a detour exists: published in the route exposure, not counted as a loss.
+    expect(routeExposure(c.suppliers.get('energy.oil'), 'energy.oil', 'Asia', 'Eastern Asia', '2026-04-30', closed)).toEqual([
+      { chokepoint: 'hormuz', name: 'Strait of Hormuz', import_share: 0.8, level_vs_normal: 0.1, loss: 0.9, counted_as_loss: true },
+      { chokepoint: 'malacca', name: 'Strait of Malacca', import_share: 0.8, level_vs_normal: 0.5, loss: 0.5, counted_as_loss: false },
+    ]);
+    expect([
+      band(28.8, null, COUNTRY_THRESHOLDS, COUNTRY_DOWN),
+      band(1.7, 'high', COUNTRY_THRESHOLDS, COUNTRY_DOWN),
+      band(0.3, null, COUNTRY_THRESHOLDS, COUNTRY_DOWN),
+    ]).toEqual(['severe', 'high', 'low']);
   });
 
-  it('is zero for a self-sufficient country and unknown suppliers count as a neutral 0.5', () => {
-    const self = country({ 'energy.gas': { ej: 5, production: 100, consumption: 100 } }, 10);
-    expect(countryStressAt(self, '2025-01-01', 177, stress).index).toBe(0);
-    const oil = country({ 'energy.oil': { ej: 10, production: 0, consumption: 50 } }, 10);
-    // No recorded oil suppliers: 1 × 1 × 0.75 × 40 = 30.
-    expect(countryStressAt(oil, '2025-01-01', 177, stress)).toMatchObject({ index: 30 });
-    // Before EI 2023 was published there is no balance to stand on.
-    expect(countryStressAt(oil, '2024-03-01', 177, stress).index).toBeNull();
+  it('is zero for a net exporter, null where Hormuz is not measured, and none before the EI year is published', () => {
+    const self = country({ 'energy.oil': { ej: 4, production: 200, consumption: 100 } }, 10);
+    expect(countryStressAt(self, '2026-04-30', 177, closed).index).toBe(0);
+    const importer = country({ 'energy.oil': { ej: 4, production: 0, consumption: 100 } }, 10);
+    expect(countryStressAt(importer, '2026-12-31', 177, () => null)).toMatchObject({ index: null, reason: expect.stringMatching(/no transit measurement/) });
+    expect(countryStressAt(importer, '2024-03-01', 177, closed).index).toBeNull();
   });
 });
 

@@ -4,12 +4,25 @@ import type { CountryProfile } from '../../contract/countries.ts';
 import type { Commodity } from '../catalogue.ts';
 import type { Db } from '../db.ts';
 import type { countryNames } from '../names.ts';
-import { type CountryEnergy, countryStressAt, coveredCountries, energyExposures, energyInputs, russianGasShares } from './countries.ts';
+import {
+  COUNTRY_DOWN,
+  COUNTRY_THRESHOLDS,
+  type CountryEnergy,
+  type LossAt,
+  countryStressAt,
+  coveredCountries,
+  energyExposures,
+  energyInputs,
+  routeExposure,
+  russianGasShares,
+} from './countries.ts';
+import { loadTransits, routeLoss } from './disruption.ts';
 import { maxDate } from './dates.ts';
 import { publishedShare } from './precision.ts';
 import type { ReserveReading } from './reserves.ts';
 import { EI_TRADE_YEAR } from './shares.ts';
 import type { Shares } from './sheets.ts';
+import type { StressBand } from '../../contract/stress.ts';
 import { band } from './stress.ts';
 import { usMineralExposures } from './us-minerals.ts';
 
@@ -24,12 +37,26 @@ export async function countryProfiles(
   x: { today: string; eiLagDays: number },
 ): Promise<CountryProfile[]> {
   const countries = await coveredCountries(db);
-  const energy = await energyInputs(db, new Map(countries.map((c) => [c.iso3, c.region])));
+  const energy = await energyInputs(db, new Map(countries.map((c) => [c.iso3, c.region])), new Map(countries.map((c) => [c.iso3, c.subregion])));
   const { exposures, autonomy } = energyExposures(energy);
   const sheetBySlug = new Map(sheets.map((s) => [s.slug, s]));
-  const historyBySlug = new Map(sheets.map((s) => [s.slug, new Map(s.stress_history.map((h) => [h.date, h.index]))]));
   const months = sheets.find((s) => s.slug === 'energy.oil')?.stress_history.map((h) => h.date) ?? [];
   const russian = await russianGasShares(db);
+  const transits = await loadTransits(db);
+  const lossCache = new Map<string, ReturnType<LossAt>>();
+  const lossAt: LossAt = (chokepoint, vessel, t) => {
+    const key = `${chokepoint}|${vessel}|${t}`;
+    if (!lossCache.has(key)) {
+      const r = routeLoss(transits, chokepoint, vessel, t);
+      lossCache.set(key, 'reason' in r ? null : { loss: r.loss, level: r.level });
+    }
+    return lossCache.get(key) as ReturnType<LossAt>;
+  };
+  // The current reading describes the newest Hormuz transit day (not the build date, past which it is unmeasured).
+  const hormuz = transits.get('hormuz');
+  const lastTransit = hormuz ? new Date((hormuz.first + hormuz.tanker.length - 1) * 86_400_000).toISOString().slice(0, 10) : x.today;
+  const current = lastTransit < x.today ? lastTransit : x.today;
+  const countryBand = (i: number | null, prev: StressBand | null) => band(i, prev, COUNTRY_THRESHOLDS, COUNTRY_DOWN);
   const usMinerals = await usMineralExposures(db, catalogue, (slug) => sheetBySlug.get(slug)?.stress_index ?? null);
   const production = new Map<string, CountryProfile['production']>();
   // From the full tables: a sheet shows the top 15 producers, a profile every commodity the country produces.
@@ -58,20 +85,25 @@ export async function countryProfiles(
     });
   }
   return countries.map((ref) => {
-    const exp = exposures.get(ref.iso3) ?? [];
-    const ce: CountryEnergy = energy.get(ref.iso3) ?? { iso3: ref.iso3, region: ref.region, years: new Map(), suppliers: new Map() };
-    const st = countryStressAt(ce, x.today, x.eiLagDays, (slug) => sheetBySlug.get(slug)?.stress_index ?? null);
-    const stressAsOf = maxDate(st.parts.filter((p) => p.material).map((p) => sheetBySlug.get(p.benchmark)?.stress.as_of));
-    const history = months.map((d) => {
-      // After a benchmark's last month end its current reading stands, as it does for the headline
-      // index: coal's monthly price ending in May must not blank a country's June.
-      const h = countryStressAt(ce, d, x.eiLagDays, (slug) => {
-        const sheet = sheetBySlug.get(slug);
-        const last = sheet?.stress_history.at(-1)?.date;
-        return historyBySlug.get(slug)?.get(d) ?? (last && d > last ? (sheet?.stress_index ?? null) : null);
+    const ce: CountryEnergy & { subregion: string | null } = {
+      ...(energy.get(ref.iso3) ?? { iso3: ref.iso3, region: ref.region, years: new Map(), suppliers: new Map() }),
+      subregion: ref.subregion,
+    };
+    const exp = (exposures.get(ref.iso3) ?? []).map((e) => ({
+      ...e,
+      routes: routeExposure(ce.suppliers.get(e.commodity), e.commodity, ref.region, ref.subregion, current, lossAt),
+    }));
+    let previous: StressBand | null = null;
+    const history = months
+      .filter((d) => d <= current)
+      .map((d) => {
+        const h = countryStressAt(ce, d, x.eiLagDays, lossAt);
+        previous = countryBand(h.index, previous);
+        return { date: d, index: h.index, band: previous, coverage: h.index === null ? 0 : 1 };
       });
-      return { date: d, index: h.index, band: band(h.index), coverage: h.index === null ? 0 : 1 };
-    });
+    const st = countryStressAt(ce, current, x.eiLagDays, lossAt, (slug) => sheetBySlug.get(slug)?.stress_index ?? null);
+    const stressAsOf = st.index === null ? null : current;
+    const stBand = countryBand(st.index, [...history].reverse().find((h) => h.date < current)?.band ?? null);
     const iso2 = ref.iso2.toLowerCase();
     const reserves = [...readings.values()]
       .filter((r) => r.reserve.country === iso2)
@@ -91,9 +123,10 @@ export async function countryProfiles(
       region: ref.region,
       subregion: ref.subregion,
       stress_index: st.index,
-      stress_band: band(st.index),
+      stress_band: stBand,
       stress: {
-        method: 'Σ over fuels above 5 % of primary energy of energy share × import dependence × (0.5 + 0.5 × supplier concentration score) × benchmark stress',
+        method:
+          'Share of primary energy supply at risk (%): 100 × Σ over fuels of energy share × import dependence × Σ over suppliers of import share × transit loss at Hormuz on their route',
         methodology_version: METHODOLOGY_VERSION,
         as_of: stressAsOf,
         energy_year: st.year,

@@ -8,7 +8,9 @@ import { publishedPrice, publishedShare } from './precision.ts';
 import { latestPrices, priceAnomalies, priceFrequency, priceHistory } from './prices.ts';
 import type { ReserveReading } from './reserves.ts';
 import { EI_TRADE_YEAR, HHI_THRESHOLDS, hhi, hhiBand, topFlows, type ShareTableData } from './shares.ts';
-import { type Cadences, type CommodityInputs, readingDate, stressAt, stressHistory } from './stress.ts';
+import type { ChokepointExposure, CommodityStress } from '../../contract/stress.ts';
+import { disruptionAt } from './disruption.ts';
+import { type Cadences, type CommodityInputs, bandBefore, readingDate, stressAt, stressHistory, structuralRisk } from './stress.ts';
 
 /** The producer, consumer and in-ground share tables of each commodity, by slug. */
 export type Shares = Map<string, { producers: ShareTableData | null; consumers: ShareTableData | null; inGround: ShareTableData | null }>;
@@ -39,8 +41,9 @@ export async function commoditySheet(db: Db, c: Commodity, x: SheetContext): Pro
   const reading = reserveKey ? x.readings.get(reserveKey) : undefined;
   // The reading describes the newest market observation behind it, not the build date.
   const asOf = readingDate(x.inputs, x.today);
-  const stress = stressAt(x.inputs, asOf, x.today, x.cadenceOf);
   const stressHist = stressHistory(x.inputs, asOf, x.today, x.cadenceOf);
+  // The current reading continues the band of the month-end before it (hysteresis).
+  const stress = stressAt(x.inputs, asOf, x.today, x.cadenceOf, bandBefore(stressHist, asOf));
   const history = lp ? await priceHistory(db, c.slug) : [];
   const dates = [lp?.as_of, reading?.reserve.as_of, producers ? `${producers.year}-12-31` : undefined, maxDate(stress.events.map((e) => e.date))];
   const flows = c.trade ? await topFlows(db, c.trade.sheet, c.trade.flow) : [];
@@ -91,6 +94,8 @@ export async function commoditySheet(db: Db, c: Commodity, x: SheetContext): Pro
         }
       : null,
     flows: flows.map((f) => ({ ...f, year: EI_TRADE_YEAR, source: 'ei-statistical-review-2024' })),
+    chokepoints: chokepointLevels(x.inputs, stress),
+    structural_risk: structuralRisk(x.inputs, asOf, x.cadenceOf),
     stress,
     stress_history: stressHist,
     price_history:
@@ -109,6 +114,29 @@ export async function commoditySheet(db: Db, c: Commodity, x: SheetContext): Pro
   };
 }
 
+/** The chokepoints a commodity's trade passes, with their transit level against normal at the reading date. */
+function chokepointLevels(x: CommodityInputs, stress: CommodityStress): ChokepointExposure[] {
+  if (!x.disruption) return [];
+  const d = disruptionAt(x.disruption.table, x.disruption.transits, stress.as_of);
+  return d.parts
+    .sort((a, b) => b.exposure.share - a.exposure.share)
+    .map((p) => ({
+      chokepoint: p.chokepoint,
+      name: p.name,
+      exposure_share: p.exposure.share,
+      exposure_basis: p.exposure.basis,
+      exposure_year: p.exposure.year,
+      exposure_source: p.exposure.source,
+      vessels: x.disruption!.table.vessel,
+      transits_per_day: p.route?.transits ?? null,
+      normal_per_day: p.route?.normal ?? null,
+      level_vs_normal: p.route?.level ?? null,
+      loss: p.route?.loss ?? null,
+      as_of: p.route?.to ?? null,
+      ...(p.reason ? { reason: p.reason } : {}),
+    }));
+}
+
 /** A share table as a sheet shows it: the 15 largest countries, shares at their published precision (the concentration above uses them unrounded). */
 function published(t: ShareTableData | null): ShareTableData | null {
   return t && { ...t, entries: t.entries.slice(0, 15).map((e) => ({ ...e, share: publishedShare(e.share) })) };
@@ -123,6 +151,9 @@ export function commoditySources(c: Commodity, s: CommoditySheet): CitedSource[]
     ...(c.consumption ? [citedSource(c.consumption.source)] : []),
     ...(c.trade ? (['ei-statistical-review-2024'] as const) : []),
     ...(reserves ? [citedSource(reserves)] : []),
+    ...(s.chokepoints.length ? (['imf-portwatch-chokepoints'] as const) : []),
+    ...(s.chokepoints.some((c) => c.exposure_source === 'eia-chokepoints') ? (['eia-chokepoints'] as const) : []),
+    ...(s.chokepoints.some((c) => c.exposure_source === 'usgs-mcs-2026') && c.production?.source !== 'usgs-mcs-2026' ? (['usgs-mcs-2026'] as const) : []),
     EDITORIAL_SOURCE,
   ];
 }

@@ -5,6 +5,8 @@
  */
 import type { Commodity } from '../catalogue.ts';
 import type { Db } from '../db.ts';
+import { loadTransits } from './disruption.ts';
+import { loadExposures } from './exposure.ts';
 import { priceFrequency } from './prices.ts';
 import { round } from './reserves.ts';
 import { EI_TRADE_YEAR, EI_WORLD_ROWS, hhi } from './shares.ts';
@@ -16,9 +18,8 @@ import {
   type Point,
   PRECIOUS,
   type ReserveInput,
-  SPR_WEIGHT,
+  SPR_SCALE,
   type TaggedEvent,
-  WEIGHTS,
 } from './stress.ts';
 
 const EI = 'ei-statistical-review-2024';
@@ -148,6 +149,8 @@ export async function loadStressInputs(
   const pricePoints = (slug: string) =>
     db.all<Point>(`SELECT strftime(date, '%Y-%m-%d') AS date, value FROM price_obs WHERE slug = ? AND value > 0 ORDER BY date`, [slug]);
   const gold = await pricePoints(PRECIOUS.numeraire);
+  const exposures = await loadExposures(db);
+  const transits = await loadTransits(db);
   const out = new Map<string, CommodityInputs>();
   for (const c of catalogue) {
     const points = c.price ? await pricePoints(c.slug) : [];
@@ -181,13 +184,13 @@ export async function loadStressInputs(
       });
     let reserve: ReserveInput | null = null;
     if (c.code === 'gas' && euGas.length)
-      reserve = { kind: 'gas_storage', source: 'gie-agsi-gas-storage', scope: 'EU aggregate gas storage (AGSI+)', weight: WEIGHTS.reserves, points: euGas };
+      reserve = { kind: 'gas_storage', source: 'gie-agsi-gas-storage', scope: 'EU aggregate gas storage (AGSI+)', scale: 1, points: euGas };
     if ((c.code === 'oil' || c.code === 'wti') && spr.length)
       reserve = {
         kind: 'spr',
         source: 'eia-weekly-petroleum',
         scope: 'US Strategic Petroleum Reserve only: no other country’s stocks are in our sources',
-        weight: SPR_WEIGHT,
+        scale: SPR_SCALE,
         points: spr,
       };
     out.set(c.slug, {
@@ -199,6 +202,7 @@ export async function loadStressInputs(
       priceExcluded: c.slug === PRECIOUS.numeraire ? GOLD_PRICE_EXCLUDED : undefined,
       stages: stages.filter((s) => s.years.length > 0),
       reserve,
+      disruption: exposures.has(c.slug) ? { table: exposures.get(c.slug)!, transits } : null,
       events: events.filter((e) => e.commodities.includes(c.slug)),
       topSuppliers: topSuppliers(c.slug),
     });

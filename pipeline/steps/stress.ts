@@ -1,19 +1,29 @@
 /**
- * The commodity stress index, methodology 2.1.0 (docs/methodology.md): a pure function of a
+ * Current stress of a commodity, methodology 3.0.0 (docs/methodology.md): a pure function of a
  * commodity's dated inputs and the date t the reading describes. Only observations dated on or
  * before t enter; the same function gives the current reading and every month of the history.
+ * Market components only (price, buffer, measured disruption) on fixed weights; supplier
+ * concentration is published apart as structural risk; events are annotations.
  */
 import { METHODOLOGY_VERSION } from '../../contract/common.ts';
 import type { EventEffect, EventKind } from '../../contract/content.ts';
-import type { CommodityStress, StressBand, StressHistoryPoint } from '../../contract/stress.ts';
+import type { CommodityStress, StressBand, StressHistoryPoint, StructuralRisk } from '../../contract/stress.ts';
 import { type Cadence, type SourceCadence, daysBetween, freshnessOf, periodEnd } from '../freshness.ts';
+import { type DisruptionReading, type Transits, disruptionAt } from './disruption.ts';
+import type { ExposureTable } from './exposure.ts';
 import { publishedPrice } from './precision.ts';
 import { clamp01, round } from './reserves.ts';
+import { hhiBand } from './shares.ts';
 
-/** Nominal weights (METHOD.md starting point); rescaled over the components that are available. */
-export const WEIGHTS = { price: 0.3, concentration: 0.25, reserves: 0.2, events: 0.25 } as const;
-/** The US SPR is one country's buffer for a world market: half the reserve weight (methodology §reserves). */
-export const SPR_WEIGHT = 0.1;
+/** Fixed weights of current stress (sum 1, never rescaled): a missing component scores 0 against the same denominator. */
+export const WEIGHTS = { price: 0.5, reserves: 0.2, disruption: 0.3 } as const;
+/** A buffer a quarter below its norm scores 1. */
+export const BUFFER_FULL_SHORTFALL = 0.25;
+/** The US SPR is one country's buffer for a world market: its score counts half. */
+export const SPR_SCALE = 0.5;
+/** Band thresholds, and how far below a threshold the index must fall before the band steps down. */
+export const BAND_THRESHOLDS = [25, 50, 75] as const;
+export const HYSTERESIS_POINTS = 5;
 export const CATEGORY_WEIGHTS: Record<string, number> = { conflict: 1.0, sanction: 0.8, policy: 0.7, infrastructure: 0.6, catastrophe: 0.5 };
 /** Half-life in days of a one-off event, or of a lasting one after it ended. */
 export const HALF_LIFE_DAYS: Record<string, number> = { policy: 90, sanction: 90, conflict: 30, infrastructure: 30, catastrophe: 30 };
@@ -22,8 +32,11 @@ export const IN_FORCE_HALF_LIFE_DAYS = 365;
 export const RELEVANCE = { commodityAndTopSupplier: 1.0, commodityOnly: 0.7 } as const;
 export const MIN_EVENT_PRESSURE = 0.0005;
 
-/** Price: robust z of the 3- and 12-month log change against the trailing 10 years of such changes. */
-export const PRICE = { horizons: [3, 12], windowMonths: 120, minChanges: 36, zFloor: 1, zSpan: 2, dailyLevelDays: 30, levelMonths: 60 } as const;
+/**
+ * Price: robust z of the 3- and 12-month log change against the trailing 10 years of such changes;
+ * the dispersion is at least 0.04 × √h so a near-flat series cannot turn a small move into an extreme z.
+ */
+export const PRICE = { horizons: [3, 12], windowMonths: 120, minChanges: 36, zFloor: 1, zSpan: 2, dailyLevelDays: 30, dispersionFloor: 0.04 } as const;
 /** Concentration: s = log(HHI / 500) / log(20 ) — 0 for twenty equal suppliers, 1 for a monopoly. */
 export const HHI_FLOOR = 500;
 /** Precious metals' shocks are measured in gold, whose own price is monetary (central banks, ETFs), not a supply signal. */
@@ -77,7 +90,8 @@ export interface ReserveInput {
   kind: 'gas_storage' | 'spr';
   source: string;
   scope: string;
-  weight: number;
+  /** Factor on the buffer score: 1, or SPR_SCALE for one country's buffer of a world market. */
+  scale: number;
   /** Fill % (gas) or stock in thousand barrels (SPR), oldest first. */
   points: readonly Point[];
 }
@@ -100,15 +114,34 @@ export interface CommodityInputs {
   priceExcluded?: string | undefined;
   stages: readonly ConcentrationStage[];
   reserve: ReserveInput | null;
+  /** Routes the commodity's supply takes through measured chokepoints, and the transits (null: no measured route). */
+  disruption: { table: ExposureTable; transits: Transits } | null;
   events: readonly TaggedEvent[];
   topSuppliers: ReadonlySet<string>;
 }
 
 export type Cadences = (source: string, series?: string | null) => SourceCadence;
 
-export function band(index: number | null): StressBand | null {
+const BANDS: readonly StressBand[] = ['low', 'moderate', 'high', 'severe'];
+
+/**
+ * The band of an index, with hysteresis when the previous band is known: the band steps up when
+ * the index reaches a threshold, and steps down only once it is HYSTERESIS_POINTS below it.
+ */
+export function band(
+  index: number | null,
+  previous: StressBand | null = null,
+  thresholds: readonly number[] = BAND_THRESHOLDS,
+  downs: readonly number[] = thresholds.map((x) => x - HYSTERESIS_POINTS),
+): StressBand | null {
   if (index === null) return null;
-  return index < 25 ? 'low' : index < 50 ? 'moderate' : index < 75 ? 'high' : 'severe';
+  const plain = thresholds.filter((x) => index >= x).length;
+  if (previous === null) return BANDS[plain] as StressBand;
+  const prev = BANDS.indexOf(previous);
+  if (plain >= prev) return BANDS[plain] as StressBand;
+  // Falling: stay in a band until the index is below its down-step.
+  const held = downs.filter((x) => index >= x).length;
+  return BANDS[Math.max(plain, Math.min(prev, held))] as StressBand;
 }
 
 /** Concentration score of an HHI (0–10,000). */
@@ -197,9 +230,9 @@ export interface PriceReading {
 /**
  * Price stress at t: for h = 3 and 12 months, the change r_h = L(t) − M(month − h) in log price,
  * where L is the latest level (monthly mean, or the mean of the last 30 days of a daily series)
- * and M a monthly mean; z_h = (r_h − median) / (1.4826 × MAD) of the same changes over the 120
- * months before; s = clip((max z_h − 1) / 2, 0, 1). Falls score 0: a collapse is not supply stress,
- * and neither is a rebound that leaves the price below its median of the previous 60 months.
+ * and M a monthly mean; z_h = (r_h − median) / max(1.4826 × MAD, 0.04 × √h) of the same changes
+ * over the 120 months before; s = clip((max z_h − 1) / 2, 0, 1). Falls score 0: a collapse is not
+ * supply stress.
  */
 export function priceStress(p: PriceInput, t: string): PriceReading | { reason: string; date: string | null } {
   const i = lastAtOrBefore(p.points, t);
@@ -246,15 +279,18 @@ export function priceStress(p: PriceInput, t: string): PriceReading | { reason: 
     }
     const med = median(changes);
     const mad = median(changes.map((x) => Math.abs(x - med)));
-    if (mad === 0) continue;
+    const floor = PRICE.dispersionFloor * Math.sqrt(h);
+    const sigma = Math.max(1.4826 * mad, floor);
     const r = level - base;
-    const z = (r - med) / (1.4826 * mad);
+    const z = (r - med) / sigma;
     Object.assign(inputs, {
       [`change_${h}m_log`]: round(r, 6),
       [`change_${h}m_pct`]: round((Math.exp(r) - 1) * 100, 2),
       [`base_${h}m_month`]: monthLabel(current - h),
       [`median_${h}m`]: round(med, 6),
       [`mad_${h}m`]: round(mad, 6),
+      [`dispersion_${h}m`]: round(sigma, 6),
+      [`dispersion_floored_${h}m`]: sigma === floor,
       [`z_${h}m`]: round(z, 4),
       [`changes_${h}m`]: changes.length,
     });
@@ -262,17 +298,8 @@ export function priceStress(p: PriceInput, t: string): PriceReading | { reason: 
   }
   if (!best) return { reason: `too short a history: needs ${PRICE.minChanges} monthly changes in the ${PRICE.windowMonths} months before`, date: last.date };
   inputs.window = `${monthLabel(current - PRICE.windowMonths)} to ${monthLabel(current - 1)}`;
-  const levels: number[] = [];
-  for (let k = current - PRICE.levelMonths; k < current; k++) {
-    const v = months.get(k);
-    if (v !== undefined) levels.push(v);
-  }
-  const levelMedian = levels.length ? median(levels) : null;
-  const rebound = levelMedian !== null && level < levelMedian;
-  inputs.median_level_60m = levelMedian === null ? null : round(Math.exp(levelMedian), 4);
-  inputs.below_60m_median = rebound;
-  inputs.formula = 's = clip((max(z_3m, z_12m) − 1) / 2, 0, 1), 0 while the level is below its 60-month median; z = (r − median) / (1.4826 × MAD)';
-  return { score: rebound ? 0 : clamp01((best.z - PRICE.zFloor) / PRICE.zSpan), z: best.z, horizon: best.h, inputs, date: last.date };
+  inputs.formula = 's = clip((max(z_3m, z_12m) − 1) / 2, 0, 1); z = (r − median) / max(1.4826 × MAD, 0.04 × √h)';
+  return { score: clamp01((best.z - PRICE.zFloor) / PRICE.zSpan), z: best.z, horizon: best.h, inputs, date: last.date };
 }
 
 /** Reserve shortfall at t: gas fill against its seasonal norm, the SPR stock against its 5-year mean. */
@@ -414,8 +441,30 @@ export function eventPressure(slug: string, events: readonly TaggedEvent[], topS
   return { covered: mine.length > 0, sum, score: 1 - Math.exp(-Math.max(0, sum)), contributions };
 }
 
-/** The reading of one commodity at date t, every component with its inputs, weights and age. */
-export function stressAt(x: CommodityInputs, t: string, today: string, cadences: Cadences): CommodityStress {
+/** Structural risk at t: the concentration of the narrowest supply stage usable then (not governance weighted: no WGI in our sources). */
+export function structuralRisk(x: CommodityInputs, t: string, cadences: Cadences): StructuralRisk | null {
+  const cs = concentrationStress(x.stages, t, cadences);
+  if (!cs) return null;
+  return {
+    index: round(100 * cs.score, 1),
+    concentration: hhiBand(cs.year.hhi),
+    hhi: cs.year.hhi,
+    stage: cs.stage.stage,
+    basis: cs.stage.basis,
+    year: cs.year.year,
+    countries: cs.year.countries,
+    top_supplier: cs.year.top,
+    top_share: cs.year.top_share,
+    as_of: `${cs.year.year}-12-31`,
+    input_freshness: cs.age.freshness,
+    source: cs.stage.source,
+    governance_weighted: false,
+    formula: 'index = 100 × clip(log10(HHI / 500) / log10(20), 0, 1), most concentrated stage; HHI bands: US DOJ/FTC 2023 (1,000 / 1,800)',
+  };
+}
+
+/** The reading of one commodity at date t, every component with its inputs, weights and age. `previous` is the band of the month-end before (hysteresis). */
+export function stressAt(x: CommodityInputs, t: string, today: string, cadences: Cadences, previous: StressBand | null = null): CommodityStress {
   const components: Component[] = [];
   const base = (key: Component['key'], name: string, weight: number, raw_label: string): Component => ({
     key,
@@ -437,22 +486,20 @@ export function stressAt(x: CommodityInputs, t: string, today: string, cadences:
     c.input_freshness = age.freshness;
     c.freshness_factor = age.factor;
     c.available = age.factor > 0;
-    if (age.freshness === 'stale')
-      c.reason = `${what} is stale at ${t} (${age.overdue > 0 ? `${age.overdue} days past its next expected release` : `more than ${STRUCTURAL_AGE_YEARS.full} years old`}): half weight`;
-    if (age.freshness === 'expired')
-      c.reason = `${what} is too old at ${t} to describe it (${age.overdue > 0 ? `${age.overdue} days past its next expected release` : `more than ${STRUCTURAL_AGE_YEARS.expire} years old`}): left out`;
+    if (age.freshness === 'stale') c.reason = `${what} is stale at ${t} (${age.overdue} days past its next expected release): half weight`;
+    if (age.freshness === 'expired') c.reason = `${what} is too old at ${t} to describe it (${age.overdue} days past its next expected release): counts 0`;
   };
 
   // Price.
   const price = base('price', 'Price shock', WEIGHTS.price, 'largest robust z of the 3- and 12-month change in log price');
   if (x.priceExcluded) price.reason = x.priceExcluded;
-  else if (!x.price) price.reason = 'no public price series in our sources';
+  else if (!x.price) price.reason = 'no public price series in our sources: counts 0';
   else {
     price.source = x.price.source;
     const p = priceStress(x.price, t);
     const cad = cadences(x.price.source, x.price.series);
     if (p.date) price.as_of = priceEnd(x.price, p.date);
-    if ('reason' in p) price.reason = p.reason;
+    if ('reason' in p) price.reason = `${p.reason}: counts 0`;
     else {
       price.raw = round(p.z, 4);
       price.score = round(p.score, 4);
@@ -462,106 +509,99 @@ export function stressAt(x: CommodityInputs, t: string, today: string, cadences:
   }
   components.push(price);
 
-  // Concentration.
-  const conc = base(
-    'concentration',
-    'Supplier concentration',
-    WEIGHTS.concentration,
-    'Herfindahl–Hirschman index of the most concentrated supply stage (0–10,000)',
-  );
-  const cs = concentrationStress(x.stages, t, cadences);
-  if (!cs) conc.reason = x.stages.length === 0 ? 'no production or trade table by country in our sources' : 'no supply-stage table published by this date';
-  else {
-    conc.raw = cs.year.hhi;
-    conc.score = round(cs.score, 4);
-    conc.inputs = cs.inputs;
-    conc.as_of = `${cs.year.year}-12-31`;
-    conc.source = cs.stage.source;
-    withAge(conc, cs.age, `the ${cs.year.year} ${cs.stage.stage} table`);
-  }
-  components.push(conc);
-
-  // Reserves.
+  // Buffer.
   const res = base(
     'reserves',
     'Reserve buffer',
-    x.reserve?.weight ?? WEIGHTS.reserves,
+    WEIGHTS.reserves,
     x.reserve?.kind === 'spr'
-      ? 'relative shortfall of the US Strategic Petroleum Reserve against its 5-year mean (the US buffer only)'
+      ? 'relative shortfall of the US Strategic Petroleum Reserve against its 5-year mean (the US buffer only: score × 0.5)'
       : 'relative shortfall of EU gas storage fill against its seasonal norm',
   );
-  if (!x.reserve) res.reason = 'no strategic reserve data for this commodity in our sources';
+  if (!x.reserve) res.reason = 'no strategic reserve data for this commodity in our sources: counts 0';
   else {
     res.source = x.reserve.source;
     res.inputs = { scope: x.reserve.scope };
     const r = reserveStress(x.reserve, t);
     if (r.date) res.as_of = r.date;
-    if ('reason' in r) res.reason = r.reason;
+    if ('reason' in r) res.reason = `${r.reason}: counts 0`;
     else {
       res.raw = round(r.shortfall, 4);
-      res.score = round(r.shortfall, 4);
-      res.inputs = { scope: x.reserve.scope, ...r.inputs };
+      res.score = round(x.reserve.scale * clamp01(r.shortfall / BUFFER_FULL_SHORTFALL), 4);
+      res.inputs = { scope: x.reserve.scope, ...r.inputs, full_score_shortfall: BUFFER_FULL_SHORTFALL, scale: x.reserve.scale };
+      res.inputs.formula = `s = ${x.reserve.scale === 1 ? '' : `${x.reserve.scale} × `}clip(shortfall / ${BUFFER_FULL_SHORTFALL}, 0, 1)`;
       withAge(res, marketAge(cadences(x.reserve.source), r.date, t), 'the latest reserve reading');
     }
   }
   components.push(res);
 
-  // Events.
-  const ev = base('events', 'Event pressure', WEIGHTS.events, 'Σ ± category weight × relevance × decay over tagged events (easing events count negative)');
-  const e = eventPressure(x.slug, x.events, x.topSuppliers, t);
-  ev.source = 'chokepoint-editorial';
-  ev.as_of = t;
-  if (!e.covered) ev.reason = 'no event for this commodity is tagged on or before this date, so the event desk does not cover it yet';
+  // Measured disruption.
+  const dis = base(
+    'disruption',
+    'Measured route disruption',
+    WEIGHTS.disruption,
+    'share of world supply on chokepoint routes whose transits are below their seasonal normal',
+  );
+  let reading: DisruptionReading | null = null;
+  if (!x.disruption) dis.reason = 'none of its supply routes passes a chokepoint with transit data in our sources: counts 0';
   else {
-    ev.available = true;
-    ev.freshness_factor = 1;
-    ev.input_freshness = 'current';
-    ev.raw = round(e.sum, 4);
-    ev.score = round(e.score, 4);
-    ev.inputs = {
-      events_counted: e.contributions.length,
-      tightening: round(
-        e.contributions.filter((c) => c.pressure > 0).reduce((s, c) => s + c.pressure, 0),
-        4,
-      ),
-      easing: round(
-        e.contributions.filter((c) => c.pressure < 0).reduce((s, c) => s + c.pressure, 0),
-        4,
-      ),
-      formula: 's = 1 − exp(−max(Σ, 0))',
-    };
+    reading = disruptionAt(x.disruption.table, x.disruption.transits, t);
+    dis.source = 'imf-portwatch-chokepoints';
+    dis.as_of = reading.as_of;
+    const inputs: Component['inputs'] = { vessels: x.disruption.table.vessel, share_at_risk: reading.share, full_score_share: 0.07 };
+    for (const part of reading.parts) {
+      const k = part.chokepoint;
+      inputs[`${k}_exposure`] = part.exposure.share;
+      inputs[`${k}_exposure_year`] = part.exposure.year;
+      inputs[`${k}_exposure_source`] = part.exposure.source;
+      if (part.exposure.before_publication) inputs[`${k}_exposure_before_publication`] = true;
+      inputs[`${k}_level_vs_normal`] = part.route?.level ?? null;
+      inputs[`${k}_loss`] = part.route?.loss ?? null;
+      inputs[`${k}_at_risk`] = part.at_risk;
+    }
+    inputs.formula =
+      'D = Σ over routes of max(exposure × loss); s = clip(D / 0.07, 0, 1); loss = clip(1 − transits(28 days) / median of the same days in up to 5 earlier years, 0, 1)';
+    dis.inputs = inputs;
+    if (!reading.measured) dis.reason = `no chokepoint on its routes has transit data at ${t}: counts 0`;
+    else {
+      dis.raw = reading.share;
+      dis.score = reading.score;
+      dis.available = true;
+      dis.freshness_factor = 1;
+      dis.input_freshness = 'current';
+    }
   }
-  components.push(ev);
+  components.push(dis);
 
-  const available = components.filter((c) => c.available);
-  const nominal = components.reduce((s, c) => s + c.weight, 0);
-  const total = available.reduce((s, c) => s + c.weight * c.freshness_factor, 0);
-  const coverage = round(total / nominal, 4);
-  const nonEvent = available.filter((c) => c.key !== 'events');
+  // Fixed denominator: every component's weight counts, measured or not.
+  let sum = 0;
+  for (const c of components) {
+    c.effective_weight = round(c.weight * c.freshness_factor, 6);
+    c.contribution = c.available ? round(100 * c.effective_weight * (c.score ?? 0), 2) : null;
+    sum += c.contribution ?? 0;
+  }
+  const coverage = round(
+    components.reduce((s, c) => s + c.weight * c.freshness_factor, 0),
+    4,
+  );
+  const fresh = components.filter((c) => c.available && c.freshness_factor === 1);
   let index: number | null = null;
   let reason: string | undefined;
-  if (available.length < 2 || nonEvent.length === 0) {
+  if (fresh.length === 0)
     reason =
-      available.length === 0
-        ? 'no component can be measured'
-        : `too little to stand on: ${available.map((c) => c.key).join(' and ')} only (an index needs at least two components, not events alone)`;
-  } else {
-    let sum = 0;
-    for (const c of available) {
-      c.effective_weight = round((c.weight * c.freshness_factor) / total, 6);
-      c.contribution = round(100 * c.effective_weight * (c.score ?? 0), 2);
-      sum += c.contribution;
-    }
-    index = round(Math.min(100, Math.max(0, sum)), 1);
-  }
+      components.some((c) => c.available) || x.price || x.reserve
+        ? `no market input is fresh at ${t} (price, buffer or measured disruption): no band`
+        : 'no market data in our sources (no price, buffer or measured route): see structural_risk';
+  else index = round(Math.min(100, Math.max(0, sum)), 1);
+  const e = eventPressure(x.slug, x.events, x.topSuppliers, t);
   return {
     index,
-    band: band(index),
+    band: band(index, previous),
     as_of: t,
     lag_days: Math.max(0, daysBetween(t, today)),
     methodology_version: METHODOLOGY_VERSION,
     coverage,
-    weights_rescaled: available.length < components.length || available.some((c) => c.freshness_factor < 1),
+    weights_rescaled: false,
     ...(reason ? { reason } : {}),
     components,
     events: e.contributions.slice(0, 20),
@@ -600,8 +640,15 @@ export const HISTORY_FROM = '2015-01';
 
 /** The reading at the end of every month from 2015-01 to the month of `until`, with the same code. */
 export function stressHistory(x: CommodityInputs, until: string, today: string, cadences: Cadences): StressHistoryPoint[] {
+  let previous: StressBand | null = null;
   return monthEnds(HISTORY_FROM, until).map((d) => {
-    const s = stressAt(x, d, today, cadences);
+    const s = stressAt(x, d, today, cadences, previous);
+    previous = s.band;
     return { date: d, index: s.index, band: s.band, coverage: s.coverage };
   });
+}
+
+/** The band of the last month-end strictly before t in a history (the current reading's hysteresis anchor). */
+export function bandBefore(history: readonly StressHistoryPoint[], t: string): StressBand | null {
+  return [...history].reverse().find((p) => p.date < t)?.band ?? null;
 }

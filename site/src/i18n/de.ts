@@ -89,6 +89,7 @@ export const de: Messages = {
     concentration: 'Lieferantenkonzentration',
     reserves: 'Reservepuffer',
     events: 'Ereignisdruck',
+    disruption: 'Gemessene Störung',
   },
   frequency: { daily: 'täglich', weekly: 'wöchentlich', monthly: 'monatlich', annual: 'jährlich' },
   units: {
@@ -123,6 +124,9 @@ export const de: Messages = {
       'ei-statistical-review-2024': 'Die Daten der Energy Institute Statistical Review 2024',
       'eurostat-gas-imports-by-partner': 'Die Gasimportdaten von Eurostat',
       'country-codes': 'Die Ländercodes',
+      'imf-portwatch-chokepoints': 'Die IMF-PortWatch-Transitdaten',
+      'eia-chokepoints': 'Die EIA-Daten zu Meerengen',
+      'nyfed-gscpi': 'Die GSCPI-Daten der New York Fed',
     },
     note: (label: string, end: string, age: string, word: string, due: string | null) =>
       `${label} enden am ${end}, ${age} (${word}${due ? `; die nächste Veröffentlichung war spätestens am ${due} fällig` : ''}).`,
@@ -202,6 +206,12 @@ export const de: Messages = {
     partsTitle: (name: string) => `${name}: woraus sich der Stressindex zusammensetzt`,
     partsHeading: 'Stress nach Komponenten',
     partsCaption: (index: string, version: string) => `Punkte, die jede Komponente zum Index beiträgt (insgesamt ${index}). Methodik ${version}.`,
+    chokepointsTitle: (n: string) => `${n}: Meerengen auf seinen Handelsrouten`,
+    chokepointsHeading: 'Meerengen auf seinen Routen',
+    chokepointsCaption: (d: string) =>
+      `Durchfahrten der 28 Tage bis ${d} gegenüber ihrer saisonalen Norm (100 % = normal); die Beschriftungen nennen den Anteil des Weltangebots oder -handels dahinter. IMF PortWatch, EIA, EI, USGS.`,
+    chokepointLevel: 'Durchfahrten / Norm',
+    chokepointShare: 'Anteil des Angebots',
     priceTitle: (name: string, from: string, to: string) => `${name}: Preis, ${from}–${to}`,
     per: (unit: string) => ` je ${unit}`,
     priceDesc: (benchmark: string, value: string, on: string, change: string | null, min: string, max: string) =>
@@ -219,14 +229,22 @@ export const de: Messages = {
     nominal: (w: string) => `nominal ${w}`,
     explain: {
       price:
-        'Wie stark die jüngste Preisbewegung über 3 oder 12 Monate im Vergleich zu denselben Bewegungen der vorangegangenen 10 Jahre ist: ein robuster z-Wert, von z = 1 bis z = 3 auf 0–1 abgebildet (Rückgänge und Erholungen unter dem 5-Jahres-Median ergeben 0; Edelmetalle werden in Gold gemessen).',
+        'Wie stark die letzte Preisbewegung über 3 oder 12 Monate gegenüber denselben Bewegungen der 10 Jahre davor ist: ein robuster z-Wert (Streuung mindestens 0,04 × √Monate), von z = 1 bis z = 3 auf 0–1 abgebildet; Rückgänge zählen 0; Edelmetalle werden in Gold gemessen.',
+      disruption:
+        'Der Anteil des Weltangebots, dessen Route eine Meerenge passiert, an der IMF PortWatch weniger Durchfahrten zählt als an denselben Tagen früherer Jahre (Median von bis zu 5): verlorener Anteil jeder Route × was sie passiert; 7 % des Weltangebots ergeben 1.',
       concentration:
         'Wie stark das Angebot auf der am stärksten konzentrierten Stufe (Förderung, Raffination oder Export) auf wenige Länder verteilt ist: der Herfindahl-Hirschman-Index, logarithmisch auf 0–1 abgebildet (500 → 0, 10.000 → 1).',
       reserves: 'Wie weit die strategische Reserve hinter diesem Rohstoff unter ihrer Norm oder ihrem Ziel liegt (EU-Speicher bei Gas, die US-SPR bei Rohöl).',
       events:
         'Erfasste Ereignisse, die diesen Rohstoff oder seine wichtigsten Produzenten betreffen, gewichtet nach Kategorie und Relevanz; entlastende Ereignisse werden gegen verschärfende verrechnet, geltende Maßnahmen klingen langsam ab, beendete nach der Halbwertszeit ihrer Kategorie.',
     },
-    anchor: { price: 'price-shock', concentration: 'supplier-concentration-hhi', reserves: 'reserve-buffer', events: 'event-pressure' },
+    anchor: {
+      price: 'price-shock',
+      concentration: 'supplier-concentration-hhi',
+      reserves: 'reserve-buffer',
+      events: 'event-pressure',
+      disruption: 'methodology-300',
+    },
     rawIs: 'Rohwert:',
     unavailableBecause: 'Nicht verfügbar:',
     method: 'Methode',
@@ -279,6 +297,10 @@ export const de: Messages = {
     kpiGas: 'Gasspeicher',
     on: (day: string) => `am ${day}`,
     depTitle: (name: string) => `${name}: Importabhängigkeit nach Energierohstoff`,
+    routesTitle: (n: string) => `${n}: Meerengen auf seinen Importrouten`,
+    routesHeading: 'Importrouten',
+    routesCaption:
+      'Anteil der Importe jedes Brennstoffs, deren Route eine Meerenge passiert, und deren Durchfahrten gegenüber der Norm. Hormus zählt als Verlust; ein Umweg um das Rote Meer oder Malakka liefert verspätet.',
     autTitle: (name: string) => `${name}: Selbstversorgung (Produktion / Verbrauch)`,
     prodTitle: (name: string) => `${name}: Anteil an der Weltproduktion`,
     rank: (rank: number) => `Rang ${rank}`,
@@ -428,13 +450,13 @@ export const de: Messages = {
   history: {
     heading: 'Verlauf des Stressindex',
     whyCommodity:
-      'zu geringe Abdeckung. Ein Index wird nur veröffentlicht, wenn mindestens zwei seiner vier Komponenten messbar sind und eine davon nicht der Ereignisdruck ist (die Abdeckungsregel); in diesen Monaten lagen zu wenige Eingangsdaten vor, daher sind es Lücken, keine Nullen.',
+      'keine aktuellen Marktdaten. Ein Wert der aktuellen Anspannung braucht am Monatsende einen aktuellen Preis, Puffer oder eine gemessene Störung (Methodik 3.0.0); ohne sie ist der Monat eine Lücke, keine Null.',
     lackingFuel: (fuel: string, endsIn: string | null, thin: boolean) =>
       `${fuel}: ${[...(endsIn ? [`sein Verlauf endet im ${endsIn}, seinen jüngsten Daten`] : []), ...(thin ? ['in einigen dieser Monate zu geringe Abdeckung'] : [])].join(', und ')}`,
     whyCountryFuel: (name: string, lacking: string[]) =>
       `ein Energieträger, von dem ${name} abhängt, hatte zu diesen Monatsenden keinen Stresswert (${lacking.join('; ')}), daher hat auch das Land keinen: eine Lücke, keine Null.`,
     whyCountryNone: (name: string) =>
-      `für ${name} war damals noch keine Energiebilanz veröffentlicht, oder ein Energieträger, von dem es abhängt, hatte keinen Stresswert (zu geringe Abdeckung): eine Lücke, keine Null.`,
+      `für ${name} war damals noch keine Energiebilanz veröffentlicht, oder für die Straße von Hormus auf der Route seiner Importe gab es keine Messung der Durchfahrten (IMF PortWatch beginnt 2019, eine Norm braucht ein früheres Jahr): eine Lücke, keine Null.`,
     gaps: (missing: number, total: number, spans: string, why: string) => `Kein Index in ${n(missing)} von ${n(total)} Monaten (${spans}): ${why}`,
     title: (name: string, from: string, to: string) => `${name}: Stressindex zu jedem Monatsende, ${from} bis ${to}`,
     descIntro: (from: string, to: string) =>

@@ -95,6 +95,7 @@ export const en = {
     concentration: 'Supplier concentration',
     reserves: 'Reserve buffer',
     events: 'Event pressure',
+    disruption: 'Measured disruption',
   },
   frequency: { daily: 'daily', weekly: 'weekly', monthly: 'monthly', annual: 'annual' } as Record<string, string>,
   units: {
@@ -130,6 +131,9 @@ export const en = {
       'ei-statistical-review-2024': 'Energy Institute Statistical Review 2024 data',
       'eurostat-gas-imports-by-partner': 'Eurostat gas import data',
       'country-codes': 'Country code data',
+      'imf-portwatch-chokepoints': 'IMF PortWatch transit data',
+      'eia-chokepoints': 'EIA chokepoint volume data',
+      'nyfed-gscpi': 'NY Fed GSCPI data',
     } as Record<string, string>,
     note: (label: string, end: string, age: string, word: string, due: string | null) =>
       `${label} ends ${end}, ${age} (${word}${due ? `; the next release was due by ${due}` : ''}).`,
@@ -208,6 +212,12 @@ export const en = {
     partsTitle: (name: string) => `${name}: what makes up the stress index`,
     partsHeading: 'Stress, component by component',
     partsCaption: (index: string, version: string) => `Points each component adds to the index (${index} in all). Methodology ${version}.`,
+    chokepointsTitle: (n: string) => `${n}: chokepoints on its trade routes`,
+    chokepointsHeading: 'Chokepoints on its routes',
+    chokepointsCaption: (d: string) =>
+      `Transits over the 28 days to ${d} against their seasonal normal (100 % = normal); bar labels give the share of world supply or trade behind each. IMF PortWatch, EIA, EI, USGS.`,
+    chokepointLevel: 'Transits vs normal',
+    chokepointShare: 'share of supply',
     priceTitle: (name: string, from: string, to: string) => `${name} price, ${from}–${to}`,
     per: (unit: string) => ` per ${unit}`,
     priceDesc: (benchmark: string, value: string, on: string, change: string | null, min: string, max: string) =>
@@ -225,14 +235,22 @@ export const en = {
     nominal: (w: string) => `nominal ${w}`,
     explain: {
       price:
-        'How sharp the latest 3- or 12-month price move is against the same moves over the previous 10 years: a robust z-score mapped to 0–1 from z = 1 to z = 3 (falls, and rebounds below the 5-year median, score 0; precious metals are measured in gold).',
+        'How sharp the latest 3- or 12-month price move is against the same moves over the previous 10 years: a robust z-score (dispersion at least 0.04 × √months) mapped to 0–1 from z = 1 to z = 3; falls score 0; precious metals are measured in gold.',
+      disruption:
+        'The share of world supply whose route passes a chokepoint where IMF PortWatch counts fewer transits than the same days of earlier years (median of up to 5): the lost share of each route × what passes it, 7 % of world supply scoring 1.',
       concentration:
         'How concentrated supply is among countries at its most concentrated stage (production, refining or exports): the Herfindahl–Hirschman index, mapped to 0–1 on a log scale (500 → 0, 10,000 → 1).',
       reserves: 'How far the strategic reserve behind this commodity falls short of its norm or target (EU storage for gas, the US SPR for crude).',
       events:
         'Tagged events touching this commodity or its main producers, weighted by category and relevance; easing events count against tightening ones, measures in force decay slowly and ended ones by their category’s half-life.',
     },
-    anchor: { price: 'price-shock', concentration: 'supplier-concentration-hhi', reserves: 'reserve-buffer', events: 'event-pressure' },
+    anchor: {
+      price: 'price-shock',
+      concentration: 'supplier-concentration-hhi',
+      reserves: 'reserve-buffer',
+      events: 'event-pressure',
+      disruption: 'methodology-300',
+    },
     rawIs: 'Raw:',
     unavailableBecause: 'Unavailable:',
     method: 'Method',
@@ -285,6 +303,10 @@ export const en = {
     kpiGas: 'Gas storage',
     on: (day: string) => `on ${day}`,
     depTitle: (name: string) => `${name}: import dependence by energy commodity`,
+    routesTitle: (n: string) => `${n}: chokepoints on its import routes`,
+    routesHeading: 'Import routes',
+    routesCaption:
+      "Share of each fuel's imports whose route passes a chokepoint, and its transit level against normal. Hormuz counts as a loss; a detour round the Red Sea or Malacca delivers late.",
     autTitle: (name: string) => `${name}: self-sufficiency (production / consumption)`,
     prodTitle: (name: string) => `${name}: share of world production`,
     rank: (rank: number) => `rank ${rank}`,
@@ -434,13 +456,13 @@ export const en = {
   history: {
     heading: 'Stress index history',
     whyCommodity:
-      'not enough coverage. An index is published only when at least two of its four components can be measured and one of them is not event pressure (the coverage rule); in those months too few inputs were available, so they are gaps, not zeros.',
+      'no fresh market input. A current stress reading needs a price, buffer or measured-disruption input that is current at the month end (methodology 3.0.0); without one the month is a gap, not a zero.',
     lackingFuel: (fuel: string, endsIn: string | null, thin: boolean) =>
       `${fuel}: ${[...(endsIn ? [`its history ends in ${endsIn}, its newest data`] : []), ...(thin ? ['not enough coverage in some of those months'] : [])].join(', and ')}`,
     whyCountryFuel: (name: string, lacking: string[]) =>
       `a fuel ${name} depends on had no stress reading at those month ends (${lacking.join('; ')}), so the country has none either: a gap, not a zero.`,
     whyCountryNone: (name: string) =>
-      `no energy balance for ${name} was published by then, or a fuel it depends on had no stress reading (not enough coverage): a gap, not a zero.`,
+      `no energy balance for ${name} was published by then, or the Strait of Hormuz, on the route of its imports, had no transit measurement (IMF PortWatch starts in 2019 and a normal needs an earlier year): a gap, not a zero.`,
     gaps: (missing: number, total: number, spans: string, why: string) => `No index in ${n(missing)} of ${n(total)} months (${spans}): ${why}`,
     title: (name: string, from: string, to: string) => `${name}: stress index at each month end, ${from} to ${to}`,
     descIntro: (from: string, to: string) =>

@@ -89,6 +89,7 @@ export const es: Messages = {
     concentration: 'Concentración de proveedores',
     reserves: 'Colchón de reservas',
     events: 'Presión de acontecimientos',
+    disruption: 'Perturbación medida',
   },
   frequency: { daily: 'diaria', weekly: 'semanal', monthly: 'mensual', annual: 'anual' },
   units: {
@@ -123,6 +124,9 @@ export const es: Messages = {
       'ei-statistical-review-2024': 'Los datos de la Energy Institute Statistical Review 2024',
       'eurostat-gas-imports-by-partner': 'Los datos de importaciones de gas de Eurostat',
       'country-codes': 'Los códigos de país',
+      'imf-portwatch-chokepoints': 'Los datos de tránsito de IMF PortWatch',
+      'eia-chokepoints': 'Los datos de volúmenes en estrechos de la EIA',
+      'nyfed-gscpi': 'Los datos del GSCPI de la Fed de Nueva York',
     },
     note: (label: string, end: string, age: string, word: string, due: string | null) =>
       `${label} terminan el ${end}, ${age} (${word}${due ? `; la siguiente publicación se esperaba a más tardar el ${due}` : ''}).`,
@@ -202,6 +206,12 @@ export const es: Messages = {
     partsTitle: (name: string) => `${name}: qué compone el índice de tensión`,
     partsHeading: 'La tensión, componente a componente',
     partsCaption: (index: string, version: string) => `Puntos que cada componente aporta al índice (${index} en total). Metodología ${version}.`,
+    chokepointsTitle: (n: string) => `${n}: estrechos en sus rutas comerciales`,
+    chokepointsHeading: 'Estrechos en sus rutas',
+    chokepointsCaption: (d: string) =>
+      `Tránsitos de los 28 días hasta el ${d} frente a su normal estacional (100 % = normal); las etiquetas dan la parte de la oferta o del comercio mundial detrás de cada uno. IMF PortWatch, EIA, EI, USGS.`,
+    chokepointLevel: 'Tránsitos / normal',
+    chokepointShare: 'parte de la oferta',
     priceTitle: (name: string, from: string, to: string) => `${name}: precio, ${from}–${to}`,
     per: (unit: string) => ` por ${unit}`,
     priceDesc: (benchmark: string, value: string, on: string, change: string | null, min: string, max: string) =>
@@ -219,7 +229,9 @@ export const es: Messages = {
     nominal: (w: string) => `nominal ${w}`,
     explain: {
       price:
-        'La intensidad del último movimiento de precios a 3 o 12 meses frente a los mismos movimientos de los 10 años anteriores: una puntuación z robusta llevada a 0–1 entre z = 1 y z = 3 (las caídas, y los repuntes por debajo de la mediana de 5 años, puntúan 0; los metales preciosos se miden en oro).',
+        'Lo brusco del último movimiento de precio a 3 o 12 meses frente a los mismos movimientos de los 10 años anteriores: un z robusto (dispersión de al menos 0,04 × √meses) llevado a 0–1 entre z = 1 y z = 3; las caídas valen 0; los metales preciosos se miden en oro.',
+      disruption:
+        'La parte de la oferta mundial cuya ruta pasa por un estrecho donde IMF PortWatch cuenta menos tránsitos que en los mismos días de años anteriores (mediana de hasta 5): parte perdida de cada ruta × lo que pasa por ella; el 7 % de la oferta mundial vale 1.',
       concentration:
         'Lo concentrada que está la oferta entre países en su fase más concentrada (producción, refinado o exportación): el índice de Herfindahl-Hirschman, llevado a 0–1 en escala logarítmica (500 → 0, 10.000 → 1).',
       reserves:
@@ -227,7 +239,13 @@ export const es: Messages = {
       events:
         'Acontecimientos registrados que afectan a esta materia prima o a sus principales productores, ponderados por categoría y relevancia; los que alivian restan de los que tensionan, las medidas en vigor se atenúan lentamente y las ya terminadas según la vida media de su categoría.',
     },
-    anchor: { price: 'price-shock', concentration: 'supplier-concentration-hhi', reserves: 'reserve-buffer', events: 'event-pressure' },
+    anchor: {
+      price: 'price-shock',
+      concentration: 'supplier-concentration-hhi',
+      reserves: 'reserve-buffer',
+      events: 'event-pressure',
+      disruption: 'methodology-300',
+    },
     rawIs: 'Valor bruto:',
     unavailableBecause: 'No disponible:',
     method: 'Método',
@@ -281,6 +299,10 @@ export const es: Messages = {
     kpiGas: 'Almacenamiento de gas',
     on: (day: string) => `el ${day}`,
     depTitle: (name: string) => `${name}: dependencia de las importaciones por fuente de energía`,
+    routesTitle: (n: string) => `${n}: estrechos en sus rutas de importación`,
+    routesHeading: 'Rutas de importación',
+    routesCaption:
+      'Parte de las importaciones de cada combustible cuya ruta pasa por un estrecho, y su nivel de tránsitos frente a la normal. Ormuz cuenta como pérdida; un desvío por el Cabo o fuera de Malaca entrega tarde.',
     autTitle: (name: string) => `${name}: autosuficiencia (producción / consumo)`,
     prodTitle: (name: string) => `${name}: cuota de la producción mundial`,
     rank: (rank: number) => `puesto ${rank}`,
@@ -431,13 +453,13 @@ export const es: Messages = {
   history: {
     heading: 'Historial del índice de tensión',
     whyCommodity:
-      'cobertura insuficiente. Solo se publica un índice cuando al menos dos de sus cuatro componentes son medibles y uno de ellos no es la presión de acontecimientos (la regla de cobertura); en esos meses había muy pocos datos, así que son huecos, no ceros.',
+      'sin datos de mercado recientes. Una lectura de la tensión actual necesita un precio, una reserva o una perturbación medida al día a fin de mes (metodología 3.0.0); sin ellos, el mes es un hueco, no un cero.',
     lackingFuel: (fuel: string, endsIn: string | null, thin: boolean) =>
       `${fuel}: ${[...(endsIn ? [`su historial termina en ${endsIn}, sus datos más recientes`] : []), ...(thin ? ['cobertura insuficiente en algunos de esos meses'] : [])].join(', y ')}`,
     whyCountryFuel: (name: string, lacking: string[]) =>
       `una energía de la que depende ${name} no tenía lectura de tensión al cierre de esos meses (${lacking.join('; ')}), así que el país tampoco la tiene: un hueco, no un cero.`,
     whyCountryNone: (name: string) =>
-      `aún no se había publicado un balance energético de ${name}, o una energía de la que depende no tenía lectura de tensión (cobertura insuficiente): un hueco, no un cero.`,
+      `aún no se había publicado un balance energético de ${name}, o el estrecho de Ormuz, en la ruta de sus importaciones, no tenía medición de tránsitos (IMF PortWatch empieza en 2019 y una normal necesita un año anterior): un hueco, no un cero.`,
     gaps: (missing: number, total: number, spans: string, why: string) => `Sin índice en ${n(missing)} de ${n(total)} meses (${spans}): ${why}`,
     title: (name: string, from: string, to: string) => `${name}: índice de tensión al cierre de cada mes, de ${from} a ${to}`,
     descIntro: (from: string, to: string) =>

@@ -93,6 +93,7 @@ export const fr: Messages = {
     concentration: 'Concentration des fournisseurs',
     reserves: 'Marge des réserves',
     events: 'Pression des événements',
+    disruption: 'Perturbation mesurée',
   },
   frequency: { daily: 'quotidien', weekly: 'hebdomadaire', monthly: 'mensuel', annual: 'annuel' },
   units: {
@@ -127,6 +128,9 @@ export const fr: Messages = {
       'ei-statistical-review-2024': 'Les données de l’Energy Institute Statistical Review 2024',
       'eurostat-gas-imports-by-partner': 'Les données d’importation de gaz d’Eurostat',
       'country-codes': 'Les codes pays',
+      'imf-portwatch-chokepoints': 'Les données de transit IMF PortWatch',
+      'eia-chokepoints': 'Les données de volumes aux détroits de l’EIA',
+      'nyfed-gscpi': 'Les données GSCPI de la Fed de New York',
     },
     note: (label: string, end: string, age: string, word: string, due: string | null) =>
       `${label} s’arrêtent au ${end}, ${age} (${word}${due ? ` ; la publication suivante était attendue au plus tard le ${due}` : ''}).`,
@@ -206,6 +210,12 @@ export const fr: Messages = {
     partsTitle: (name: string) => `${name} : la composition de l’indice de tension`,
     partsHeading: 'La tension, composante par composante',
     partsCaption: (index: string, version: string) => `Points apportés par chaque composante à l’indice (${index} au total). Méthodologie ${version}.`,
+    chokepointsTitle: (n: string) => `${n} : détroits sur ses routes commerciales`,
+    chokepointsHeading: 'Détroits sur ses routes',
+    chokepointsCaption: (d: string) =>
+      `Transits des 28 jours jusqu’au ${d} rapportés à leur normale saisonnière (100 % = normale) ; les étiquettes donnent la part de l’offre ou du commerce mondial concernée. IMF PortWatch, EIA, EI, USGS.`,
+    chokepointLevel: 'Transits / normale',
+    chokepointShare: 'part de l’offre',
     priceTitle: (name: string, from: string, to: string) => `${name} : prix, ${from}–${to}`,
     per: (unit: string) => ` par ${unit}`,
     priceDesc: (benchmark: string, value: string, on: string, change: string | null, min: string, max: string) =>
@@ -223,7 +233,9 @@ export const fr: Messages = {
     nominal: (w: string) => `nominal ${w}`,
     explain: {
       price:
-        'L’ampleur du dernier mouvement de prix sur 3 ou 12 mois, comparée aux mêmes mouvements des 10 années précédentes : un score z robuste ramené sur 0–1 entre z = 1 et z = 3 (les baisses, et les rebonds sous la médiane sur 5 ans, valent 0 ; les métaux précieux sont mesurés en or).',
+        'L’ampleur de la dernière variation de prix sur 3 ou 12 mois face aux mêmes variations des 10 années précédentes : un z robuste (dispersion d’au moins 0,04 × √mois) ramené à 0–1 entre z = 1 et z = 3 ; les baisses valent 0 ; les métaux précieux sont mesurés en or.',
+      disruption:
+        'La part de l’offre mondiale dont la route passe par un détroit où IMF PortWatch compte moins de transits qu’aux mêmes jours des années précédentes (médiane de 5 au plus) : part perdue de chaque route × ce qui y passe ; 7 % de l’offre mondiale vaut 1.',
       concentration:
         'La concentration de l’offre entre pays à son stade le plus concentré (production, raffinage ou exportations) : l’indice de Herfindahl-Hirschman, ramené sur 0–1 à l’échelle logarithmique (500 → 0, 10 000 → 1).',
       reserves:
@@ -231,7 +243,13 @@ export const fr: Messages = {
       events:
         'Les événements recensés touchant cette matière première ou ses principaux producteurs, pondérés par catégorie et pertinence ; les événements d’assouplissement se déduisent des événements de resserrement, les mesures en vigueur s’estompent lentement et celles qui ont pris fin selon la demi-vie de leur catégorie.',
     },
-    anchor: { price: 'price-shock', concentration: 'supplier-concentration-hhi', reserves: 'reserve-buffer', events: 'event-pressure' },
+    anchor: {
+      price: 'price-shock',
+      concentration: 'supplier-concentration-hhi',
+      reserves: 'reserve-buffer',
+      events: 'event-pressure',
+      disruption: 'methodology-300',
+    },
     rawIs: 'Valeur brute :',
     unavailableBecause: 'Indisponible :',
     method: 'Méthode',
@@ -285,6 +303,10 @@ export const fr: Messages = {
     kpiGas: 'Stockage de gaz',
     on: (day: string) => `au ${day}`,
     depTitle: (name: string) => `${name} : dépendance aux importations par source d’énergie`,
+    routesTitle: (n: string) => `${n} : détroits sur ses routes d’importation`,
+    routesHeading: 'Routes d’importation',
+    routesCaption:
+      'Part des importations de chaque combustible dont la route passe par un détroit, et niveau des transits face à la normale. Ormuz compte comme une perte ; un détour par le Cap ou hors de Malacca livre en retard.',
     autTitle: (name: string) => `${name} : autosuffisance (production / consommation)`,
     prodTitle: (name: string) => `${name} : part de la production mondiale`,
     rank: (rank: number) => `rang ${rank}`,
@@ -434,13 +456,13 @@ export const fr: Messages = {
   history: {
     heading: 'Historique de l’indice de tension',
     whyCommodity:
-      'couverture insuffisante. Un indice n’est publié que si au moins deux de ses quatre composantes sont mesurables et que l’une d’elles n’est pas la pression des événements (la règle de couverture) ; ces mois-là, trop peu de données étaient disponibles : ce sont des lacunes, pas des zéros.',
+      'aucune donnée de marché récente. Une lecture de la tension actuelle demande un prix, une réserve ou une perturbation mesurée à jour à la fin du mois (méthodologie 3.0.0) ; sans elle, le mois est une lacune, pas un zéro.',
     lackingFuel: (fuel: string, endsIn: string | null, thin: boolean) =>
       `${fuel} : ${[...(endsIn ? [`son historique s’arrête en ${endsIn}, ses données les plus récentes`] : []), ...(thin ? ['couverture insuffisante certains de ces mois'] : [])].join(', et ')}`,
     whyCountryFuel: (name: string, lacking: string[]) =>
       `une énergie dont dépend ce pays (${name}) n’avait pas d’indice à ces fins de mois (${lacking.join(' ; ')}), le pays n’en a donc pas non plus : une lacune, pas un zéro.`,
     whyCountryNone: (name: string) =>
-      `aucun bilan énergétique n’était encore publié pour ce pays (${name}), ou une énergie dont il dépend n’avait pas d’indice (couverture insuffisante) : une lacune, pas un zéro.`,
+      `aucun bilan énergétique n’était encore publié pour ce pays (${name}), ou le détroit d’Ormuz, sur la route de ses importations, n’avait pas de mesure des transits (IMF PortWatch commence en 2019 et une normale demande une année antérieure) : une lacune, pas un zéro.`,
     gaps: (missing: number, total: number, spans: string, why: string) =>
       `Pas d’indice pour ${n(missing)} ${s(missing, 'mois', 'mois')} sur ${n(total)} (${spans}) : ${why}`,
     title: (name: string, from: string, to: string) => `${name} : indice de tension à chaque fin de mois, de ${from} à ${to}`,

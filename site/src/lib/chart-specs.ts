@@ -8,13 +8,13 @@
 import type { Lang } from '../i18n/lang';
 import type { ChartView } from './chart-view';
 import { commodities, countries, reserves } from './data';
-import { commodityComponentsChart, commodityPriceChart, commodityShareChart } from './specs/commodities';
-import { countryAutonomyChart, countryDependenceChart, countryProductionChart, countryRussiaChart } from './specs/countries';
+import { commodityChokepointsChart, commodityComponentsChart, commodityPriceChart, commodityShareChart } from './specs/commodities';
+import { countryAutonomyChart, countryDependenceChart, countryProductionChart, countryRoutesChart, countryRussiaChart } from './specs/countries';
 import { reserveCoverChart, reserveFillChart, reserveLongChart, reserveStockChart } from './specs/reserves';
 import { stressHistoryChart } from './specs/stress';
 
-export { commodityComponentsChart, commodityPriceChart, commodityShareChart, type ShareKind } from './specs/commodities';
-export { countryAutonomyChart, countryDependenceChart, countryProductionChart, countryRussiaChart } from './specs/countries';
+export { commodityChokepointsChart, commodityComponentsChart, commodityPriceChart, commodityShareChart, type ShareKind } from './specs/commodities';
+export { countryAutonomyChart, countryDependenceChart, countryProductionChart, countryRoutesChart, countryRussiaChart } from './specs/countries';
 export { reserveCharts, reserveCoverChart, reserveFillChart, reserveLongChart, reserveStockChart } from './specs/reserves';
 export { briefingCharts } from './specs/briefings';
 export { crisesOf, stressHistoryChart } from './specs/stress';
@@ -27,6 +27,7 @@ export function chartView(key: string, lang: Lang): ChartView | null {
     if (b === 'price') return commodityPriceChart(a, lang);
     if (b === 'stress-history') return stressHistoryChart('commodity', a, lang);
     if (b === 'stress-components') return commodityComponentsChart(a, lang);
+    if (b === 'chokepoints') return commodityChokepointsChart(a, lang);
     if (b === 'producers' || b === 'consumers' || b === 'reserves') return commodityShareChart(a, b, lang);
   }
   if (section === 'countries') {
@@ -35,6 +36,7 @@ export function chartView(key: string, lang: Lang): ChartView | null {
     if (b === 'self-sufficiency') return countryAutonomyChart(a, lang);
     if (b === 'production') return countryProductionChart(a, lang);
     if (b === 'russian-gas') return countryRussiaChart(a, lang);
+    if (b === 'routes') return countryRoutesChart(a, lang);
   }
   if (section === 'reserves') {
     if (c === 'fill') return reserveFillChart(a, b, lang);
@@ -45,8 +47,8 @@ export function chartView(key: string, lang: Lang): ChartView | null {
   return null;
 }
 
-const COMMODITY_CHARTS = ['price', 'stress-history', 'stress-components', 'producers', 'consumers', 'reserves'];
-const COUNTRY_CHARTS = ['stress-history', 'import-dependence', 'self-sufficiency', 'production', 'russian-gas'];
+const COMMODITY_CHARTS = ['price', 'stress-history', 'stress-components', 'chokepoints', 'producers', 'consumers', 'reserves'];
+const COUNTRY_CHARTS = ['stress-history', 'routes', 'import-dependence', 'self-sufficiency', 'production', 'russian-gas'];
 
 /** Every chart key the build's data has a chart for. */
 export function chartKeys(): string[] {

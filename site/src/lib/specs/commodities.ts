@@ -122,3 +122,36 @@ export function commodityShareChart(slug: string, which: ShareKind, lang: Lang):
 }
 
 /** The backtest's documented crises of a commodity, oldest first, numbered for the legend. */
+
+/** The measured chokepoints on a commodity's trade routes: transits against their seasonal normal (IMF PortWatch). */
+export function commodityChokepointsChart(slug: string, lang: Lang): ChartView | null {
+  const { data: c, meta } = sheet(slug);
+  const cps = c.chokepoints.filter((k) => k.level_vs_normal !== null);
+  if (cps.length === 0) return null;
+  const m = t(lang).commodity;
+  const key = `commodities/${slug}/chokepoints`;
+  const asOf =
+    cps
+      .map((k) => k.as_of ?? '')
+      .sort()
+      .at(-1) ?? '';
+  const spec: BarSpec = {
+    type: 'bar',
+    ...base(key, lang),
+    title: m.chokepointsTitle(commodityName(slug, lang)),
+    desc: cps.map((k) => `${k.name} ${share(k.level_vs_normal, 0, lang)} (${m.chokepointShare} ${share(k.exposure_share, 1, lang)})`).join('; '),
+    credit: credit(lang, meta, sourcesText(meta, ['imf-portwatch-chokepoints', ...new Set(cps.map((k) => k.exposure_source))]), `/commodities/${slug}/`),
+    fmt: { d: 0, k: 100, s: pctSuffix(lang) },
+    cats: cps.map((k) => ({ key: k.chokepoint, label: k.name })),
+    series: [
+      {
+        label: m.chokepointLevel,
+        kind: 'main',
+        values: cps.map((k) => k.level_vs_normal),
+        display: cps.map((k) => `${share(k.level_vs_normal, 0, lang)} · ${share(k.exposure_share, 1, lang)}`),
+      },
+    ],
+    max: Math.max(1, ...cps.map((k) => k.level_vs_normal ?? 0)),
+  };
+  return { spec, lang, caption: m.chokepointsCaption(date(asOf, lang)), json: `/v1/commodities/${slug}`, page: `/commodities/${slug}/` };
+}

@@ -153,3 +153,35 @@ export function countryRussiaChart(iso3: string, lang: Lang): ChartView | null {
     page: `/countries/${iso3}/`,
   };
 }
+
+/** The measured chokepoints a country's fuel imports pass: share of each fuel's imports behind them, and their transit level. */
+export function countryRoutesChart(iso3: string, lang: Lang): ChartView | null {
+  const { data: p, meta } = country(iso3);
+  const rows = p.exposures.flatMap((e) => e.routes.map((r) => ({ ...r, commodity: e.commodity })));
+  if (rows.length === 0) return null;
+  const m = t(lang).country;
+  const key = `countries/${iso3}/routes`;
+  const name = countryName(iso3, lang);
+  const label = (r: (typeof rows)[number]) => `${commodityName(r.commodity, lang)} · ${r.name}`;
+  const spec: BarSpec = {
+    type: 'bar',
+    ...base(key, lang),
+    title: m.routesTitle(name),
+    desc: rows
+      .map((r) => `${label(r)} ${share(r.import_share, 0, lang)}${r.level_vs_normal === null ? '' : ` (${share(r.level_vs_normal, 0, lang)})`}`)
+      .join(', '),
+    credit: credit(lang, meta, sourcesText(meta, ['ei-statistical-review-2024', 'imf-portwatch-chokepoints']), `/countries/${iso3}/`),
+    fmt: { d: 0, k: 100, s: pctSuffix(lang) },
+    cats: rows.map((r) => ({ key: `${r.commodity}/${r.chokepoint}`, label: label(r) })),
+    series: [
+      {
+        label: name,
+        kind: 'main',
+        values: rows.map((r) => r.import_share),
+        display: rows.map((r) => `${share(r.import_share, 0, lang)}${r.level_vs_normal === null ? '' : ` · ${share(r.level_vs_normal, 0, lang)}`}`),
+      },
+    ],
+    max: 1,
+  };
+  return { spec, lang, caption: m.routesCaption, json: `/v1/countries/${iso3}`, page: `/countries/${iso3}/` };
+}

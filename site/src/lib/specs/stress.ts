@@ -16,6 +16,12 @@ const BANDS: readonly { band: Band; from: number; to: number }[] = [
   { band: 'high', from: 50, to: 75 },
   { band: 'severe', from: 75, to: 100 },
 ];
+const COUNTRY_BANDS: readonly { band: Band; from: number; to: number }[] = [
+  { band: 'low', from: 0, to: 0.5 },
+  { band: 'moderate', from: 0.5, to: 2 },
+  { band: 'high', from: 2, to: 7 },
+  { band: 'severe', from: 7, to: 100 },
+];
 const lastDay = (ym: string) => {
   const [y, m] = ym.split('-').map(Number) as [number, number];
   return new Date(Date.UTC(y, m, 0)).toISOString().slice(0, 10);
@@ -56,6 +62,19 @@ export function stressHistoryChart(kind: 'commodity' | 'country', code: string, 
     m.descCounts(counts, missing),
     ...crises.map((w) => m.descWindow(w.key, w.label, span(w.from, w.to))),
   ].join(' ');
+  // Commodities read 0–100; a country reads the percent of its primary energy at risk, banded at 0.5 / 2 / 7 % (methodology 3.0.0).
+  const top = isCommodity ? 100 : Math.max(10, Math.ceil(peak.index!));
+  const bands = isCommodity ? BANDS : COUNTRY_BANDS.map((z) => (z.band === 'severe' ? { ...z, to: top } : z));
+  const unit = isCommodity ? '' : ' %';
+  const scale = {
+    yMax: top,
+    yTicks: isCommodity ? [0, 25, 50, 75, 100] : [0, 2, 7, top],
+    thresholds: bands.slice(1).map((z) => z.from),
+    zones: bands.map((z) => ({
+      ...z,
+      label: `${T.band[z.band]} ${z.band === 'low' ? `< ${z.to}${unit}` : z.band === 'severe' ? `≥ ${z.from}${unit}` : `${z.from}–${z.to}${unit}`}`,
+    })),
+  };
   const compare: CompareSpec | undefined = isCommodity
     ? undefined
     : { from: 'profile', url: '/v1/countries/{id}', field: 'stress_history', label: '{name}', options: profileOptions(code, lang, 'stress') };
@@ -69,10 +88,7 @@ export function stressHistoryChart(kind: 'commodity' | 'country', code: string, 
     height: 260,
     freq: 'monthly',
     yMin: 0,
-    yMax: 100,
-    yTicks: [0, 25, 50, 75, 100],
-    thresholds: [25, 50, 75],
-    zones: BANDS.map((z) => ({ ...z, label: `${T.band[z.band]} ${z.band === 'low' ? '< 25' : z.band === 'severe' ? '≥ 75' : `${z.from}–${z.to}`}` })),
+    ...scale,
     windows: crises.map((w) => ({ from: `${w.from}-01`, to: lastDay(w.to), key: w.key, title: `${w.key}. ${w.label} (${w.from} – ${w.to})` })),
     series: [{ label: m.legendLine, kind: 'main', data: pack(history.map((p) => ({ date: p.date, value: p.index }))) }],
     ranges: rangesFor(first.date, last.date),
