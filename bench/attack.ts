@@ -345,6 +345,34 @@ async function main() {
         return `${opened} connections from 1 IP, 2,000 requests each, never read`;
       });
     }
+
+    await during(child, 'random long words within the quota', async (stop) => {
+      // Five addresses, each spending its whole budget (60 searches, 10 asks a minute) at once on
+      // queries of random 9–10-letter words: what spelling correction costs most.
+      let seed = 1;
+      const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+      const word = () => Array.from({ length: 9 + Math.floor(rnd() * 2) }, () => String.fromCharCode(97 + Math.floor(rnd() * 26))).join('');
+      const q = (chars: number) => Array.from({ length: 50 }, word).join(' ').slice(0, chars).trim();
+      let searches = 0;
+      let asks = 0;
+      await Promise.all(
+        [10, 11, 12, 13, 14].map(async (ip) => {
+          const from = `127.0.0.${ip}`;
+          await Promise.all([
+            ...Array.from({ length: 60 }, () =>
+              send('GET', `/v1/search?q=${encodeURIComponent(q(200))}`, { from }).then((r) => r.status === 200 && searches++),
+            ),
+            ...Array.from({ length: 10 }, () =>
+              send('POST', '/v1/ask', { from, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ q: q(500) }) }).then(
+                (r) => r.status === 200 && asks++,
+              ),
+            ),
+          ]);
+          while (!stop()) await sleep(100);
+        }),
+      );
+      return `${searches} searches (200 chars) and ${asks} asks (500 chars) of random 9–10-letter words from 5 IPs, each its whole quota at once`;
+    });
   } finally {
     child.kill('SIGTERM');
   }

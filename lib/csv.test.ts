@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import type { StressHistoryPoint } from '../contract/stress.ts';
-import { csvField, recordsToCsv, stressHistoryCsv, toCsv } from './csv.ts';
+import { csvField, formulaSafe, recordsToCsv, stressHistoryCsv, toCsv } from './csv.ts';
 
 describe('lib/csv.ts', () => {
   it('writes RFC 4180: CRLF after every record, quotes only where needed', () => {
@@ -23,6 +23,17 @@ describe('lib/csv.ts', () => {
   it('writes values as JSON would show them, null and undefined as empty fields', () => {
     expect([0.1, 1e21, 1e-7, -0, 100, 1 / 3].map(csvField)).toEqual(['0.1', '1e+21', '1e-7', '0', '100', '0.3333333333333333']);
     expect([null, undefined, Number.NaN, Infinity, true, false, 'é', ' lead'].map(csvField)).toEqual(['', '', '', '', 'true', 'false', 'é', ' lead']);
+    // Formulas (OWASP): text starting with = + - @ tab or CR gets a ' in front; numbers, and text that is a plain number, do not.
+    expect(['=1+1', '+cmd', '-2+3', '@SUM(A1)', '\tx', '\rx', '=a,b'].map(csvField)).toEqual([
+      "'=1+1",
+      "'+cmd",
+      "'-2+3",
+      "'@SUM(A1)",
+      "'\tx",
+      `"'\rx"`,
+      `"'=a,b"`,
+    ]);
+    expect([-12.5, '-12.5', '+3', '-1e-7', 'a=b', "'quoted"].map(csvField)).toEqual(['-12.5', '-12.5', '+3', '-1e-7', 'a=b', "'quoted"]);
   });
 
   it('keeps the caller’s column order, pads a short row and refuses a long one', () => {
@@ -31,7 +42,7 @@ describe('lib/csv.ts', () => {
     expect(() => toCsv(['a'], [['x', 'y']])).toThrow(RangeError);
   });
 
-  it('reads back through a real parser to the same fields (csv-parse)', () => {
+  it('reads back through a real parser to the same fields (csv-parse), formulas neutralised', () => {
     const field = fc.oneof(fc.string({ unit: 'binary', maxLength: 12 }), fc.constantFrom('"', ',', '\r\n', '\n', '\r', '""', ' , '));
     fc.assert(
       fc.property(
@@ -39,7 +50,7 @@ describe('lib/csv.ts', () => {
         ([header, ...rows]) => {
           const text = toCsv(header!, rows);
           expect(text.endsWith('\r\n')).toBe(true);
-          expect(parse(text, { relax_column_count: false })).toEqual([header, ...rows]);
+          expect(parse(text, { relax_column_count: false })).toEqual([header!, ...rows].map((r) => r.map(formulaSafe)));
         },
       ),
       { numRuns: 300 },

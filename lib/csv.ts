@@ -17,10 +17,27 @@ import type { StressHistoryPoint } from '../contract/stress.ts';
 export const CSV_LINE_END = '\r\n';
 const NEEDS_QUOTES = /[",\r\n]/;
 
+/**
+ * Text a spreadsheet would take for a formula (OWASP, CSV injection): a cell starting with
+ * `=`, `+`, `-`, `@`, a tab or a carriage return. Such text is written with a `'` in front, which
+ * spreadsheets show as text and do not evaluate. A number is not text: numbers (and text that is
+ * a plain decimal number, such as `-12.5`) are written as they are.
+ */
+export const FORMULA_START = /^[=+\-@\t\r]/;
+export const PLAIN_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+/** The same rule as a DuckDB expression over the text column `column` (a quoted name), for CSVs DuckDB writes. */
+export const formulaSafeSql = (column: string) =>
+  `CASE WHEN regexp_matches(${column}, '${FORMULA_START.source}') AND NOT regexp_matches(${column}, '${PLAIN_NUMBER.source}') THEN '''' || ${column} ELSE ${column} END`;
+
+/** Text as a spreadsheet will show it, never as a formula (see FORMULA_START). */
+export function formulaSafe(s: string): string {
+  return FORMULA_START.test(s) && !PLAIN_NUMBER.test(s) ? `'${s}` : s;
+}
+
 /** One field as CSV text. */
 export function csvField(value: unknown): string {
   if (value === null || value === undefined || (typeof value === 'number' && !Number.isFinite(value))) return '';
-  const s = String(value);
+  const s = typeof value === 'string' ? formulaSafe(value) : String(value);
   return NEEDS_QUOTES.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
 }
 

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BULK_DIR, BULK_RESOURCES, type BulkResource, DataPackage, type FieldType } from '../../contract/bulk.ts';
 import { LICENSE, LICENSE_URL, attributionText } from '../../contract/common.ts';
+import { formulaSafeSql } from '../../lib/csv.ts';
 import { type Db, sqlString } from '../db.ts';
 import type { BuildWriter } from '../publish.ts';
 import type { Row } from './tables.ts';
@@ -71,7 +72,10 @@ export async function writeBulkPackage(
         const file = join(tmp, `${r.name}.${format}`);
         // The CSV in lib/csv.ts's dialect (RFC 4180, CRLF), written by DuckDB from the same typed table as the Parquet.
         const options = format === 'parquet' ? 'FORMAT parquet, COMPRESSION zstd' : "FORMAT csv, HEADER true, DATEFORMAT '%Y-%m-%d', NEW_LINE '\\r\\n'";
-        await db.run(`COPY (SELECT * FROM ${table(r)} ORDER BY ${order}) TO ${sqlString(file)} (${options})`);
+        // Text cells a spreadsheet would run as a formula get a ' in front in the CSV (lib/csv.ts), as in the API's CSVs; the Parquet keeps the text as it is.
+        const columns =
+          format === 'csv' ? r.fields.map((f) => (f.type === 'string' ? `${formulaSafeSql(`"${f.name}"`)} AS "${f.name}"` : `"${f.name}"`)).join(', ') : '*';
+        await db.run(`COPY (SELECT ${columns} FROM ${table(r)} ORDER BY ${order}) TO ${sqlString(file)} (${options})`);
         const body = await readFile(file);
         const path = `${BULK_DIR}/${r.name}.${format}`;
         await writer.raw(path, body, format === 'parquet' ? 'application/vnd.apache.parquet' : 'text/csv; charset=utf-8');
