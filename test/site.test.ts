@@ -104,15 +104,17 @@ const box = async (l: Locator) => (await l.boundingBox())!;
  * What a reader of a "Stress index history" section sees: the chart with the four bands named, a
  * table row per month, its CSV, the method version with working links to the methodology.
  */
-async function checkHistory(page: Page, history: HistoryPoint[], version: string, name: string) {
+async function checkHistory(page: Page, history: HistoryPoint[], version: string, name: string, kind: 'commodity' | 'country' = 'commodity') {
   expect(await text(page, '#h-hist')).toBe('Stress index history');
   const sec = page.locator('section[data-testid=stress-history]');
   const svg = sec.locator('svg.chart');
   expect(await svg.getAttribute('role')).toBe('img');
   expect(await svg.locator('title').first().textContent()).toContain(`${name}: stress index at each month end`);
   expect(await svg.isVisible()).toBe(true);
-  for (const band of ['Low < 25', 'Moderate 25–50', 'High 50–75', 'Severe ≥ 75'])
-    expect(await svg.locator('text', { hasText: band }).isVisible(), band).toBe(true);
+  // Commodities read 0–100; a country the percent of its primary energy at risk (methodology 3.0.0).
+  const bands =
+    kind === 'commodity' ? ['Low < 25', 'Moderate 25–50', 'High 50–75', 'Severe ≥ 75'] : ['Low < 0.5 %', 'Moderate 0.5–2 %', 'High 2–7 %', 'Severe ≥ 7 %'];
+  for (const band of bands) expect(await svg.locator('text', { hasText: band }).isVisible(), band).toBe(true);
   // The data table: every month, newest first, the index in the site's number format.
   const rows = sec.locator('details table tbody tr');
   expect(await rows.count()).toBe(history.length);
@@ -270,12 +272,12 @@ describe('the readout site', () => {
       crises: { commodity: string; from: string; to: string; label: string; source_url: string }[];
     };
     const w = doc.crises.find((x) => x.commodity === 'energy.oil' && x.from.startsWith('2026') && /Hormuz/.test(x.label))!;
-    expect(w).toMatchObject({ from: '2026-03', to: '2026-06' });
+    expect(w).toMatchObject({ from: '2026-04', to: '2026-05' });
     const item = sec.locator(`[data-testid=crisis-windows] li[data-from="${w.from}"][data-to="${w.to}"]`);
     expect(await item.count()).toBe(1);
     const said = (await item.innerText()).replace(/\s+/g, ' ');
     expect(said).toContain(w.label);
-    expect(said).toContain('Mar 2026 – Jun 2026');
+    expect(said).toContain('Apr 2026 – May 2026');
     expect(await item.locator('a').getAttribute('href')).toBe(w.source_url);
     // …and shaded on the chart at those months, under the same number.
     const key = (await item.locator('.key').textContent())!.trim();
@@ -309,12 +311,15 @@ describe('the readout site', () => {
     await phone.page.close();
   });
 
-  it("stress history, country: Germany's monthly index, every month end from 2015", async () => {
+  it("stress history, country: Germany's share of energy at risk at every month end, gaps only before transits are measured", async () => {
     const { page, bytes } = await open('/en/countries/DEU/', 'country-deu-history');
     const { data: p } = await json<{ data: { name: string; stress: { methodology_version: string }; stress_history: HistoryPoint[] } }>('/v1/countries/DEU');
-    await checkHistory(page, p.stress_history, p.stress.methodology_version, p.name);
-    expect(p.stress_history.every((h) => h.index !== null)).toBe(true);
-    expect(await page.locator('section[data-testid=stress-history] [data-testid=history-gaps]').count()).toBe(0);
+    await checkHistory(page, p.stress_history, p.stress.methodology_version, p.name, 'country');
+    // Once indexed (energy balance published, Hormuz transits measured against a normal), never a gap.
+    const first = p.stress_history.findIndex((h) => h.index !== null);
+    expect(first).toBeGreaterThanOrEqual(0);
+    expect(p.stress_history.slice(first).every((h) => h.index !== null)).toBe(true);
+    expect(await page.locator('section[data-testid=stress-history] [data-testid=history-gaps]').count()).toBe(first > 0 ? 1 : 0);
     expect(await bytes()).toBeLessThan(BUDGET);
     await page.close();
   });
@@ -333,15 +338,26 @@ describe('the readout site', () => {
   });
 
   it('stress history, commodity: months without an index are a gap with a note, never a zero', async () => {
-    const { page } = await open('/en/commodities/metals.silver/', 'silver-history');
-    const { data: c } = await json<{ data: { name: string; stress: { methodology_version: string }; stress_history: HistoryPoint[] } }>(
-      '/v1/commodities/metals.silver',
-    );
-    const { sec } = await checkHistory(page, c.stress_history, c.stress.methodology_version, c.name);
-    const missing = c.stress_history.filter((h) => h.index === null);
+    // The first commodity whose history has both indexed and unindexed months (which one depends on the data's reach).
+    type Sheet = { data: { name: string; stress: { methodology_version: string }; stress_history: HistoryPoint[] } };
+    const { data: list } = await json<{ data: { slug: string }[] }>('/v1/commodities');
+    let slug = '';
+    let c: Sheet['data'] | undefined;
+    for (const x of list) {
+      const { data } = await json<Sheet>(`/v1/commodities/${x.slug}`);
+      if (data.stress_history.some((h) => h.index === null) && data.stress_history.some((h) => h.index !== null)) {
+        slug = x.slug;
+        c = data;
+        break;
+      }
+    }
+    expect(c, 'a commodity with gaps in its history').toBeDefined();
+    const { page } = await open(`/en/commodities/${slug}/`, 'gaps-history');
+    const { sec } = await checkHistory(page, c!.stress_history, c!.stress.methodology_version, c!.name);
+    const missing = c!.stress_history.filter((h) => h.index === null);
     expect(missing.length).toBeGreaterThan(0);
     expect(await text(page, 'section[data-testid=stress-history] [data-testid=history-gaps]')).toContain(
-      `No index in ${missing.length} of ${c.stress_history.length} months`,
+      `No index in ${missing.length} of ${c!.stress_history.length} months`,
     );
     const row = sec.locator(`details table tbody tr:has(td:text-is("${missing.at(-1)!.date}"))`);
     expect(await row.locator('td:nth-child(2)').textContent()).toBe('—');
@@ -400,7 +416,7 @@ describe('the readout site', () => {
     expect(await text(page, '.kpi:has([data-testid=eu-fill]) .sub')).toMatch(/stale$/);
     const health = await json<{ sources: { id: string; freshness: string }[] }>('/healthz');
     const rows = page.locator('[data-testid=freshness-table] tbody tr');
-    expect(await rows.count()).toBe(11);
+    expect(await rows.count()).toBe(health.sources.length);
     const row = async (id: string) => (await page.locator(`[data-testid=freshness-table] tr[data-source="${id}"]`).innerText()).replace(/\s+/g, ' ');
     expect(await row('eia-weekly-petroleum')).toMatch(/27 Feb 2026 9 months ago Stale \d+ days overdue; was due 11 Mar 2026 Loaded/);
     expect(await row('eurostat-gas-imports-by-partner')).toMatch(/31 Dec 2020 .*Historical \(will not update\) Loaded/);
