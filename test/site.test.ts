@@ -60,7 +60,8 @@ async function open(path: string, name: string, viewport = { width: 1280, height
     weights.set(path, n);
     return n;
   };
-  if (shot) await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+  // A record for people, not a speed check: a long page's full screenshot can take many seconds on a loaded machine.
+  if (shot) await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true, timeout: 60_000 });
   return { page, bytes };
 }
 
@@ -670,7 +671,7 @@ describe('the readout site', () => {
       }
     }
     expect(problems).toEqual([]);
-  });
+  }, 240_000); // 3 languages × every page type × 2 widths: minutes on a loaded machine, not a speed check
 
   it("writes numbers and dates in the page's language: a German decimal comma, French spaces, Spanish month names", async () => {
     const raw = async (page: Page, sel: string) => ((await page.locator(sel).first().textContent()) ?? '').trim();
