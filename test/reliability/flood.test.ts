@@ -47,9 +47,11 @@ async function openStreamable(api: Api, from: string): Promise<Opened> {
     body: r.body,
     headers: r.headers,
     close: async () => {
-      // 404: evicted meanwhile to make room for another client
+      // From the address that opened it: a session is bound to its client's address. 404: evicted meanwhile to make room for another client.
       if (typeof sid === 'string')
-        expect([200, 404]).toContain((await send(api, 'DELETE', '/mcp', { headers: { 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' } })).status);
+        expect([200, 404]).toContain(
+          (await send(api, 'DELETE', '/mcp', { from, headers: { 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' } })).status,
+        );
     },
   };
 }
