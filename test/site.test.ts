@@ -519,7 +519,7 @@ describe('the readout site', () => {
     expect(await text(page, 'section[aria-labelledby=licence]')).toContain('CC-BY-4.0');
     expect(await bytes()).toBeLessThan(BUDGET);
     await page.close();
-  });
+  }, 180_000); // several long pages in a browser: minutes on a loaded machine, not a speed check
 
   it('search box: typing a query shows the hits of /v1/search', async () => {
     const { page, bytes } = await open('/en/search/', 'search');
@@ -754,7 +754,7 @@ describe('the readout site', () => {
     expect(await first.locator('h3').getAttribute('lang')).toBe('en');
     expect(await first.locator('.cat').textContent()).toMatch(new RegExp(`^(${Object.values(t('es').events.category).join('|')})$`));
     await ev.page.close();
-  });
+  }, 180_000); // several long pages in a browser: minutes on a loaded machine, not a speed check
 
   it('stayed within budget with no console errors', () => {
     expect(errors).toEqual([]);

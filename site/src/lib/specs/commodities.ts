@@ -129,6 +129,7 @@ export function commodityChokepointsChart(slug: string, lang: Lang): ChartView |
   const cps = c.chokepoints.filter((k) => k.level_vs_normal !== null);
   if (cps.length === 0) return null;
   const m = t(lang).commodity;
+  const cpName = (k: { chokepoint: string; name: string }) => t(lang).chokepoint[k.chokepoint] ?? k.name;
   const key = `commodities/${slug}/chokepoints`;
   const asOf =
     cps
@@ -139,10 +140,10 @@ export function commodityChokepointsChart(slug: string, lang: Lang): ChartView |
     type: 'bar',
     ...base(key, lang),
     title: m.chokepointsTitle(commodityName(slug, lang)),
-    desc: cps.map((k) => `${k.name} ${share(k.level_vs_normal, 0, lang)} (${m.chokepointShare} ${share(k.exposure_share, 1, lang)})`).join('; '),
+    desc: cps.map((k) => `${cpName(k)} ${share(k.level_vs_normal, 0, lang)} (${m.chokepointShare} ${share(k.exposure_share, 1, lang)})`).join('; '),
     credit: credit(lang, meta, sourcesText(meta, ['imf-portwatch-chokepoints', ...new Set(cps.map((k) => k.exposure_source))]), `/commodities/${slug}/`),
     fmt: { d: 0, k: 100, s: pctSuffix(lang) },
-    cats: cps.map((k) => ({ key: k.chokepoint, label: k.name })),
+    cats: cps.map((k) => ({ key: k.chokepoint, label: cpName(k) })),
     series: [
       {
         label: m.chokepointLevel,

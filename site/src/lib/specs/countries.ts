@@ -162,7 +162,7 @@ export function countryRoutesChart(iso3: string, lang: Lang): ChartView | null {
   const m = t(lang).country;
   const key = `countries/${iso3}/routes`;
   const name = countryName(iso3, lang);
-  const label = (r: (typeof rows)[number]) => `${commodityName(r.commodity, lang)} · ${r.name}`;
+  const label = (r: (typeof rows)[number]) => `${commodityName(r.commodity, lang)} · ${t(lang).chokepoint[r.chokepoint] ?? r.name}`;
   const spec: BarSpec = {
     type: 'bar',
     ...base(key, lang),
