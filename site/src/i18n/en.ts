@@ -90,20 +90,8 @@ export const en = {
     legend: 'Stress bands',
   },
   group: { energy: 'Energy', metals: 'Metals', agri: 'Agriculture' },
-  /** Chokepoint names by the ids of methodology 3.0.0 (pipeline/steps/exposure.ts); an unknown id shows the data's English name. */
-  chokepoint: {
-    hormuz: 'Strait of Hormuz',
-    bab_el_mandeb: 'Bab el-Mandeb Strait',
-    suez: 'Suez Canal',
-    malacca: 'Strait of Malacca',
-    gibraltar: 'Strait of Gibraltar',
-    dover: 'Dover Strait',
-    taiwan: 'Taiwan Strait',
-    danish: 'Danish Straits',
-    turkish: 'Turkish Straits',
-    panama: 'Panama Canal',
-    cape: 'Cape of Good Hope',
-  } as Record<string, string>,
+  /** Chokepoint names by the ids of methodology 3.0.0; English uses the data's own names (pipeline/steps/exposure.ts CHOKEPOINT_NAMES), so this table is empty. */
+  chokepoint: {} as Record<string, string>,
   component: {
     price: 'Price shock',
     concentration: 'Supplier concentration',
