@@ -236,6 +236,9 @@ function compare(ctx: Ctx, m: Measure): Planned | null {
   return { text, used, derived: found };
 }
 
+/** Equal readings at the top of a ranking named one by one up to this many. */
+const MAX_TIES_NAMED = 20;
+
 function rank(ctx: Ctx, m: Measure, order: 'max' | 'min', n: number | null): Planned | null {
   const set = setOf(ctx, m);
   if (set.keys.length < 2) return null;
@@ -246,11 +249,13 @@ function rank(ctx: Ctx, m: Measure, order: 'max' | 'min', n: number | null): Pla
     return { text: ctx.pp.onlyOn(set.label, dateText(asked, ctx.lang), itemDated(ctx, m, readings[0]!)), used: [readings[0]!.fact], derived: [] };
   if (readings.length < 2) return null;
   const sorted = [...readings].sort((a, z) => (order === 'max' ? z.value - a.value : a.value - z.value));
-  const shown = sorted.slice(0, Math.min(n ?? 3, 10));
+  const tied = sorted.filter((x) => x.value === sorted[0]!.value).length;
+  // Three of sixteen equal readings would pick a "lowest" by sort order: name every tie (up to a
+  // list a reader can take in), and only then the count of the rest.
+  const shown = sorted.slice(0, Math.max(Math.min(n ?? 3, 10), Math.min(tied, MAX_TIES_NAMED)));
   const items = ctx.pp.list(shown.map((x) => (date && x.date === date ? item(ctx, m, x) : itemDated(ctx, m, x))));
   const when = date ? `${dateText(date, ctx.lang)} (${asked ? ctx.pp.askedDate : ctx.pp.commonDate})` : null;
   let text = ctx.pp.rank(ctx.pp.measure[m.id], order, set.label, when, items) + earlierNote(ctx, shown);
-  const tied = sorted.filter((x) => x.value === sorted[0]!.value).length;
   if (tied > shown.length) text += ctx.pp.tied(String(tied), valueText(m, sorted[0]!.key, sorted[0]!.value, ctx.lang));
   if (left.length && date) text += ctx.pp.missingOn(ctx.pp.list(left.map((x) => itemDated(ctx, m, x))), dateText(date, ctx.lang));
   const found = [derived('count', set.keys.length, '', `members of the set ranked (${set.keys.join(', ')})`, [])];
@@ -264,7 +269,8 @@ function rank(ctx: Ctx, m: Measure, order: 'max' | 'min', n: number | null): Pla
         sorted.slice(0, tied).map((x) => x.fact),
       ),
     );
-  return { text, used: [...shown.map((x) => x.fact), ...(date ? left.map((x) => x.fact) : [])], derived: found };
+  const tiedUnshown = tied > shown.length ? sorted.slice(shown.length, tied) : [];
+  return { text, used: [...shown.map((x) => x.fact), ...tiedUnshown.map((x) => x.fact), ...(date ? left.map((x) => x.fact) : [])], derived: found };
 }
 
 function threshold(ctx: Ctx, m: Measure, op: '<' | '>', bound: number): Planned | null {
