@@ -71,6 +71,14 @@ export const CommodityStress = z
     methodology_version: z.string(),
     coverage: z.number().min(0).max(1).describe('Σ weight × freshness factor of the measured components (the weights sum to 1)'),
     weights_rescaled: z.boolean().describe('Always false since methodology 3.0.0: weights are fixed and a missing component counts 0'),
+    physical_floor: z
+      .number()
+      .min(0)
+      .max(100)
+      .nullable()
+      .describe(
+        '75 × freshness × clip(share_lost / 0.07, 0, 1) (methodology 3.1.0): supply lost on a route with no detour (Hormuz), at 7 % of world supply, reads severe whatever the price does. The index is the larger of this floor and the sum of the contributions; null when no route is measured',
+      ),
     reason: z.string().optional().describe('Why `index` is null'),
     components: z.array(StressComponent),
     events: z

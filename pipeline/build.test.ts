@@ -92,8 +92,14 @@ describe('build from the real sources', () => {
         stress.components.reduce((s, c) => s + c.weight, 0),
         slug,
       ).toBeCloseTo(1, 9);
-      const recomputed = available.reduce((s, c) => s + 100 * c.weight * c.freshness_factor * (c.score ?? 0), 0);
-      if (stress.index !== null) expect(stress.index, slug).toBeCloseTo(recomputed, 0);
+      const sum = available.reduce((s, c) => s + 100 * c.weight * c.freshness_factor * (c.score ?? 0), 0);
+      // 3.1.0: supply lost on a route with no detour reads on its own scale (the physical floor).
+      const dis = available.find((c) => c.key === 'disruption');
+      const floor = dis ? 75 * dis.freshness_factor * Math.min(1, Math.max(0, Number(dis.inputs.share_lost) / 0.07)) : null;
+      if (floor === null) expect(stress.physical_floor, slug).toBeNull();
+      // share_lost is published to 4 decimals: the floor recomputed from it agrees to 0.05 points.
+      else expect(stress.physical_floor!, slug).toBeCloseTo(floor, 1);
+      if (stress.index !== null) expect(stress.index, slug).toBeCloseTo(Math.max(sum, floor ?? 0), 0);
       expect(stress.coverage, slug).toBeCloseTo(
         available.reduce((s, c) => s + c.weight * c.freshness_factor, 0),
         3,
@@ -141,8 +147,20 @@ describe('build from the real sources', () => {
     expect(hormuz).toMatchObject({ vessels: 'tanker', exposure_source: 'eia-chokepoints', as_of: '2026-08-16' });
     expect(hormuz.level_vs_normal!).toBeLessThan(0.1);
     expect(oil.stress.components.find((c) => c.key === 'disruption')).toMatchObject({ available: true, score: 1, contribution: 30 });
-    const april = (slug: string) => sheet(slug).stress_history.find((p) => p.date === '2026-04-30')!;
-    for (const slug of ['energy.oil', 'energy.lng', 'agri.urea']) expect(['high', 'severe'], slug).toContain(april(slug).band);
+    // From March to August 2026, every month-end and the current reading (PortWatch runs to 16 August), whatever the price:
+    // the physical floor (3.1.0), and a monthly price no longer ends the reading while the routes are measured.
+    for (const slug of ['energy.oil', 'energy.lng', 'agri.urea']) {
+      const s = sheet(slug);
+      const closed = s.stress_history.filter((p) => p.date >= '2026-03-01');
+      expect(
+        closed.map((p) => p.date.slice(0, 7)),
+        slug,
+      ).toEqual(['2026-03', '2026-04', '2026-05', '2026-06', '2026-07']);
+      for (const p of closed) expect(['high', 'severe'], `${slug} ${p.date}`).toContain(p.band);
+      expect(s.stress.as_of >= '2026-08-16', slug).toBe(true);
+      expect(s.stress.band, slug).toBe('severe');
+      expect(s.stress.physical_floor, slug).toBe(75);
+    }
     // Before the closure the route was open.
     expect(oil.stress_history.find((p) => p.date === '2026-02-28')!.band).toBe('low');
   });

@@ -15,10 +15,16 @@ export function commodityExample(s: CommoditySheet): string {
     (c) =>
       `| ${c.key} | ${fmt(c.raw)} | ${fmt(c.score)} | ${fmt(c.as_of)} | ${fmt(c.input_freshness)} | ${c.weight} × ${c.freshness_factor} | ${c.effective_weight} | ${fmt(c.contribution)} |`,
   );
-  const used = s.stress.components
-    .filter((c) => c.available)
-    .map((c) => c.contribution)
-    .join(' + ');
+  const available = s.stress.components.filter((c) => c.available);
+  const sum = Math.round(available.reduce((t, c) => t + (c.contribution ?? 0), 0) * 100) / 100;
+  const used = available.map((c) => c.contribution).join(' + ') + (available.length > 1 ? ` = ${sum}` : '');
+  const floor = s.stress.physical_floor;
+  const dis = available.find((c) => c.key === 'disruption');
+  // 3.1.0: say which term gave the index, and how the floor was computed.
+  const reading =
+    floor !== null && dis && floor > sum
+      ? `${used}; physical floor 75 × ${dis.freshness_factor} × clip(${fmt(dis.inputs.share_lost ?? null)} / 0.07, 0, 1) = ${floor} is larger: **${s.stress.index}**, band **${s.stress.band}**.`
+      : `${used}${floor !== null ? ` (physical floor ${floor})` : ''}: **${s.stress.index}**, band **${s.stress.band}**.`;
   return [
     `**\`${s.slug}\`**, reading of ${s.stress.as_of} (coverage ${s.stress.coverage}):`,
     '',
@@ -26,7 +32,7 @@ export function commodityExample(s: CommoditySheet): string {
     '|---|---|---|---|---|---|---|---|',
     ...rows,
     '',
-    s.stress.index === null ? `No index: ${s.stress.reason}.` : `${used} = **${s.stress.index}**, band **${s.stress.band}**.`,
+    s.stress.index === null ? `No index: ${s.stress.reason}.` : reading,
     '',
     s.structural_risk
       ? `Structural risk (apart): **${s.structural_risk.index}** from HHI ${s.structural_risk.hhi} (${s.structural_risk.concentration}) of the ${s.structural_risk.stage} stage, ${s.structural_risk.year}; top supplier ${fmt(s.structural_risk.top_supplier)}.`

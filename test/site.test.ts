@@ -224,6 +224,21 @@ describe('the readout site', () => {
     await page.close();
   });
 
+  it('commodity page: when the physical floor sets the index (oil, Hormuz 2026), the page says so with the API’s figures', async () => {
+    const { data: oil } = await json<{ data: { stress: { index: number; physical_floor: number | null; components: { contribution: number | null }[] } } }>(
+      '/v1/commodities/energy.oil',
+    );
+    const sum = oil.stress.components.reduce((t, k) => t + (k.contribution ?? 0), 0);
+    expect(oil.stress.physical_floor).toBe(oil.stress.index);
+    expect(oil.stress.physical_floor!).toBeGreaterThan(sum);
+    const html = await (await fetch(`${api.url}/en/commodities/energy.oil/`)).text();
+    expect(html).toContain(
+      `data-testid="physical-floor">The points add up to ${fmt(sum, 1)}, but supply is lost on a route with no detour (Hormuz): the physical floor, ${fmt(oil.stress.physical_floor!, 1)}, sets the index.`,
+    );
+    // Cobalt has no measured route: no floor, no note.
+    expect(await (await fetch(`${api.url}/en/commodities/metals.cobalt/`)).text()).not.toContain('physical-floor');
+  });
+
   it('commodity page: the top producer and its share, the stress index and the price chart match the sheet', async () => {
     const { page, bytes } = await open('/en/commodities/metals.cobalt/', 'commodity-cobalt');
     const { data: c } = await json<{

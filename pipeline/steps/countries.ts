@@ -1,7 +1,7 @@
 import type { CountryProfile } from '../../contract/countries.ts';
 import type { Db } from '../db.ts';
 import { daysBetween } from '../freshness.ts';
-import { CHOKEPOINT_NAMES } from './exposure.ts';
+import { CHOKEPOINT_NAMES, COUNTED_AS_LOSS } from './exposure.ts';
 import { clamp01, round } from './reserves.ts';
 import { hhiScore } from './stress.ts';
 import { EI_TRADE_YEAR, hhi } from './shares.ts';
@@ -344,8 +344,6 @@ export const HORMUZ_EXPORTERS = new Set(['Iraq', 'Kuwait', 'Saudi Arabia', 'UAE'
 /** Subregions whose imports from the Gulf pass Malacca, and regions whose imports pass Bab el-Mandeb and Suez. */
 const VIA_MALACCA = new Set(['Eastern Asia', 'South-eastern Asia']);
 const VIA_RED_SEA = new Set(['Europe']);
-/** A loss at a chokepoint with no other sea route is supply lost; a detour (Red Sea → Cape, Malacca → Lombok) delivers late. */
-export const COUNTED_AS_LOSS = new Set(['hormuz']);
 /** Bands of the share of primary energy at risk (%): IEA collective action at 7 %; down-steps at 80 % of each threshold. */
 export const COUNTRY_THRESHOLDS = [0.5, 2, 7] as const;
 export const COUNTRY_DOWN = [0.4, 1.6, 5.6] as const;

@@ -1,10 +1,10 @@
 /**
- * Measured disruption (methodology 3.0.0): chokepoint transits against their own seasonal normal,
+ * Measured disruption (methodology 3.0.0, unchanged in 3.1.0): chokepoint transits against their own seasonal normal,
  * and the share of a commodity's world supply whose route they cut. Pure: transits and exposures
  * in, losses out; only days on or before t are read.
  */
 import type { Db } from '../db.ts';
-import { CHOKEPOINT_NAMES, type Exposure, type ExposureTable, ROUTES, type VesselClass, exposureAt } from './exposure.ts';
+import { CHOKEPOINT_NAMES, COUNTED_AS_LOSS, type Exposure, type ExposureTable, ROUTES, type VesselClass, exposureAt } from './exposure.ts';
 import { clamp01, round } from './reserves.ts';
 
 /** Transits: mean over 28 days ending t, against the median of the same days in up to 5 earlier years (at least 1). */
@@ -122,10 +122,30 @@ export interface DisruptionReading {
   /** Share of world supply on disrupted routes. */
   share: number;
   score: number;
+  /** The part of `share` on chokepoints with no detour (COUNTED_AS_LOSS): supply lost, not delayed. */
+  lost_share: number;
+  /** clip(lost_share / D₀, 0, 1): what the physical floor reads. */
+  lost_score: number;
   measured: boolean;
   /** The newest transit day behind the reading. */
   as_of: string | null;
   parts: ChokepointPart[];
+}
+
+/** The newest transit day, on or before t, of the vessels that carry the commodity through any chokepoint on its routes. */
+export function lastTransitDay(table: ExposureTable, transits: Transits, t: string): string | null {
+  let last: number | null = null;
+  for (const c of new Set(table.rows.map((r) => r.chokepoint))) {
+    const s = transits.get(c);
+    if (!s) continue;
+    const a = s[table.vessel];
+    for (let i = Math.min(a.length - 1, dayOf(t) - s.first); i >= 0; i--)
+      if (!Number.isNaN(a[i] as number)) {
+        last = Math.max(last ?? -Infinity, s.first + i);
+        break;
+      }
+  }
+  return last === null ? null : dateOf(last);
 }
 
 /** D(t) = Σ over routes of the largest exposure × loss among its chokepoints; s = clip(D / D₀, 0, 1). */
@@ -146,9 +166,12 @@ export function disruptionAt(table: ExposureTable, transits: Transits, t: string
   }
   share += parts.filter((p) => !grouped.has(p.chokepoint)).reduce((s, p) => s + p.at_risk, 0);
   const measured = parts.filter((p) => p.route);
+  const lost = parts.filter((p) => COUNTED_AS_LOSS.has(p.chokepoint)).reduce((s, p) => s + p.at_risk, 0);
   return {
     share: round(share, 4),
     score: round(clamp01(share / D0), 4),
+    lost_share: round(lost, 4),
+    lost_score: round(clamp01(lost / D0), 4),
     measured: measured.length > 0,
     as_of:
       measured

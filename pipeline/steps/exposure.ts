@@ -30,6 +30,13 @@ export const CHOKEPOINT_NAMES: Record<string, string> = {
 /** Chokepoints one cargo passes in sequence: the route counts its largest loss, not the sum. */
 export const ROUTES: readonly (readonly string[])[] = [['hormuz', 'malacca'], ['bab_el_mandeb', 'suez'], ['gibraltar'], ['dover'], ['taiwan']];
 
+/**
+ * A loss at a chokepoint with no other sea route is supply lost; a detour (Red Sea → Cape,
+ * Malacca → Lombok) delivers late. The country scale and the commodities' physical floor count
+ * only these.
+ */
+export const COUNTED_AS_LOSS: ReadonlySet<string> = new Set(['hormuz']);
+
 /** States whose seaborne exports leave through the Strait of Hormuz (EI and USGS spellings). */
 export const GULF = ['Iran', 'Iraq', 'Kuwait', 'Saudi Arabia', 'Bahrain', 'Qatar', 'United Arab Emirates'] as const;
 

@@ -215,6 +215,32 @@ describe('commodity stress', () => {
     expect(s.components.find((c) => c.key === 'disruption')).toMatchObject({ available: false, contribution: null });
   });
 
+  it('reads supply lost at Hormuz on its own scale (3.1.0 physical floor), but a diversion through Suez only in its weighted 30 points', () => {
+    const DAY = 86_400_000;
+    const first = Math.floor(Date.parse('2016-01-01') / DAY);
+    const cut = Math.floor(Date.parse('2022-06-01') / DAY) - first;
+    // 2,400 days of 50 a day, then a tenth of that: to 2022-07-28.
+    const closed = Float64Array.from({ length: 2400 }, (_, i) => (i >= cut ? 5 : 50));
+    const open = Float64Array.from({ length: 2400 }, () => 50);
+    const price: PriceInput = { source: 'worldbank-pink-sheet', series: 'x', frequency: 'monthly', points: monthly(2010, 150) };
+    const at = (chokepoint: string) => {
+      const transits = new Map([[chokepoint, { first, tanker: closed, cargo: open }]]);
+      const row = { chokepoint, share: 0.2, year: 2015, published: '2016-01-01', basis: 'test', source: 'eia-chokepoints' as const };
+      const x = inputs({ slug: 'energy.oil', price, disruption: { table: { vessel: 'tanker', rows: [row] }, transits } });
+      return stressAt(x, '2022-07-28', '2022-07-28', cadences);
+    };
+    const hormuz = at('hormuz');
+    // 20 % of world supply × 0.9 lost = 18 % ≥ 7 %: severe whatever the (flat) price says.
+    expect(hormuz.components.find((c) => c.key === 'disruption')).toMatchObject({ score: 1, contribution: 30 });
+    expect(hormuz.components.find((c) => c.key === 'disruption')!.inputs.share_lost).toBeCloseTo(0.18, 4);
+    expect(hormuz).toMatchObject({ physical_floor: 75, index: 75, band: 'severe' });
+    // The same loss through Suez is a detour round the Cape: no floor, the weighted sum only.
+    const suez = at('suez');
+    expect(suez.physical_floor).toBe(0);
+    expect(suez.index).toBeLessThan(50);
+    expect(suez.index).toBeGreaterThanOrEqual(30);
+  });
+
   it('halves a stale input and drops an expired one by the published rule', () => {
     const price: PriceInput = { source: 'worldbank-pink-sheet', series: 'x', frequency: 'monthly', points: monthly(2010, 150) };
     const x = inputs({ price, stages: [stage(2000)] });

@@ -1,15 +1,16 @@
 /**
- * Current stress of a commodity, methodology 3.0.0 (docs/methodology.md): a pure function of a
+ * Current stress of a commodity, methodology 3.1.0 (docs/methodology.md): a pure function of a
  * commodity's dated inputs and the date t the reading describes. Only observations dated on or
  * before t enter; the same function gives the current reading and every month of the history.
- * Market components only (price, buffer, measured disruption) on fixed weights; supplier
- * concentration is published apart as structural risk; events are annotations.
+ * Market components only (price, buffer, measured disruption) on fixed weights, with a physical
+ * floor for a measured route loss; supplier concentration is published apart as structural risk;
+ * events are annotations.
  */
 import { METHODOLOGY_VERSION } from '../../contract/common.ts';
 import type { EventEffect, EventKind } from '../../contract/content.ts';
 import type { CommodityStress, StressBand, StressHistoryPoint, StructuralRisk } from '../../contract/stress.ts';
 import { type Cadence, type SourceCadence, daysBetween, freshnessOf, periodEnd } from '../freshness.ts';
-import { type DisruptionReading, type Transits, disruptionAt } from './disruption.ts';
+import { type DisruptionReading, type Transits, disruptionAt, lastTransitDay } from './disruption.ts';
 import type { ExposureTable } from './exposure.ts';
 import { publishedPrice } from './precision.ts';
 import { clamp01, round } from './reserves.ts';
@@ -17,6 +18,12 @@ import { hhiBand } from './shares.ts';
 
 /** Fixed weights of current stress (sum 1, never rescaled): a missing component scores 0 against the same denominator. */
 export const WEIGHTS = { price: 0.5, reserves: 0.2, disruption: 0.3 } as const;
+/**
+ * The physical floor (3.1.0): supply lost on a route with no detour, at D₀ (7 % of world supply,
+ * the IEA's collective-action size), reads this many points whatever the price does, i.e. severe;
+ * smaller losses in proportion. Price, buffer and diverted (late) supply stay compensatory.
+ */
+export const PHYSICAL_FLOOR_POINTS = 75;
 /** A buffer a quarter below its norm scores 1. */
 export const BUFFER_FULL_SHORTFALL = 0.25;
 /** The US SPR is one country's buffer for a world market: its score counts half. */
@@ -548,7 +555,13 @@ export function stressAt(x: CommodityInputs, t: string, today: string, cadences:
     reading = disruptionAt(x.disruption.table, x.disruption.transits, t);
     dis.source = 'imf-portwatch-chokepoints';
     dis.as_of = reading.as_of;
-    const inputs: Component['inputs'] = { vessels: x.disruption.table.vessel, share_at_risk: reading.share, full_score_share: 0.07 };
+    const inputs: Component['inputs'] = {
+      vessels: x.disruption.table.vessel,
+      share_at_risk: reading.share,
+      full_score_share: 0.07,
+      // The physical floor's input: only the loss on chokepoints with no detour.
+      share_lost: reading.lost_share,
+    };
     for (const part of reading.parts) {
       const k = part.chokepoint;
       inputs[`${k}_exposure`] = part.exposure.share;
@@ -584,6 +597,8 @@ export function stressAt(x: CommodityInputs, t: string, today: string, cadences:
     components.reduce((s, c) => s + c.weight * c.freshness_factor, 0),
     4,
   );
+  // Non-compensatory for a measured loss: no price move offsets supply lost at the size governments act on.
+  const physicalFloor = dis.available && reading ? round(PHYSICAL_FLOOR_POINTS * dis.freshness_factor * reading.lost_score, 2) : null;
   const fresh = components.filter((c) => c.available && c.freshness_factor === 1);
   let index: number | null = null;
   let reason: string | undefined;
@@ -592,7 +607,7 @@ export function stressAt(x: CommodityInputs, t: string, today: string, cadences:
       components.some((c) => c.available) || x.price || x.reserve
         ? `no market input is fresh at ${t} (price, buffer or measured disruption): no band`
         : 'no market data in our sources (no price, buffer or measured route): see structural_risk';
-  else index = round(Math.min(100, Math.max(0, sum)), 1);
+  else index = round(Math.min(100, Math.max(0, sum, physicalFloor ?? 0)), 1);
   const e = eventPressure(x.slug, x.events, x.topSuppliers, t);
   return {
     index,
@@ -602,6 +617,7 @@ export function stressAt(x: CommodityInputs, t: string, today: string, cadences:
     methodology_version: METHODOLOGY_VERSION,
     coverage,
     weights_rescaled: false,
+    physical_floor: physicalFloor,
     ...(reason ? { reason } : {}),
     components,
     events: e.contributions.slice(0, 20),
@@ -611,7 +627,7 @@ export function stressAt(x: CommodityInputs, t: string, today: string, cadences:
 /** End of the period a price observation stands for: the day, or the month of a monthly average. */
 const priceEnd = (p: PriceInput, date: string) => periodEnd(date, p.frequency === 'daily' ? 'daily' : p.frequency === 'monthly' ? 'monthly' : 'annual');
 
-/** The date a current reading describes: the newest market observation (price or reserve) up to today. */
+/** The date a current reading describes: the newest market observation (price, reserve or chokepoint transits) up to today. */
 export function readingDate(x: CommodityInputs, today: string): string {
   // Only observations dated up to today: a future-dated row is the contract's to refuse, not ours to read.
   const dates: string[] = [];
@@ -619,6 +635,9 @@ export function readingDate(x: CommodityInputs, today: string): string {
   if (p && x.price && x.price.frequency !== 'annual') dates.push(priceEnd(x.price, p.date));
   const r = x.reserve ? x.reserve.points[lastAtOrBefore(x.reserve.points, today)] : undefined;
   if (r) dates.push(r.date);
+  // Measured disruption is a market input too (3.1.0): a monthly price does not stop the reading while routes are measured.
+  const transit = x.disruption ? lastTransitDay(x.disruption.table, x.disruption.transits, today) : null;
+  if (transit) dates.push(transit);
   const newest = dates.sort().at(-1);
   return newest && newest < today ? newest : today;
 }

@@ -35,7 +35,7 @@ export default defineTool('get_commodity', (b, args) => {
         )}${x.entries.length > 5 ? `\n(and ${x.entries.length - 5} smaller)` : ''}`
       : null;
   const figures = [
-    `Stress index ${data.stress.index ?? 'n/a'} (${data.stress.band ?? 'n/a'}) as of ${data.stress.as_of}, coverage ${share(data.stress.coverage)}:\n${table(
+    `Stress index ${data.stress.index ?? 'n/a'} (${data.stress.band ?? 'n/a'}) as of ${data.stress.as_of}, coverage ${share(data.stress.coverage)}${data.stress.physical_floor ? `, physical floor ${num(data.stress.physical_floor)} (supply lost on a route with no detour; the index is the larger of the floor and the sum of contributions)` : ''}:\n${table(
       ['component', 'weight', 'effective_weight', 'available', 'raw', 'score', 'contribution'],
       data.stress.components.map((c) => [c.key, c.weight, num(c.effective_weight), c.available, c.raw === null ? null : num(c.raw), c.score, c.contribution]),
     )}`,

@@ -262,6 +262,8 @@ export const de: Messages = {
     unavailableBecause: 'Nicht verfügbar:',
     method: 'Methode',
     asOf: (on: string) => `Stand ${on}`,
+    floorNote: (floor: string, sum: string) =>
+      `Die Punkte ergeben ${sum}, aber auf einer Route ohne Umweg (Hormus) geht Angebot verloren: Die physische Untergrenze, ${floor}, bestimmt den Index. Ein Verlust von 7 % des Weltangebots gilt unabhängig vom Preis als schwerwiegend.`,
     eventsCounted: (count: number) => `Im Ereignisdruck gezählte Ereignisse (${n(count)})`,
     eventCounted: (category: string, days: number, pressure: string) => `${category}, ${n(days)} ${s(days, 'Tag', 'Tage')} alt, Druck ${pressure}`,
     producersConsumers: 'Produzenten und Verbraucher',

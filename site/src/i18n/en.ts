@@ -257,6 +257,8 @@ export const en = {
     unavailableBecause: 'Unavailable:',
     method: 'Method',
     asOf: (on: string) => `as of ${on}`,
+    floorNote: (floor: string, sum: string) =>
+      `The points add up to ${sum}, but supply is lost on a route with no detour (Hormuz): the physical floor, ${floor}, sets the index. A loss of 7 % of world supply reads severe whatever the price does.`,
     eventsCounted: (count: number) => `Events counted in event pressure (${n(count)})`,
     eventCounted: (category: string, days: number, pressure: string) => `${category}, ${n(days)} ${s(days, 'day', 'days')} old, pressure ${pressure}`,
     producersConsumers: 'Producers and consumers',

@@ -263,6 +263,8 @@ export const es: Messages = {
     unavailableBecause: 'No disponible:',
     method: 'Método',
     asOf: (on: string) => `a fecha de ${on}`,
+    floorNote: (floor: string, sum: string) =>
+      `Los puntos suman ${sum}, pero se pierde oferta en una ruta sin desvío (Ormuz): el umbral físico, ${floor}, fija el índice. Una pérdida del 7 % de la oferta mundial es grave sea cual sea el precio.`,
     eventsCounted: (count: number) => `Acontecimientos contados en la presión de acontecimientos (${n(count)})`,
     eventCounted: (category: string, days: number, pressure: string) => `${category}, hace ${n(days)} ${s(days, 'día', 'días')}, presión ${pressure}`,
     producersConsumers: 'Productores y consumidores',

@@ -267,6 +267,8 @@ export const fr: Messages = {
     unavailableBecause: 'Indisponible :',
     method: 'Méthode',
     asOf: (on: string) => `au ${on}`,
+    floorNote: (floor: string, sum: string) =>
+      `Les points totalisent ${sum}, mais une partie de l’offre est perdue sur une route sans détour (Ormuz) : le plancher physique, ${floor}, fixe l’indice. Une perte de 7 % de l’offre mondiale est sévère quel que soit le prix.`,
     eventsCounted: (count: number) => `Événements comptés dans la pression des événements (${n(count)})`,
     eventCounted: (category: string, days: number, pressure: string) => `${category}, il y a ${n(days)} ${s(days, 'jour', 'jours')}, pression ${pressure}`,
     producersConsumers: 'Producteurs et consommateurs',
