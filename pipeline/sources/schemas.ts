@@ -22,7 +22,7 @@ const USGS_COLUMNS = {
   is_critical: 'BOOLEAN',
 } as const;
 
-export const TABLE_SCHEMAS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+const SCHEMAS = {
   eia_oil_prices: { series: 'VARCHAR', frequency: 'VARCHAR', date: 'DATE', value: 'DOUBLE' },
   eia_henry_hub: { frequency: 'VARCHAR', date: 'DATE', value: 'DOUBLE' },
   worldbank_prices: { series: 'VARCHAR', date: 'DATE', value: 'DOUBLE' },
@@ -86,7 +86,12 @@ export const TABLE_SCHEMAS: Readonly<Record<string, Readonly<Record<string, stri
   portwatch_transits: { date: 'DATE', chokepoint: 'VARCHAR', n_total: 'INTEGER', n_tanker: 'INTEGER', n_cargo: 'INTEGER', file: 'VARCHAR' },
   eia_chokepoint_oil: { chokepoint: 'VARCHAR', name: 'VARCHAR', period: 'VARCHAR', year: 'INTEGER', full_year: 'BOOLEAN', mbd: 'DOUBLE' },
   gscpi: { date: 'DATE', value: 'DOUBLE' },
-};
+} as const satisfies Record<string, Readonly<Record<string, string>>>;
+
+export const TABLE_SCHEMAS: Readonly<Record<string, Readonly<Record<string, string>>>> = SCHEMAS;
+/** A declared table, and its columns: what contract/bounds.ts keys its rules by, so the compiler checks every name. */
+export type TableName = keyof typeof SCHEMAS;
+export type ColumnOf<T extends TableName> = keyof (typeof SCHEMAS)[T] & string;
 
 const NUMERIC = new Set(['TINYINT', 'SMALLINT', 'INTEGER', 'BIGINT', 'HUGEINT', 'DOUBLE', 'FLOAT', 'DECIMAL']);
 
