@@ -1,4 +1,4 @@
-import type { ColumnOf, TableName } from '../pipeline/sources/schemas.ts';
+import type { ColumnOf, TableName } from './tables.ts';
 
 /**
  * What a value of a source table may physically be (issue 34, finding 2: a fill of −12 % and
@@ -8,7 +8,7 @@ import type { ColumnOf, TableName } from '../pipeline/sources/schemas.ts';
  * JUMP_DEVIATIONS robust deviations of the series' own changes is only flagged, because real
  * crises make real jumps (docs/freshness.md#value-gates).
  *
- * Keyed by the declared tables and columns (pipeline/sources/schemas.ts): a misspelt name does
+ * Keyed by the declared tables and columns (contract/tables.ts): a misspelt name does
  * not compile. `when` narrows a rule to the rows whose columns equal the given text.
  */
 export type Bound<T extends TableName> =
