@@ -200,10 +200,11 @@ export function createApp(opts: AppOptions): Hono {
 
   const health = (status: number, body: unknown) =>
     new Response(JSON.stringify(body), { status, headers: { ...common(), 'content-type': JSON_TYPE, 'cache-control': 'no-store' } });
-  app.get('/healthz', () => {
+  app.get('/healthz', async () => {
     const b = opts.source.current();
     if (!b) return health(503, { status: 'unavailable', detail: 'no build published yet' });
-    return health(200, healthOf(b.manifest, new Date(), b.generatedAt, opts.source.disk?.() ?? null));
+    const failed = (await opts.source.failedBuilds?.()) ?? null;
+    return health(200, healthOf(b.manifest, new Date(), b.generatedAt, opts.source.disk?.() ?? null, failed));
   });
   app.all('/healthz', (c) => notAllowed(c.req.method, '/healthz'));
 

@@ -1,7 +1,7 @@
 import { existsSync, watch, type FSWatcher } from 'node:fs';
 import { readFile, readlink, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { DiskUse } from '../contract/health.ts';
+import { type DiskUse, FAILED_BUILDS_FILE, FailedBuilds } from '../contract/health.ts';
 import { BUILD_MARK_MS } from '../contract/manifest.ts';
 import { DiskGauge } from './disk-use.ts';
 import { type LoadedBuild, loadBuild } from './build.ts';
@@ -14,6 +14,8 @@ export interface BuildSource {
   current(): LoadedBuild | null;
   /** Disk use of the folder builds are published in, where there is one (Node). */
   disk?(): DiskUse | null;
+  /** Builds failed in a row since the served one, as the pipeline recorded them (Node; null when none). */
+  failedBuilds?(): Promise<FailedBuilds | null>;
 }
 
 /**
@@ -57,6 +59,17 @@ export class NodeBuildStore implements BuildSource {
   private readonly gauge: DiskGauge;
   disk(): DiskUse | null {
     return this.gauge.current();
+  }
+
+  /** Read on each /healthz (a file of ~200 bytes): a build that fails changes nothing else the server watches. */
+  async failedBuilds(): Promise<FailedBuilds | null> {
+    const text = await readFile(join(this.distDir, FAILED_BUILDS_FILE), 'utf8').catch(() => null);
+    if (text === null) return null;
+    try {
+      return FailedBuilds.parse(JSON.parse(text));
+    } catch {
+      return null;
+    }
   }
 
   /** Load the current build if it changed; a build that fails to load leaves the old one serving. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BuildManifest } from '../contract/manifest.ts';
 import { HEADLINE_SOURCES, Health } from '../contract/health.ts';
+import { DEGRADED_AFTER_FAILED_BUILDS } from '../contract/limits.ts';
 import { healthOf, publicReason } from './health.ts';
 
 type Source = BuildManifest['sources'][number];
@@ -110,5 +111,29 @@ describe('/healthz', () => {
     expect(publicReason('failed reading file:///etc/chokepoint/x.csv and ../../secrets/y.csv')).toBe('failed reading x.csv and y.csv');
     expect(publicReason('eia_oil_prices has 2 row(s) with NaN or infinite values')).toBe('eia_oil_prices has 2 row(s) with NaN or infinite values');
     expect(publicReason(null)).toBeNull();
+  });
+
+  it(`is degraded from ${DEGRADED_AFTER_FAILED_BUILDS} failed builds in a row, saying why in words, and ok again once one publishes`, () => {
+    const m = manifest(HEADLINE_SOURCES.map((id) => source(id)));
+    const failed = (count: number) => ({
+      count,
+      since: '2026-11-22T01:00:00.000Z',
+      last_at: '2026-11-22T11:45:00.000Z',
+      last_reason: "ENOSPC: no space left on device, write '/srv/chokepoint/dist/builds/.tmp-20261122-1/v1/reserves/gas/de.json'",
+    });
+    const two = Health.parse(healthOf(m, at('2026-11-22'), built, null, failed(DEGRADED_AFTER_FAILED_BUILDS - 1)));
+    expect(two.status).toBe('ok');
+    expect(two.failed_builds).toMatchObject({ count: 2, last_reason: 'no space was left on the build disk: de.json' });
+    const three = Health.parse(healthOf(m, at('2026-11-22'), built, null, failed(DEGRADED_AFTER_FAILED_BUILDS)));
+    expect(three.status).toBe('degraded');
+    expect(three.degraded_by).toEqual([
+      {
+        id: 'builds',
+        reason:
+          'the last 3 builds failed (since 2026-11-22T01:00:00.000Z), the latest at 2026-11-22T11:45:00.000Z: no space was left on the build disk: de.json; the build of 2026-11-22T00:00:00.000Z is served',
+      },
+    ]);
+    expect(JSON.stringify(three)).not.toContain('/srv/');
+    expect(Health.parse(healthOf(m, at('2026-11-22'), built, null, null))).toMatchObject({ status: 'ok', failed_builds: null });
   });
 });

@@ -1,5 +1,6 @@
 import { freshnessAt } from '../contract/freshness.ts';
-import { type DiskUse, HEADLINE_SOURCES, type Health, type HealthSource } from '../contract/health.ts';
+import { type DiskUse, type FailedBuilds, HEADLINE_SOURCES, type Health, type HealthSource } from '../contract/health.ts';
+import { DEGRADED_AFTER_FAILED_BUILDS } from '../contract/limits.ts';
 import type { BuildManifest } from '../contract/manifest.ts';
 
 /** DuckDB error classes, said in words (the class name alone means nothing to a reader of /healthz). */
@@ -73,10 +74,12 @@ export function publicReason(reason: string | null): string | null {
 /**
  * /healthz for one build at `now`: per source both the load status and the freshness, the
  * freshness re-read on today's date from the build's `expected_next` (a build served for days
- * does not stay `current`). Degraded when a source failed to load, or when a headline source
- * is stale. Always answered with 200, so load balancers keep an instance that serves old data.
+ * does not stay `current`). Degraded when a source failed to load, when a headline source is
+ * stale, or when the last DEGRADED_AFTER_FAILED_BUILDS builds failed (`failed`, as the pipeline
+ * recorded them in FAILED_BUILDS_FILE). Always answered with 200, so load balancers keep an
+ * instance that serves old data.
  */
-export function healthOf(manifest: BuildManifest, now: Date, generatedAt: Date, disk: DiskUse | null = null): Health {
+export function healthOf(manifest: BuildManifest, now: Date, generatedAt: Date, disk: DiskUse | null = null, failed: FailedBuilds | null = null): Health {
   const today = now.toISOString().slice(0, 10);
   const headline = new Set<string>(HEADLINE_SOURCES);
   const sources: HealthSource[] = manifest.sources.map((s) => {
@@ -92,6 +95,7 @@ export function healthOf(manifest: BuildManifest, now: Date, generatedAt: Date, 
       retrieved_at: s.retrieved_at,
       stale_since: s.stale_since,
       stale_reason: publicReason(s.stale_reason),
+      ...(s.warnings?.length ? { warnings: s.warnings } : {}),
       headline: headline.has(s.id),
       ...(s.fetch ? { fetch: { ...s.fetch, reason: publicReason(s.fetch.reason) } } : {}),
     };
@@ -114,6 +118,14 @@ export function healthOf(manifest: BuildManifest, now: Date, generatedAt: Date, 
       });
     }
   }
+  // Builds that keep failing leave the served build behind without any source saying so.
+  const failedBuilds = failed ? { ...failed, last_reason: publicReason(failed.last_reason) ?? '' } : null;
+  if (failedBuilds && failedBuilds.count >= DEGRADED_AFTER_FAILED_BUILDS) {
+    degraded.push({
+      id: 'builds',
+      reason: `the last ${failedBuilds.count} builds failed (since ${failedBuilds.since}), the latest at ${failedBuilds.last_at}: ${failedBuilds.last_reason}; the build of ${manifest.generated_at} is served`,
+    });
+  }
   return {
     status: degraded.length ? 'degraded' : 'ok',
     degraded_by: degraded,
@@ -124,5 +136,6 @@ export function healthOf(manifest: BuildManifest, now: Date, generatedAt: Date, 
     sources,
     omitted: manifest.omitted.map((o) => ({ output: o.output, reason: publicReason(o.reason) ?? '' })),
     disk,
+    failed_builds: failedBuilds,
   };
 }

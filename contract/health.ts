@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Cadence, DateString, DateTimeString, Freshness } from './common.ts';
+import { DEGRADED_AFTER_FAILED_BUILDS } from './limits.ts';
 import { SourceFetch, SourceStatus } from './manifest.ts';
 import type { SourceId } from './sources.ts';
 
@@ -27,6 +28,7 @@ export const HealthSource = z.strictObject({
   retrieved_at: DateTimeString.nullable(),
   stale_since: DateTimeString.nullable(),
   stale_reason: z.string().nullable().describe('Why the latest load failed, in words, without server paths or queries'),
+  warnings: SourceStatus.shape.warnings,
   headline: z.boolean().describe('A source the headline figures depend on: stale makes the service degraded'),
   fetch: SourceFetch.optional().describe(
     'Live fetching of the source in the served build: last attempt, its outcome, last success, next scheduled fetch (absent when the build read the embedded mirror)',
@@ -47,6 +49,22 @@ export const DiskUse = z
   .describe('Disk use of the dist folder, measured at most once a minute');
 export type DiskUse = z.infer<typeof DiskUse>;
 
+/** Where the pipeline keeps the builds that failed since the last one that published: `<DIST_DIR>/build-failures.json`. */
+export const FAILED_BUILDS_FILE = 'build-failures.json';
+
+/** Builds that failed in a row since the last one that published, as the pipeline records them (FAILED_BUILDS_FILE). */
+export const FailedBuilds = z
+  .strictObject({
+    count: z.number().int().positive().describe('Builds failed in a row'),
+    since: DateTimeString.describe('When the first of them failed'),
+    last_at: DateTimeString.describe('When the latest failed'),
+    last_reason: z.string().describe('Why the latest failed, in words, without server paths or queries'),
+  })
+  .describe(
+    `Builds that failed in a row since the served one was published: from ${DEGRADED_AFTER_FAILED_BUILDS} on the service is degraded (null when the latest build published, or where the server reads no dist folder)`,
+  );
+export type FailedBuilds = z.infer<typeof FailedBuilds>;
+
 const Degraded = z.strictObject({ id: z.string(), reason: z.string() });
 
 /** GET /healthz while a build is served (200, also when degraded). */
@@ -56,7 +74,8 @@ export const Health = z
       .enum(['ok', 'degraded'])
       .describe(
         'degraded: a source failed to load (its last good snapshot is served, or it is unavailable), ' +
-          `or a source the headline figures depend on (${HEADLINE_SOURCES.join(', ')}) is stale; \`degraded_by\` says which`,
+          `or a source the headline figures depend on (${HEADLINE_SOURCES.join(', ')}) is stale, ` +
+          `or the last ${DEGRADED_AFTER_FAILED_BUILDS} builds failed (\`failed_builds\`); \`degraded_by\` says which`,
       ),
     degraded_by: z.array(Degraded).describe('One entry per reason the service is degraded (empty when ok)'),
     build: z.string(),
@@ -66,6 +85,7 @@ export const Health = z
     sources: z.array(HealthSource),
     omitted: z.array(z.strictObject({ output: z.string(), reason: z.string() })),
     disk: DiskUse.nullable().describe('null where the server reads no dist folder (the edge Worker) or before its first measurement'),
+    failed_builds: FailedBuilds.nullable(),
   })
   .describe(
     'Health of the service: per source the load status of the published build and the freshness of its newest observation (rule: /en/docs/freshness/). Answered with 200 when degraded, so load balancers keep an instance that serves old data.',

@@ -59,3 +59,13 @@ export function defaultEventsSince(newest: string | null | undefined): string | 
   if (!newest) return null;
   return new Date(Date.parse(newest) - LIST_DEFAULTS.events.sinceDays * 86_400_000).toISOString().slice(0, 10);
 }
+
+/**
+ * /healthz says `degraded` once this many builds in a row have failed (issue 34: it said ok
+ * while every build failed on a full disk). One failure is retried at the next REBUILD_EVERY
+ * (15 minutes by default) and is often gone by then: a build killed by a deploy, a disk full
+ * for a moment until old builds are pruned. Three in a row, 45 minutes at the default interval,
+ * is no accident, and is still said long before the shortest headline cadence (daily prices)
+ * lets the data go late on its own.
+ */
+export const DEGRADED_AFTER_FAILED_BUILDS = 3;

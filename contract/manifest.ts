@@ -48,6 +48,12 @@ export const SourceStatus = z.strictObject({
   stale_reason: z.string().nullable(),
   stale_since: DateTimeString.nullable(),
   files: z.array(z.strictObject({ path: z.string(), sha256: z.string(), bytes: z.number().int() })),
+  warnings: z
+    .array(z.string())
+    .optional()
+    .describe(
+      "Values the served load was accepted with but flagged: a change more than JUMP_DEVIATIONS robust deviations from the series' usual change (contract/bounds.ts); absent when none",
+    ),
   fetch: SourceFetch.optional(),
 });
 export type SourceStatus = z.infer<typeof SourceStatus>;

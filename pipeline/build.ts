@@ -22,6 +22,7 @@ import { type Effects, timed } from './effects.ts';
 import { type SourceCadence, cadenceFor, loadCadences } from './freshness.ts';
 import { fetchSources, type LiveOptions } from './fetch/sources.ts';
 import { hasSnapshot, ingestSource } from './ingest.ts';
+import { clearFailedBuilds, recordFailedBuild } from './build-failures.ts';
 import { LOCK_FILE, acquireBuildLock } from './lock.ts';
 import { type MetaFor, metaFactory } from './meta.ts';
 import { type CountryNames, countryNames } from './names.ts';
@@ -660,7 +661,13 @@ export async function runBuild(opts: BuildOptions, fx: Effects): Promise<BuildRe
       fx.log.warn(`took over the lock of build pid ${lock.tookOverFrom.pid} (since ${lock.tookOverFrom.since}), which is no longer running`);
     const left = [...(await clearLeftovers(opts.outDir)), ...(await recoverSnapshots(buildPaths(opts.outDir).snapshots))];
     if (left.length) fx.log.warn(`removed what an interrupted build left: ${left.join(', ')}`);
-    return await buildLocked(opts, fx);
+    const result = await buildLocked(opts, fx).catch(async (err: unknown) => {
+      // Recorded after buildLocked has discarded its folder: on a full disk that freed the room.
+      await recordFailedBuild(opts.outDir, err, fx);
+      throw err;
+    });
+    await clearFailedBuilds(opts.outDir);
+    return result;
   } finally {
     await lock.release();
   }

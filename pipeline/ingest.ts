@@ -8,6 +8,7 @@ import type { Effects } from './effects.ts';
 import { type SourceCadence, buildFreshness, cadenceFor, isoDay } from './freshness.ts';
 import { type Fetched, settle } from './fetch/sources.ts';
 import { liveDir, writeFetchState } from './fetch/state.ts';
+import { loaded, valueJumps, valueViolations } from './bounds.ts';
 import { checkPlausible } from './plausibility.ts';
 import { type Snapshot, type SnapshotPlan, readSnapshot, tablePath } from './snapshots.ts';
 import { TABLE_SCHEMAS, createTableSql, sameTypeFamily } from './sources/schemas.ts';
@@ -92,6 +93,8 @@ async function dropTables(db: Db, adapter: SourceAdapter) {
   for (const t of adapter.tables) await db.run(`DROP TABLE IF EXISTS ${t}`);
 }
 
+const fromSnapshot = (dir: string) => (t: string) => `read_parquet(${sqlString(tablePath(dir, t))})`;
+
 async function loadFromSnapshot(db: Db, adapter: SourceAdapter, dir: string) {
   for (const t of adapter.tables) {
     await db.run(`CREATE OR REPLACE TABLE ${t} AS SELECT * FROM read_parquet(${sqlString(tablePath(dir, t))})`);
@@ -100,9 +103,9 @@ async function loadFromSnapshot(db: Db, adapter: SourceAdapter, dir: string) {
 
 /**
  * Bring one source into the database. A source whose files hash the same as the last good
- * load is read back from its snapshot (not re-parsed); a source that fails to load, or loads
- * less than its last good snapshot held (checkPlausible), keeps that snapshot and is reported
- * stale; with no snapshot it is reported unavailable and its tables are created empty, so the outputs that need it come out empty rather than wrong.
+ * load is read back from its snapshot (not re-parsed); a source that fails to load, loads a
+ * value outside its bound (contract/bounds.ts), or loads less than its last good snapshot held
+ * (checkPlausible), keeps that snapshot and is reported stale; with no snapshot it is reported unavailable and its tables are created empty, so the outputs that need it come out empty rather than wrong.
  * Beside that load status, the freshness of its newest observation on the build clock
  * (`fx.now()`) under its cadence in data/cadence.yaml: the two answer different questions.
  */
@@ -147,7 +150,11 @@ async function loadSource(db: Db, adapter: SourceAdapter, opts: IngestOptions, f
     const hashed = fetched?.kind === 'skipped' && snap ? { sha256: snap.sha256 } : await hashFiles(adapter, inputDir);
     // A snapshot taken before the adapter declared a new table must not stand in for a load.
     const complete = adapter.tables.every((t) => existsSync(tablePath(snapDir, t)));
-    if (snap && snap.sha256 === hashed.sha256 && complete) {
+    // Only a snapshot within the value bounds is good: one an older version took without them is
+    // neither served as unchanged nor the baseline a new load is compared with, so the load that
+    // corrects it is accepted (issue 34, finding 2: a poisoned snapshot locked itself in).
+    const baseline = snap && complete ? await goodSnapshot(db, adapter, snapDir, fx) : null;
+    if (snap && snap.sha256 === hashed.sha256 && baseline) {
       await loadFromSnapshot(db, adapter, snapDir);
       if (snap.failing_since) opts.plan.setMeta(snapDir, { ...snap, failing_since: null });
       return {
@@ -159,13 +166,27 @@ async function loadSource(db: Db, adapter: SourceAdapter, opts: IngestOptions, f
         stale_reason: null,
         stale_since: null,
         files: snap.files,
+        ...(snap.warnings?.length ? { warnings: snap.warnings } : {}),
       };
     }
-    if (!('files' in hashed)) throw new Error('its snapshot is incomplete');
+    if (!('files' in hashed)) throw new Error(snap && complete ? 'its snapshot breaks the value bounds' : 'its snapshot is incomplete');
     await adapter.load(db, inputDir);
     await verifyTables(db, adapter);
-    if (snap) await checkPlausible(db, adapter, snapDir);
-    const fresh: Snapshot = { sha256: hashed.sha256, retrieved_at: now, data_as_of: await dataAsOf(db, adapter), files: hashed.files, failing_since: null };
+    const bad = await valueViolations(db, adapter.tables, loaded);
+    if (bad.length)
+      throw new Error(`implausible value, the load is refused: ${bad.slice(0, 3).join('; ')}${bad.length > 3 ? `; and ${bad.length - 3} more` : ''}`);
+    if (baseline) await checkPlausible(db, adapter, snapDir);
+    // Jumps are flagged, not refused: a crisis moves prices and stocks further than any usual day.
+    const warnings = await valueJumps(db, adapter.tables, baseline);
+    for (const w of warnings) fx.log.warn(`${adapter.id}: jump flagged, the load is accepted: ${w}`);
+    const fresh: Snapshot = {
+      sha256: hashed.sha256,
+      retrieved_at: now,
+      data_as_of: await dataAsOf(db, adapter),
+      files: hashed.files,
+      failing_since: null,
+      ...(warnings.length ? { warnings } : {}),
+    };
     await opts.plan.stage(db, adapter, inputDir, snapDir, fresh);
     return {
       ...base,
@@ -176,6 +197,7 @@ async function loadSource(db: Db, adapter: SourceAdapter, opts: IngestOptions, f
       stale_reason: null,
       stale_since: null,
       files: fresh.files,
+      ...(warnings.length ? { warnings } : {}),
     };
   } catch (err) {
     const reason = err instanceof Error ? err.message.replace(`${adapter.id}: `, '') : String(err);
@@ -200,4 +222,13 @@ async function loadSource(db: Db, adapter: SourceAdapter, opts: IngestOptions, f
     fx.log.warn(`${adapter.id}: ${reason} — no snapshot to fall back on; its outputs are left out`);
     return { ...base, status: 'unavailable', sha256: null, retrieved_at: null, data_as_of: null, stale_reason: reason, stale_since: now, files: [] };
   }
+}
+
+/** The snapshot's tables, to serve and compare a new load with; null when its own values break the bounds. */
+async function goodSnapshot(db: Db, adapter: SourceAdapter, snapDir: string, fx: Effects) {
+  const from = fromSnapshot(snapDir);
+  const bad = await valueViolations(db, adapter.tables, from);
+  if (bad.length === 0) return from;
+  fx.log.warn(`${adapter.id}: the last snapshot breaks the value bounds (${bad[0]}): the files are loaded again, and not compared with it`);
+  return null;
 }

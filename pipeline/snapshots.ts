@@ -18,6 +18,8 @@ export interface Snapshot {
   files: { path: string; sha256: string; bytes: number }[];
   /** Set while loads keep failing, so the manifest can say since when the data is stale. */
   failing_since?: string | null;
+  /** Jumps the load was accepted with (pipeline/bounds.ts valueJumps), repeated while it stays unchanged. */
+  warnings?: string[];
 }
 
 export async function readSnapshot(dir: string): Promise<Snapshot | null> {

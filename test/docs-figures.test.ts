@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ASK_MAX_BODY_BYTES } from '../contract/api.ts';
+import { JUMP_DEVIATIONS, MAD_SCALE } from '../contract/bounds.ts';
+import { DEGRADED_AFTER_FAILED_BUILDS } from '../contract/limits.ts';
 import { readConfig } from '../lib/config.ts';
 import { MCP_MAX_BATCH, MCP_MAX_BODY_BYTES } from '../api/mcp/limits.ts';
 import { DEFAULT_POLICY, PACING } from '../pipeline/fetch/polite.ts';
@@ -53,5 +55,11 @@ describe('docs quote the code', () => {
     expect(text).toContain(`AGSI+ at most one a second and ${PACING['agsi.gie.eu']!.perMinute} a minute`);
     expect(text).toContain(`EIA at most ${1000 / PACING['api.eia.gov']!.gapMs} a second`);
     expect(doc('README.md')).toContain(`(\`FETCH_DEADLINE_MS\`, ${c.FETCH_DEADLINE_MS / 60_000} minutes)`);
+  });
+
+  it('docs/freshness.md: the jump threshold of the value gates and the failed builds that degrade /healthz', () => {
+    const text = doc('docs/freshness.md');
+    expect(text).toContain(`more than ${JUMP_DEVIATIONS} robust deviations (\`JUMP_DEVIATIONS\`; ${MAD_SCALE} × the median absolute deviation)`);
+    expect(text).toContain(`once the last ${DEGRADED_AFTER_FAILED_BUILDS} builds in a row have failed (\`DEGRADED_AFTER_FAILED_BUILDS\`)`);
   });
 });
