@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { LANGS, type Lang } from '../contract/languages.ts';
+import { CHOKEPOINT_NAMES } from '../pipeline/steps/exposure.ts';
 import { MESSAGES, frenchSpacing, t, type Messages } from '../site/src/i18n/messages.ts';
 import { samePageIn, versionsIn } from '../site/src/i18n/lang.ts';
 
@@ -16,7 +17,11 @@ function leaves(node: unknown, at = ''): [string, unknown][] {
   if (node && typeof node === 'object') return Object.entries(node as Tree).flatMap(([k, v]) => leaves(v, at ? `${at}.${k}` : k));
   return [[at, node]];
 }
-const shape = (m: Messages) => leaves(m).map(([k, v]) => `${k}:${typeof v}`);
+/** English names chokepoints with the data's own names (an empty table): the other languages' tables are checked against those ids below. */
+const shape = (m: Messages) =>
+  leaves(m)
+    .filter(([k]) => !k.startsWith('chokepoint.'))
+    .map(([k, v]) => `${k}:${typeof v}`);
 
 /**
  * Sample arguments for a message function, one per parameter of its English version (the other
@@ -37,6 +42,12 @@ const textOf = (key: string, v: unknown) => String(typeof v === 'function' ? (v 
 describe('the site catalogue', () => {
   it('has, in every language, exactly the keys of the English catalogue, each of the same kind', () => {
     for (const lang of LANGS) expect(shape(MESSAGES[lang]), lang).toEqual(shape(MESSAGES.en));
+  });
+
+  it('names every chokepoint of the data in French, German and Spanish (English uses the data’s names)', () => {
+    expect(MESSAGES.en.chokepoint).toEqual({});
+    for (const lang of LANGS.filter((l) => l !== 'en'))
+      expect(Object.keys(MESSAGES[lang].chokepoint).sort(), lang).toEqual(Object.keys(CHOKEPOINT_NAMES).sort());
   });
 
   it('has no empty message, and every function message gives text for sample arguments', () => {
