@@ -92,6 +92,11 @@ export const EventSchema = EventFields.refine((e) => e.kind === 'lasting' || e.e
   .refine((e) => e.ended_on === undefined || e.ended_on >= e.date, { message: 'ended_on is before date', path: ['ended_on'] })
   .describe('A tagged geopolitical or physical event that bears on commodity supply.');
 
+/** The title and summary of an event in one language (English as recorded, else its translation). */
+export function eventText(e: Pick<Event, 'title' | 'summary' | 'translations'>, lang: Lang): { title: string; summary: string } {
+  return lang === 'en' ? { title: e.title, summary: e.summary } : e.translations[lang];
+}
+
 /** An event in one language (GET /v1/events?lang=fr|de|es): the title and summary in `lang`, without the other translations. */
 export const LocalizedEventSchema = EventFields.omit({ translations: true })
   .extend({

@@ -15,8 +15,8 @@ export const ENGLISH_WORDS = new Set([
  * The visible text of a page outside what it marks as English (an element with `lang="en…"` and
  * everything in it) and outside code (`code`, `pre`, `kbd`, `samp`) and what it marks as not to
  * be translated (`translate="no"`), in blocks: one string per element that holds text directly.
- * A chart's SVG `<title>` and `<desc>` are left out: they name the backtest's crisis windows, which
- * the content gives in English only (a known gap: docs/content.md).
+ * A chart's SVG `<title>` and `<desc>` are read too (they name the backtest's crisis windows, in
+ * the page's language since data/backtest-labels.yaml).
  */
 export const VISIBLE_TEXT = `(() => {
   const out = [];
@@ -24,7 +24,7 @@ export const VISIBLE_TEXT = `(() => {
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
     const el = n.parentElement;
     if (!el || !n.textContent.trim()) continue;
-    if (el.closest('script, style, noscript, template, code, pre, kbd, samp, [translate="no"], svg title, svg desc')) continue;
+    if (el.closest('script, style, noscript, template, code, pre, kbd, samp, [translate="no"]')) continue;
     const marked = el.closest('[lang]');
     if (marked && marked.getAttribute('lang').toLowerCase().startsWith('en')) continue;
     out.push(n.textContent.replace(/\\s+/g, ' ').trim());

@@ -51,10 +51,6 @@ export function localizeEvent(e: Event, lang: Lang | undefined): Event | Localiz
   return { ...rest, lang, ...translations[lang] };
 }
 
-/** The title and summary of an event in `lang` (English as recorded). */
-export const eventText = (e: Event, lang: Lang): { title: string; summary: string } =>
-  lang === 'en' ? { title: e.title, summary: e.summary } : e.translations[lang];
-
 /** The default events query: what GET /v1/events answers without parameters, and the prebuilt v1/events.json holds. */
 export function defaultEventsQuery(b: LoadedBuild): EventsQueryEcho {
   return eventsQuery(b, { limit: LIST_DEFAULTS.events.limit });

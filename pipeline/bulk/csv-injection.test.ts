@@ -53,7 +53,8 @@ const expected = (title: string) => `'${title}`;
 
 describe('formula-like text in CSVs', () => {
   it('is written with a quote in front in /v1/events?format=csv, and the JSON keeps it as it is', async () => {
-    const csv = await sendFrom(api.port, 'GET', '/v1/events?format=csv&limit=500');
+    // Every event: by default the API gives the 90 days before the newest, which here holds only the made-up ones.
+    const csv = await sendFrom(api.port, 'GET', '/v1/events?format=csv&since=2000-01-01&limit=500');
     expect(csv.status).toBe(200);
     const rows = parse(csv.body, { columns: true }) as Record<string, string>[];
     for (const e of HOSTILE) {

@@ -530,8 +530,6 @@ export const de: Messages = {
     reviewed: (on: string) => `Geprüft am ${on}`,
   },
   events: {
-    /** Beside an event whose title and summary exist in English only. */
-    inEnglish: 'Text auf Englisch',
     title: 'Ereignisse',
     heading: 'Zeitleiste der Ereignisse',
     description: 'Zeitleiste erfasster geopolitischer und physischer Ereignisse, die die Rohstoffversorgung betreffen.',

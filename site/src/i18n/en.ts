@@ -525,8 +525,6 @@ export const en = {
     reviewed: (on: string) => `Reviewed ${on}`,
   },
   events: {
-    /** Beside an event whose title and summary exist in English only. */
-    inEnglish: 'text in English',
     title: 'Events',
     heading: 'Events timeline',
     description: 'Timeline of tagged geopolitical and physical events that bear on commodity supply.',

@@ -533,8 +533,6 @@ export const es: Messages = {
     reviewed: (on: string) => `Revisado el ${on}`,
   },
   events: {
-    /** Beside an event whose title and summary exist in English only. */
-    inEnglish: 'texto en inglés',
     title: 'Acontecimientos',
     heading: 'Cronología de acontecimientos',
     description: 'Cronología de acontecimientos geopolíticos y físicos registrados que afectan al suministro de materias primas.',

@@ -537,8 +537,6 @@ export const fr: Messages = {
     reviewed: (on: string) => `Revu le ${on}`,
   },
   events: {
-    /** Beside an event whose title and summary exist in English only. */
-    inEnglish: 'texte en anglais',
     title: 'Événements',
     heading: 'Chronologie des événements',
     description: 'Chronologie des événements géopolitiques et physiques recensés qui pèsent sur l’approvisionnement en matières premières.',
