@@ -3,12 +3,15 @@ import type { Browser } from 'playwright-core';
 /**
  * English function words: none of them is a word of French, German or Spanish, so one of them in
  * the visible text of a page in those languages is English the page did not mark. Left out on
- * purpose: words that are also French, German or Spanish ("in", "no", "was", "has", "per", "a").
+ * purpose: words that are also French, German or Spanish ("in", "no", "was", "has", "per", "a"),
+ * and those that are also country codes in addresses ("at", "be").
  */
 export const ENGLISH_WORDS = new Set([
   'the', 'and', 'of', 'with', 'which', 'this', 'that', 'these', 'those', 'from', 'for', 'is', 'are', 'were', 'been', 'not', 'have',
   'would', 'will', 'its', 'their', 'there', 'than', 'after', 'before', 'since', 'when', 'where', 'what', 'how', 'why', 'only',
   'published', 'data', 'figures', 'rebuilt', 'licensed', 'overdue', 'reuse', 'requires',
+  'to', 'by', 'we', 'you', 'your', 'our', 'they', 'about', 'into', 'each', 'every', 'other', 'between', 'within', 'without',
+  'below', 'above', 'newest', 'latest', 'more', 'should', 'could', 'does', 'did', 'had', 'shows', 'available', 'then', 'while',
 ]); // prettier-ignore
 
 /**

@@ -67,6 +67,8 @@ export const de: Messages = {
     noscript: 'Die Suche benötigt auf dieser Seite JavaScript. Ohne JavaScript können Sie die API direkt abfragen oder stöbern:',
   },
   common: {
+    /** The publishers' aggregate of the countries they do not list (USGS, EI: "Other countries"). */
+    otherCountries: 'Andere Länder',
     /** After a currency whose publisher states no quantity (USD, but per what?). */
     quantityUnstated: 'Menge nicht angegeben',
     data: 'Daten:',

@@ -73,6 +73,8 @@ export const en = {
     noscript: 'Search needs JavaScript in this page. Without it, ask the API directly, or browse:',
   },
   common: {
+    /** The publishers' aggregate of the countries they do not list (USGS, EI: "Other countries"). */
+    otherCountries: 'Other countries',
     /** After a currency whose publisher states no quantity (USD, but per what?). */
     quantityUnstated: 'quantity not stated',
     data: 'Data:',

@@ -67,6 +67,8 @@ export const es: Messages = {
     noscript: 'La búsqueda necesita JavaScript en esta página. Sin él, consulte directamente la API o explore:',
   },
   common: {
+    /** The publishers' aggregate of the countries they do not list (USGS, EI: "Other countries"). */
+    otherCountries: 'Otros países',
     /** After a currency whose publisher states no quantity (USD, but per what?). */
     quantityUnstated: 'cantidad no indicada',
     data: 'Datos:',
