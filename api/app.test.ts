@@ -32,6 +32,7 @@ describe('the ten routes answer with the contract', () => {
     ['/v1/scenarios', ScenarioListResponse],
     ['/v1/events', EventListResponse],
     ['/v1/events?since=2020-01-01&limit=500', EventListResponse],
+    ['/v1/events?since=2020-01-01&limit=500&lang=fr', EventListResponse],
     ['/v1/briefings', BriefingListResponse],
     ['/v1/briefings?lang=de&limit=3', BriefingListResponse],
     ['/v1/search?q=gas%20storage', SearchResponse],
@@ -132,7 +133,7 @@ describe('bad input gets a clear problem, never a 5xx', () => {
     const res = await get('/v1/events?sinse=2025-01-01');
     expect(res.status).toBe(400);
     const body = await problem(res);
-    expect(body.errors).toEqual([{ param: 'sinse', message: 'unknown parameter; accepted: since, until, category, commodity, country, limit, format' }]);
+    expect(body.errors).toEqual([{ param: 'sinse', message: 'unknown parameter; accepted: since, until, category, commodity, country, limit, lang, format' }]);
     expect(body.instance).toBe('/v1/events');
   });
 
@@ -247,6 +248,35 @@ describe('events, briefings and scenarios', () => {
     const newest = body.data[0]!.date;
     const floor = new Date(Date.parse(newest) - 90 * 86_400_000).toISOString().slice(0, 10);
     expect(body.data.every((e) => e.date >= floor)).toBe(true);
+  });
+
+  it('gives event titles and summaries in the asked language, English by default with every translation', async () => {
+    const q = '/v1/events?since=2022-09-26&until=2022-09-26';
+    const en = EventListResponse.parse(await (await get(q)).json());
+    const nordStream = en.data.find((e) => e.id === '2022-09-26-nord-stream-damage');
+    expect(nordStream?.title).toBe('Explosions damage the Nord Stream pipelines in the Baltic');
+    expect(nordStream && 'translations' in nordStream ? nordStream.translations.de.title : undefined).toBe(
+      'Explosionen beschädigen die Nord-Stream-Pipelines in der Ostsee',
+    );
+    expect(await (await get(`${q}&lang=en`)).text()).toBe(JSON.stringify(en));
+
+    const res = await get(`${q}&lang=DE`);
+    expect(res.status).toBe(200);
+    const de = EventListResponse.parse(await res.json());
+    const e = de.data.find((x) => x.id === '2022-09-26-nord-stream-damage')!;
+    expect(e).toMatchObject({ lang: 'de', title: 'Explosionen beschädigen die Nord-Stream-Pipelines in der Ostsee', date: '2022-09-26' });
+    expect(e.summary).toMatch(/^Unterwasserexplosionen rissen beide Stränge von Nord Stream 1/);
+    expect('translations' in e).toBe(false);
+    expect(de.meta.query).toMatchObject({ lang: 'de' });
+
+    const csv = await (await get(`${q}&lang=es&format=csv`)).text();
+    expect(csv).toContain('Unas explosiones dañan los gasoductos Nord Stream en el Báltico');
+    expect(await (await get(`${q}&format=csv`)).text()).toContain('Explosions damage the Nord Stream pipelines in the Baltic');
+
+    const bad = await problem(await get('/v1/events?lang=it'));
+    expect(bad.status).toBe(400);
+    expect(bad.errors?.[0]?.param).toBe('lang');
+    expect(bad.errors?.[0]?.message).toMatch(/en, fr, de or es|expected one of/);
   });
 
   it('serves briefings in the asked language, newest first, up to limit', async () => {

@@ -282,6 +282,7 @@ describe('CSVs with a fixed column set per route', () => {
       ['getReserve', '/v1/reserves?commodity=gas'],
       ['listScenarios', '/v1/scenarios'],
       ['listEvents', '/v1/events?since=2000-01-01&limit=500'],
+      ['listEvents', '/v1/events?since=2000-01-01&limit=500&lang=de'],
       ['listBriefings', '/v1/briefings?lang=fr'],
     ];
     for (const [route, path] of cases) {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CommodityListResponse, CommoditySheetResponse } from './commodities.ts';
 import { CommodityGroup, CommoditySlug, DateString, Iso3, Meta, envelope } from './common.ts';
 import { LANGS, langList } from './languages.ts';
-import { BriefingSchema, EVENT_CATEGORIES, EventSchema, SCENARIO_STATUSES, ScenarioSchema } from './content.ts';
+import { BriefingSchema, EVENT_CATEGORIES, EventSchema, LocalizedEventSchema, SCENARIO_STATUSES, ScenarioSchema, TRANSLATION_LANGS } from './content.ts';
 import { CountryProfileResponse } from './countries.ts';
 import { INPUT_LIMITS as L, LIST_DEFAULTS, maxLength } from './limits.ts';
 import { Frequency, Reserve, ReserveMetric, ReserveResponse, TimeSeriesResponse } from './reserves.ts';
@@ -182,6 +182,9 @@ export const EventsQuery = z
     commodity: CommodityParam.optional().describe('Only events tagged with this commodity (code or slug)'),
     country: CountryParam.optional().describe('Only events tagged with this country (alpha-2 or alpha-3)'),
     limit: intParam(1, LIST_DEFAULTS.events.maxLimit, LIST_DEFAULTS.events.limit),
+    lang: LangParam.optional().describe(
+      `Language of each event's title and summary: ${langList()}; default en, whose records carry every translation under \`translations\``,
+    ),
     format: Format,
   })
   .superRefine((q, ctx) => {
@@ -281,6 +284,7 @@ export const EventsQueryEcho = z
     commodity: CommoditySlug.optional(),
     country: Iso3.optional(),
     limit: z.number().int().describe(`The effective limit (default ${LIST_DEFAULTS.events.limit})`),
+    lang: z.enum(TRANSLATION_LANGS).optional().describe('The language of the titles and summaries, when not English'),
   })
   .describe('The parameters that produced this answer, defaults applied');
 export const BriefingsQueryEcho = z
@@ -293,7 +297,14 @@ export type EventsQueryEcho = z.infer<typeof EventsQueryEcho>;
 export type BriefingsQueryEcho = z.infer<typeof BriefingsQueryEcho>;
 
 // `query` is optional: the full sets the API filters (data/events.json, data/briefings/<lang>.json) share these schemas.
-export const EventListResponse = z.strictObject({ data: z.array(EventSchema), meta: Meta.extend({ query: EventsQueryEcho.optional() }) });
+/** The published sets of events (data/events.json, v1/events.json): in English, each with its translations. */
+export const EventSetFile = z.strictObject({ data: z.array(EventSchema), meta: Meta.extend({ query: EventsQueryEcho.optional() }) });
+export const EventListResponse = z.strictObject({
+  data: z
+    .array(z.union([EventSchema, LocalizedEventSchema]))
+    .describe('Events in English with their translations, or, with `lang` fr, de or es, each in that language'),
+  meta: Meta.extend({ query: EventsQueryEcho.optional() }),
+});
 export const ScenarioListResponse = envelope(z.array(ScenarioSchema));
 export const BriefingListResponse = z.strictObject({ data: z.array(BriefingSchema), meta: Meta.extend({ query: BriefingsQueryEcho.optional() }) });
 

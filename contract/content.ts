@@ -15,7 +15,7 @@ export const EVENT_KINDS = ['one-off', 'lasting'] as const;
 export const SCENARIO_STATUSES = ['monitoring', 'elevated', 'active', 'resolved', 'dismissed'] as const;
 /** Briefings are written in every language of the service. */
 export const BRIEFING_LANGS = LANGS;
-/** The languages a scenario is translated into, besides its English title and summary. */
+/** The languages an event or a scenario is translated into, besides its English title and summary. */
 export const TRANSLATION_LANGS = LANGS.filter((l) => l !== 'en') as Exclude<Lang, 'en'>[];
 
 export type EventCategory = (typeof EVENT_CATEGORIES)[number];
@@ -50,40 +50,61 @@ const Iso3 = z
   .regex(/^[A-Z]{3}$/)
   .describe("ISO 3166-1 alpha-3 country code in upper case, e.g. 'COD'.");
 
-export const EventSchema = z
-  .object({
-    id: z
-      .string()
-      .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/)
-      .describe("Stable identifier in kebab-case, starting with the event's date, e.g. '2022-09-26-nord-stream-damage'."),
-    date: IsoDate.describe('Day the event happened or took effect (YYYY-MM-DD).'),
-    category: z.enum(EVENT_CATEGORIES).describe('Exactly one category: conflict, sanction, catastrophe, policy or infrastructure.'),
-    title: z.string().min(1).describe('Short headline, in English.'),
-    summary: z.string().min(1).describe('Two or three sentences on what happened and why it matters for supply, in English.'),
-    commodities: z.array(CommoditySlug).describe('Commodities whose supply the event affects.'),
-    countries: z.array(Iso3).describe('Countries most concerned (producers, transit or importing countries).'),
-    source_url: z.url({ protocol: /^https$/ }).describe('Address of a public report of the event, preferably from the official body concerned.'),
-    source_name: z.string().min(1).describe('Publisher of the report at source_url.'),
-    effect: z
-      .enum(EVENT_EFFECTS)
-      .describe('tightening: the event restricts supply or raises the risk to it (raises stress); easing: it releases or restores supply (lowers stress).'),
-    kind: z
-      .enum(EVENT_KINDS)
-      .describe(
-        'one-off: a shock on its day, whose weight decays from `date`; lasting: a measure or disruption in force from `date` until `ended_on` (or still in force when `ended_on` is absent).',
-      ),
-    ended_on: IsoDate.optional().describe('Day a lasting event ended (lifted, repaired, reopened); its weight decays from then. Absent while still in force.'),
-  })
-  .refine((e) => e.kind === 'lasting' || e.ended_on === undefined, { message: 'ended_on is only for lasting events', path: ['ended_on'] })
-  .refine((e) => e.ended_on === undefined || e.ended_on >= e.date, { message: 'ended_on is before date', path: ['ended_on'] })
-  .describe('A tagged geopolitical or physical event that bears on commodity supply.');
-
-const ScenarioTranslation = z
+/** The title and summary of an event or a scenario in one of TRANSLATION_LANGS. */
+const Translation = z
   .object({
     title: z.string().min(1).describe('Title in this language.'),
     summary: z.string().min(1).describe('Summary in this language.'),
   })
-  .describe('Title and summary of the scenario in one language.');
+  .describe('Title and summary in one language.');
+
+const EventFields = z.object({
+  id: z
+    .string()
+    .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/)
+    .describe("Stable identifier in kebab-case, starting with the event's date, e.g. '2022-09-26-nord-stream-damage'."),
+  date: IsoDate.describe('Day the event happened or took effect (YYYY-MM-DD).'),
+  category: z.enum(EVENT_CATEGORIES).describe('Exactly one category: conflict, sanction, catastrophe, policy or infrastructure.'),
+  title: z.string().min(1).describe('Short headline, in English.'),
+  summary: z.string().min(1).describe('Two or three sentences on what happened and why it matters for supply, in English.'),
+  translations: z
+    .object({ fr: Translation, de: Translation, es: Translation })
+    .describe('Title and summary in French, German and Spanish (every event carries all three).'),
+  commodities: z.array(CommoditySlug).describe('Commodities whose supply the event affects.'),
+  countries: z.array(Iso3).describe('Countries most concerned (producers, transit or importing countries).'),
+  source_url: z.url({ protocol: /^https$/ }).describe('Address of a public report of the event, preferably from the official body concerned.'),
+  source_name: z.string().min(1).describe('Publisher of the report at source_url.'),
+  effect: z
+    .enum(EVENT_EFFECTS)
+    .describe('tightening: the event restricts supply or raises the risk to it (raises stress); easing: it releases or restores supply (lowers stress).'),
+  kind: z
+    .enum(EVENT_KINDS)
+    .describe(
+      'one-off: a shock on its day, whose weight decays from `date`; lasting: a measure or disruption in force from `date` until `ended_on` (or still in force when `ended_on` is absent).',
+    ),
+  ended_on: IsoDate.optional().describe('Day a lasting event ended (lifted, repaired, reopened); its weight decays from then. Absent while still in force.'),
+});
+
+export const EventSchema = EventFields.refine((e) => e.kind === 'lasting' || e.ended_on === undefined, {
+  message: 'ended_on is only for lasting events',
+  path: ['ended_on'],
+})
+  .refine((e) => e.ended_on === undefined || e.ended_on >= e.date, { message: 'ended_on is before date', path: ['ended_on'] })
+  .describe('A tagged geopolitical or physical event that bears on commodity supply.');
+
+/** The title and summary of an event in one language (English as recorded, else its translation). */
+export function eventText(e: Pick<Event, 'title' | 'summary' | 'translations'>, lang: Lang): { title: string; summary: string } {
+  return lang === 'en' ? { title: e.title, summary: e.summary } : e.translations[lang];
+}
+
+/** An event in one language (GET /v1/events?lang=fr|de|es): the title and summary in `lang`, without the other translations. */
+export const LocalizedEventSchema = EventFields.omit({ translations: true })
+  .extend({
+    lang: z.enum(TRANSLATION_LANGS).describe('Language of title and summary'),
+    title: z.string().min(1).describe('Short headline, in `lang`.'),
+    summary: z.string().min(1).describe('Two or three sentences on what happened and why it matters for supply, in `lang`.'),
+  })
+  .describe('A tagged event with its title and summary in one language (French, German or Spanish).');
 
 export const StatusChangeSchema = z
   .object({
@@ -101,9 +122,7 @@ export const ScenarioSchema = z
       .describe("Stable identifier in kebab-case, e.g. 'hormuz-closure'."),
     title: z.string().min(1).describe('Title, in English.'),
     summary: z.string().min(1).describe('What would happen and what it would do to supply, in English.'),
-    translations: z
-      .object({ fr: ScenarioTranslation, de: ScenarioTranslation, es: ScenarioTranslation })
-      .describe('Title and summary in French, German and Spanish.'),
+    translations: z.object({ fr: Translation, de: Translation, es: Translation }).describe('Title and summary in French, German and Spanish.'),
     commodities: z.array(CommoditySlug).describe('Commodities whose supply the scenario would affect.'),
     countries: z.array(Iso3).describe('Countries most concerned.'),
     probability: z.number().min(0).max(1).describe('Editorial estimate that the scenario materialises (or persists) over the next 12 months, 0–1.'),
@@ -159,6 +178,7 @@ export const BriefingSchema = z
   .describe('An editorial briefing in one language.');
 
 export type Event = z.infer<typeof EventSchema>;
+export type LocalizedEvent = z.infer<typeof LocalizedEventSchema>;
 export type EventEffect = (typeof EVENT_EFFECTS)[number];
 export type EventKind = (typeof EVENT_KINDS)[number];
 export type Scenario = z.infer<typeof ScenarioSchema>;

@@ -82,7 +82,31 @@ export const CSV_COLUMNS = {
     'status_history',
     'updated_at',
   ],
-  listEvents: ['id', 'date', 'category', 'title', 'summary', 'commodities', 'countries', 'source_url', 'source_name', 'effect', 'kind', 'ended_on'],
+  /**
+   * English `title` and `summary` with the translations dotted, as for scenarios; with `lang` (fr,
+   * de, es) `title` and `summary` are in that language, `lang` says which and the translations are empty.
+   */
+  listEvents: [
+    'id',
+    'date',
+    'category',
+    'title',
+    'summary',
+    'translations.fr.title',
+    'translations.fr.summary',
+    'translations.de.title',
+    'translations.de.summary',
+    'translations.es.title',
+    'translations.es.summary',
+    'lang',
+    'commodities',
+    'countries',
+    'source_url',
+    'source_name',
+    'effect',
+    'kind',
+    'ended_on',
+  ],
   /** Without the Markdown body (the JSON answer has it). */
   listBriefings: ['id', 'lang', 'translation_key', 'title', 'summary', 'published_at', 'commodities', 'countries', 'series'],
 } as const satisfies Record<string, readonly string[]>;

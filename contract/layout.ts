@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { BriefingListResponse, EventListResponse, ScenarioListResponse } from './api.ts';
+import { BriefingListResponse, EventSetFile, ScenarioListResponse } from './api.ts';
 import { CommodityListResponse, CommoditySheetResponse } from './commodities.ts';
 import { CountryIndexResponse, CountryProfileResponse } from './countries.ts';
 import type { Lang } from './languages.ts';
@@ -32,8 +32,8 @@ export const BUILD_FILES = {
   reserve: (key: string) => json(`v1/reserves/${key}.json`, ReserveResponse),
   reserveSeries: (key: string) => json(`data/reserves/${key}.json`, ReserveSeriesFile),
   /** The default view of GET /v1/events: the events of the last EVENTS_DEFAULT_DAYS days. */
-  recentEvents: () => json('v1/events.json', EventListResponse),
-  events: () => json('data/events.json', EventListResponse),
+  recentEvents: () => json('v1/events.json', EventSetFile),
+  events: () => json('data/events.json', EventSetFile),
   scenarios: () => json('v1/scenarios.json', ScenarioListResponse),
   /** The default view of GET /v1/briefings?lang=…: the latest ten. */
   latestBriefings: (lang: Lang) => json(`v1/briefings/${lang}.json`, BriefingListResponse),

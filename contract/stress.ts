@@ -133,12 +133,16 @@ export const BacktestWindow = z.strictObject({
   commodity: z.string(),
   from: Month.describe('First month of the window, inclusive'),
   to: Month.describe('Last month of the window, inclusive'),
-  label: z.string().min(1),
+  label: z.string().min(1).describe('The supply cause (crises) or the rule (calm), in English'),
   source_url: z.url({ protocol: /^https$/ }).describe('Where the crisis (or the calm) is documented'),
 });
 export type BacktestWindow = z.infer<typeof BacktestWindow>;
 /** A window with what the published history did in it. */
+const WindowLabel = z.strictObject({ label: z.string().min(1).describe('The label in this language') });
 export const BacktestWindowResult = BacktestWindow.extend({
+  translations: z
+    .strictObject({ fr: WindowLabel, de: WindowLabel, es: WindowLabel })
+    .describe('The label in French, German and Spanish (data/backtest-labels.yaml)'),
   months: z.number().int().nonnegative(),
   scored: z.number().int().nonnegative().describe('Months with a published index'),
   flagged: z.number().int().nonnegative().describe('Months at `high` or `severe`'),

@@ -14,7 +14,7 @@ import {
 } from './api.ts';
 import { CommodityListEntry, CommoditySheet, Price } from './commodities.ts';
 import { CommodityCode, CommodityGroup, CommoditySlug, DateString, Lang, LICENSE, SourceRef } from './common.ts';
-import { EVENT_CATEGORIES, EventSchema, SCENARIO_STATUSES, ScenarioSchema } from './content.ts';
+import { EVENT_CATEGORIES, EventSchema, LocalizedEventSchema, SCENARIO_STATUSES, ScenarioSchema } from './content.ts';
 import { CountryProfile } from './countries.ts';
 import { Frequency, Reserve, ReserveMetric, TimeSeries } from './reserves.ts';
 import { LIST_DEFAULTS } from './limits.ts';
@@ -255,7 +255,14 @@ export const ScenarioListItem = LocalizedScenario.omit({ status_history: true })
 export const ListScenariosResult = withResultMeta(
   z.strictObject({ scenarios: z.array(ScenarioListItem).describe('In the order of GET /v1/scenarios'), count, total }),
 );
-export const ListEventsResult = withResultMeta(z.strictObject({ events: z.array(EventSchema).describe('Newest first'), count }));
+export const ListEventsResult = withResultMeta(
+  z.strictObject({
+    events: z
+      .array(z.union([EventSchema, LocalizedEventSchema]))
+      .describe('Newest first; in English with every translation, or with `lang` fr, de or es, title and summary in that language'),
+    count,
+  }),
+);
 /** A search hit of search_briefings: the /v1/search hit, and the MCP resource that holds the briefing. */
 export const BriefingHit = SearchHit.extend({
   resource: z.string().describe('URI of the briefing as an MCP resource (chokepoint://briefing/{lang}/{id}): read it with resources/read'),

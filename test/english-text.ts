@@ -3,20 +3,23 @@ import type { Browser } from 'playwright-core';
 /**
  * English function words: none of them is a word of French, German or Spanish, so one of them in
  * the visible text of a page in those languages is English the page did not mark. Left out on
- * purpose: words that are also French, German or Spanish ("in", "no", "was", "has", "per", "a").
+ * purpose: words that are also French, German or Spanish ("in", "no", "was", "has", "per", "a"),
+ * and those that are also country codes in addresses ("at", "be").
  */
 export const ENGLISH_WORDS = new Set([
   'the', 'and', 'of', 'with', 'which', 'this', 'that', 'these', 'those', 'from', 'for', 'is', 'are', 'were', 'been', 'not', 'have',
   'would', 'will', 'its', 'their', 'there', 'than', 'after', 'before', 'since', 'when', 'where', 'what', 'how', 'why', 'only',
   'published', 'data', 'figures', 'rebuilt', 'licensed', 'overdue', 'reuse', 'requires',
+  'to', 'by', 'we', 'you', 'your', 'our', 'they', 'about', 'into', 'each', 'every', 'other', 'between', 'within', 'without',
+  'below', 'above', 'newest', 'latest', 'more', 'should', 'could', 'does', 'did', 'had', 'shows', 'available', 'then', 'while',
 ]); // prettier-ignore
 
 /**
  * The visible text of a page outside what it marks as English (an element with `lang="en…"` and
  * everything in it) and outside code (`code`, `pre`, `kbd`, `samp`) and what it marks as not to
  * be translated (`translate="no"`), in blocks: one string per element that holds text directly.
- * A chart's SVG `<title>` and `<desc>` are left out: they name the backtest's crisis windows, which
- * the content gives in English only (a known gap: docs/content.md).
+ * A chart's SVG `<title>` and `<desc>` are read too (they name the backtest's crisis windows, in
+ * the page's language since data/backtest-labels.yaml).
  */
 export const VISIBLE_TEXT = `(() => {
   const out = [];
@@ -24,7 +27,7 @@ export const VISIBLE_TEXT = `(() => {
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
     const el = n.parentElement;
     if (!el || !n.textContent.trim()) continue;
-    if (el.closest('script, style, noscript, template, code, pre, kbd, samp, [translate="no"], svg title, svg desc')) continue;
+    if (el.closest('script, style, noscript, template, code, pre, kbd, samp, [translate="no"]')) continue;
     const marked = el.closest('[lang]');
     if (marked && marked.getAttribute('lang').toLowerCase().startsWith('en')) continue;
     out.push(n.textContent.replace(/\\s+/g, ' ').trim());

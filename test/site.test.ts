@@ -757,16 +757,20 @@ describe('the readout site', () => {
     expect(xml).toContain(`<xhtml:link rel="alternate" hreflang="es" href="${BASE}/es/countries/DEU/"/>`);
   });
 
-  it("shows text that exists only in English as English, inside the page's language, and says so", async () => {
+  it("shows text that exists only in English as English, inside the page's language, and says so; events in the page's language", async () => {
     const { page } = await open('/de/docs/methodology/', 'de-methodology');
     expect(await page.locator('html').getAttribute('lang')).toBe('de');
     expect(await page.locator('article.prose').getAttribute('lang')).toBe('en');
     expect(await text(page, '[data-testid=english-only]')).toBe(t('de').docs.englishOnly);
     expect(await text(page, 'h1')).toMatch(/methodology/i);
     await page.close();
+    // Events are written in the four languages: the Spanish timeline shows the Spanish text, unmarked.
     const ev = await open('/es/events/', 'es-events');
     const first = ev.page.locator('#timeline li[data-category]').first();
-    expect(await first.locator('h3').getAttribute('lang')).toBe('en');
+    const newest = await json<{ data: { id: string; title: string }[] }>('/v1/events?limit=1&lang=es');
+    expect(await first.getAttribute('id')).toBe(newest.data[0]!.id);
+    expect(await first.locator('h3').getAttribute('lang')).toBeNull();
+    expect((await first.locator('h3').textContent())?.trim()).toBe(newest.data[0]!.title);
     expect(await first.locator('.cat').textContent()).toMatch(new RegExp(`^(${Object.values(t('es').events.category).join('|')})$`));
     await ev.page.close();
   }, 180_000); // several long pages in a browser: minutes on a loaded machine, not a speed check

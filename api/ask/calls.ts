@@ -395,11 +395,13 @@ export function recordsOf(b: LoadedBuild, n: number, name: ToolName, args: Recor
       );
     case 'list_events': {
       const limit = args.limit === LIST_DEFAULTS.events.limit ? undefined : args.limit;
+      // English is the default language of the events (lang=en is the same answer).
       const { since, until, category, commodity, country } = args;
+      const lang = args.lang === 'en' ? undefined : args.lang;
       return listed(
         'events',
-        { id: 'events', type: 'event', title: 'Events', url: fixed(`/v1/events${qs({ since, until, category, commodity, country, limit })}`) },
-        (e) => ({ id: str(e.id), type: 'event', title: str(e.title), url: fixed(`/v1/events${qs({ since: e.date, until: e.date })}`) }),
+        { id: 'events', type: 'event', title: 'Events', url: fixed(`/v1/events${qs({ since, until, category, commodity, country, limit, lang })}`) },
+        (e) => ({ id: str(e.id), type: 'event', title: str(e.title), url: fixed(`/v1/events${qs({ since: e.date, until: e.date, lang })}`) }),
       );
     }
     case 'search_briefings': {

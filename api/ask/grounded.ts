@@ -1,4 +1,4 @@
-import { type AnswerData, type Derived, derived, type Fact } from './fact.ts';
+import { type AnswerData, type Derived, derived, eventFact, type Fact } from './fact.ts';
 import type { CommoditySheet } from '../../contract/commodities.ts';
 import type { Reserve } from '../../contract/reserves.ts';
 import { fileData, perBuild, type LoadedBuild } from '../build.ts';
@@ -376,14 +376,9 @@ function eventFacts(b: LoadedBuild, d: Draft, r: Recognised, intent: Intent): bo
   }
   const shown = list.slice(0, 3);
   const items = shown.map((e) => {
-    d.used.push({
-      id: e.id,
-      type: 'event',
-      title: e.title,
-      url: `/v1/events?since=${e.date}&until=${e.date}`,
-      quote: `date: ${e.date}; category: ${e.category}; title: ${e.title}`,
-    });
-    return d.p.event(formatDate(e.date, d.lang), e.title, d.p.category[e.category] ?? e.category);
+    const fact = eventFact(e, d.lang, ['category']);
+    d.used.push(fact);
+    return d.p.event(formatDate(e.date, d.lang), fact.title, d.p.category[e.category] ?? e.category);
   });
   d.parts.push(`${head}${items.join('; ')}.`);
   return true;

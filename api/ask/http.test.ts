@@ -88,6 +88,22 @@ describe('POST /v1/ask over HTTP, checked against the REST API', () => {
     }
   });
 
+  it('events: an answer in Spanish quotes the Spanish titles, cited from the events in Spanish', async () => {
+    const a = await ask('¿Cuáles son los eventos recientes sobre el cobalto?');
+    expect(a.lang).toBe('es');
+    const cited = a.citations.filter((c) => c.type === 'event');
+    expect(cited.length).toBeGreaterThan(0);
+    for (const c of cited) {
+      expect(c.url).toMatch(/&lang=es$/);
+      const record = (await get(c.url)).data.find((x: Json) => x.id === c.id);
+      expect(record).toMatchObject({ lang: 'es', title: c.title });
+      expect(c.quote).toContain(`title: ${record.title}`);
+      expect(a.answer).toContain(`«${record.title}»`);
+    }
+    expect(a.answer).toContain('«RD del Congo sustituye su prohibición de exportar cobalto por cuotas»');
+    expect(a.answer).not.toMatch(/inglés/);
+  });
+
   it('says plainly when the data cannot answer', async () => {
     const a = await ask('Wer hat die Fußball-Weltmeisterschaft 2014 gewonnen?');
     expect(a).toMatchObject({ lang: 'de', citations: [], confidence: 0, mode: 'grounded' });

@@ -5,7 +5,7 @@
  * does not fit the operation (the lookup answers it then).
  */
 import type { LoadedBuild } from '../build.ts';
-import { type Derived, derived, type Fact } from './fact.ts';
+import { type Derived, derived, eventFact, type Fact } from './fact.ts';
 import { type Intent, minusPeriod } from './intent.ts';
 import type { Lexicon } from './lexicon.ts';
 import { countryNameOf, entityName, measureOf, type Measure, type MeasureId, onOrBefore, type Point, type Reading } from './measures.ts';
@@ -512,14 +512,9 @@ function why(ctx: Ctx, m: Measure, key: string, slug: string): Planned | null {
   const subject = m.id === 'gas_fill' ? pp.measure.gas_fill.toLowerCase() : lowerName(ctx, slug);
   if (events.length) {
     const items = events.map((e) => {
-      used.push({
-        id: e.id,
-        type: 'event',
-        title: e.title,
-        url: `/v1/events?since=${e.date}&until=${e.date}`,
-        quote: `date: ${e.date}; category: ${e.category}; effect: ${e.effect}; title: ${e.title}`,
-      });
-      return `${PHRASES[lang].event(formatDate(e.date, lang), e.title, PHRASES[lang].category[e.category] ?? e.category)} — ${pp.effect[e.effect]}`;
+      const fact = eventFact(e, lang, ['category', 'effect']);
+      used.push(fact);
+      return `${PHRASES[lang].event(formatDate(e.date, lang), fact.title, PHRASES[lang].category[e.category] ?? e.category)} — ${pp.effect[e.effect]}`;
     });
     parts.push(pp.whyEvents(subject, dateText(from, lang), dateText(end.date, lang), items.join('; ')));
   } else parts.push(pp.whyNoEvent(subject, dateText(from, lang), dateText(end.date, lang)));

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { BriefingsQuery, BriefingsQueryEcho, EventsQuery, EventsQueryEcho, ScenariosQuery } from '../../contract/api.ts';
-import type { Briefing, Event, Scenario } from '../../contract/content.ts';
+import type { Briefing, Event, LocalizedEvent, Scenario } from '../../contract/content.ts';
 import type { Lang } from '../../contract/languages.ts';
 import { BUILD_FILES } from '../../contract/layout.ts';
 import { defaultEventsSince, LIST_DEFAULTS } from '../../contract/limits.ts';
@@ -39,7 +39,16 @@ export function eventsQuery(b: LoadedBuild, q: EventsParams): EventsQueryEcho {
     ...(commodity ? { commodity } : {}),
     ...(country ? { country } : {}),
     limit: q.limit,
+    // English is the default: lang=en and no lang are the same query (and the same published file).
+    ...(q.lang && q.lang !== 'en' ? { lang: q.lang } : {}),
   };
+}
+
+/** An event as GET /v1/events?lang=… gives it: English as recorded (with every translation), or the title and summary in `lang` alone. */
+export function localizeEvent(e: Event, lang: Lang | undefined): Event | LocalizedEvent {
+  if (!lang || lang === 'en') return e;
+  const { translations, ...rest } = e;
+  return { ...rest, lang, ...translations[lang] };
 }
 
 /** The default events query: what GET /v1/events answers without parameters, and the prebuilt v1/events.json holds. */
@@ -51,7 +60,7 @@ const sameQuery = (a: Readonly<Record<string, unknown>>, b: Readonly<Record<stri
   Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([k, v]) => b[k] === v);
 
 /** The events an effective query selects, newest first, with its meta (`query` included). */
-export function computeEvents(b: LoadedBuild, query: EventsQueryEcho): Envelope<Event[]> {
+export function computeEvents(b: LoadedBuild, query: EventsQueryEcho): Envelope<(Event | LocalizedEvent)[]> {
   const data = b.events
     .filter(
       (e) =>
@@ -61,7 +70,8 @@ export function computeEvents(b: LoadedBuild, query: EventsQueryEcho): Envelope<
         (!query.commodity || e.commodities.includes(query.commodity)) &&
         (!query.country || e.countries.includes(query.country)),
     )
-    .slice(0, query.limit);
+    .slice(0, query.limit)
+    .map((e) => localizeEvent(e, query.lang));
   return { data, meta: { ...b.eventsMeta, as_of: data[0]?.date ?? null, count: data.length, query } };
 }
 
@@ -70,7 +80,7 @@ export function computeEvents(b: LoadedBuild, query: EventsQueryEcho): Envelope<
  * before the newest event; at most `limit`. The answer to the default query is the published
  * v1/events.json, which the pipeline makes with the same defaults (a test holds them equal).
  */
-export function listEvents(b: LoadedBuild, q: EventsParams): Answer<Event[]> {
+export function listEvents(b: LoadedBuild, q: EventsParams): Answer<(Event | LocalizedEvent)[]> {
   const query = eventsQuery(b, q);
   const file = b.files.get(BUILD_FILES.recentEvents().path);
   if (file && sameQuery(query, defaultEventsQuery(b))) return fromFile(file);

@@ -51,7 +51,9 @@ const why =
       .sort((x, y) => (x.date < y.date ? 1 : -1));
     if (!events.length) return NO_CAUSE[lang].test(a.answer) && !a.citations.some((c) => c.type === 'event') ? '' : 'does not say that no cause is recorded';
     const top = events[0]!;
-    return needs(a, lang, [], [top.title, formatDate(top.date, lang)], [{ type: 'event', id: top.id }]);
+    // The title as the question's language writes it (events carry their fr/de/es translations).
+    const title: string = lang === 'en' ? top.title : top.translations[lang].title;
+    return needs(a, lang, [], [title, formatDate(top.date, lang)], [{ type: 'event', id: top.id }]);
   };
 
 const q = (id: string, lang: Lang, text: string, check: ReturnType<typeof why>): EvalQuestion => ({

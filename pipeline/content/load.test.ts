@@ -25,13 +25,15 @@ async function problems(files: Record<string, string>): Promise<string[]> {
   throw new Error('expected a ContentError');
 }
 
+const I18N = '{en: English, fr: Français, de: Deutsch, es: Español}';
+
 function event(id: string, date: string, extra: Record<string, string> = {}): string {
   const fields: Record<string, string> = {
     id,
     date,
     category: 'policy',
-    title: 'A title',
-    summary: 'Two sentences. Of summary.',
+    title: I18N,
+    summary: '{en: Two sentences. Of summary., fr: Deux phrases. De résumé., de: Zwei Sätze. Zusammenfassung., es: Dos frases. De resumen.}',
     commodities: '[metals.cobalt]',
     countries: '[COD]',
     source_url: 'https://example.org/report',
@@ -44,8 +46,6 @@ function event(id: string, date: string, extra: Record<string, string> = {}): st
     .map(([k, v], i) => `${i === 0 ? '- ' : '  '}${k}: ${v}`)
     .join('\n');
 }
-
-const I18N = '{en: English, fr: Français, de: Deutsch, es: Español}';
 
 function scenario(id: string, status: string, history: string[]): string {
   return [
@@ -102,6 +102,8 @@ describe('loadContent — valid content', () => {
     const halt = content.events[1];
     expect(halt?.commodities).toEqual(['metals.cobalt']);
     expect(halt?.countries).toEqual(['COD', 'CHN']);
+    expect(halt?.title).toBe('English');
+    expect(halt?.translations.es).toEqual({ title: 'Español', summary: 'Dos frases. De resumen.' });
     expect(content.scenarios.map((s) => s.id)).toEqual(['a-scenario', 'b-scenario']);
     const b = content.scenarios[1];
     expect(b?.title).toBe('English');
@@ -254,6 +256,14 @@ describe('loadContent — friendly errors', () => {
     const text = briefing('en', 't', '2026-08-19', 'Body.').replace('title: A briefing', 'title: "Brent at {{price energy.oil 2026-08-18}}"');
     expect(await problems({ 'briefings/en/t.md': text })).toEqual([
       'data/briefings/en/t.md:5 title: figure directives are not allowed in the title; quote figures in the summary or body',
+    ]);
+  });
+
+  it('refuses an event without its title or summary in every language', async () => {
+    const text = event('2023-01-01-a', '2023-01-01', { title: '{en: English, fr: Français, es: Español}', summary: 'Only English.' });
+    expect(await problems({ 'events/2023.yaml': text })).toEqual([
+      'data/events/2023.yaml:4 title.de: is required',
+      "data/events/2023.yaml:5 summary: expected a mapping of fields, got text 'Only English.'",
     ]);
   });
 

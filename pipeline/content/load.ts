@@ -94,12 +94,14 @@ const isoDate = DateString;
 const kebab = z.string().regex(KEBAB, KEBAB_MESSAGE);
 const codeList = z.array(z.string());
 
+const I18n = byLang(text);
+
 const EventInput = z.strictObject({
   id: kebab,
   date: isoDate,
   category: z.enum(EVENT_CATEGORIES),
-  title: text,
-  summary: text,
+  title: I18n,
+  summary: I18n,
   commodities: codeList.min(1),
   countries: codeList,
   source_url: z.url({ protocol: /^https$/ }),
@@ -108,8 +110,6 @@ const EventInput = z.strictObject({
   kind: z.enum(EVENT_KINDS),
   ended_on: isoDate.optional(),
 });
-
-const I18n = byLang(text);
 
 const ScenarioInput = z.strictObject({
   id: kebab,
@@ -325,6 +325,17 @@ function checkUnique(c: Collector, seen: Map<string, Seen>, src: Source, base: P
   else seen.set(id, { file: src.file, line });
 }
 
+type I18nText = z.infer<typeof I18n>;
+
+/** The fr/de/es title and summary of a record written as { en, fr, de, es } maps. */
+function translationsOf(title: I18nText, summary: I18nText): Event['translations'] {
+  return {
+    fr: { title: title.fr, summary: summary.fr },
+    de: { title: title.de, summary: summary.de },
+    es: { title: title.es, summary: summary.es },
+  };
+}
+
 async function loadEvents(ctx: Ctx, dataDir: string, rel: (f: string) => string): Promise<Event[]> {
   const events: Event[] = [];
   const seen = new Map<string, Seen>();
@@ -363,7 +374,7 @@ async function loadEvents(ctx: Ctx, dataDir: string, rel: (f: string) => string)
         ctx.c.at(src, [i, 'ended_on'], ['ended_on'], `${e.ended_on} is before the event's date ${e.date}`);
       }
       const codes = checkCodes(ctx, src, [i], e.commodities, e.countries);
-      events.push({ ...e, ...codes });
+      events.push({ ...e, title: e.title.en, summary: e.summary.en, translations: translationsOf(e.title, e.summary), ...codes });
     });
   }
   return events;
@@ -397,11 +408,7 @@ async function loadScenarios(ctx: Ctx, dataDir: string, rel: (f: string) => stri
       id: s.id,
       title: s.title.en,
       summary: s.summary.en,
-      translations: {
-        fr: { title: s.title.fr, summary: s.summary.fr },
-        de: { title: s.title.de, summary: s.summary.de },
-        es: { title: s.title.es, summary: s.summary.es },
-      },
+      translations: translationsOf(s.title, s.summary),
       commodities: codes.commodities,
       countries: codes.countries,
       probability: s.probability,

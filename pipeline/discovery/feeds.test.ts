@@ -131,6 +131,11 @@ const event = (id: string, date: string, title = `Event ${id}`): Event => ({
   kind: 'one-off',
   title,
   summary: `What happened (${id}).`,
+  translations: {
+    fr: { title: `Événement ${id}`, summary: `Ce qui s'est passé (${id}).` },
+    de: { title: `Ereignis ${id}`, summary: `Was geschah (${id}).` },
+    es: { title: `Suceso ${id}`, summary: `Lo que ocurrió (${id}).` },
+  },
   commodities: ['energy.gas', 'energy.oil'],
   countries: ['DEU', 'RUS'],
   source_url: `https://www.example.org/report?id=${id}&lang=en`,

@@ -5,7 +5,7 @@ import { PROBLEM_TYPES } from '../../contract/problems.ts';
 import { ASK_MAX_BODY_BYTES, AskBody, Answer, Citation, Problem, ROUTES, SearchHit, type RouteSpec } from '../../contract/api.ts';
 import { CommodityListEntry, CommoditySheet, Concentration, Flow, Names, Price, ShareTable } from '../../contract/commodities.ts';
 import { LICENSE, LICENSE_URL, Meta, METHODOLOGY_VERSION, SourceRef } from '../../contract/common.ts';
-import { BriefingSchema, EventSchema, ScenarioSchema, StatusChangeSchema } from '../../contract/content.ts';
+import { BriefingSchema, EventSchema, LocalizedEventSchema, ScenarioSchema, StatusChangeSchema } from '../../contract/content.ts';
 import { Autonomy, CountryProfile, Exposure } from '../../contract/countries.ts';
 import { Reserve, TimeSeries } from '../../contract/reserves.ts';
 import { CommodityStress, EventContribution, StressComponent } from '../../contract/stress.ts';
@@ -73,6 +73,7 @@ const COMPONENTS: ReadonlyArray<readonly [string, z.ZodType]> = [
   ['Scenario', ScenarioSchema],
   ['StatusChange', StatusChangeSchema],
   ['Event', EventSchema],
+  ['LocalizedEvent', LocalizedEventSchema],
   ['Briefing', BriefingSchema],
   ['SearchHit', SearchHit],
   ['Citation', Citation],

@@ -39,6 +39,7 @@ const events: Event[] = [
     category: 'policy',
     title: 'T',
     summary: 'S',
+    translations: { fr: { title: 'T fr', summary: 'S fr' }, de: { title: 'T de', summary: 'S de' }, es: { title: 'T es', summary: 'S es' } },
     commodities: ['energy.gas'],
     countries: ['DEU'],
     source_url: 'https://example.org/x',

@@ -11,10 +11,18 @@ import { z } from 'zod';
 import { BacktestWindow, type BacktestResult, type BacktestWindowResult, type StressHistoryPoint } from '../../contract/stress.ts';
 import { round } from './reserves.ts';
 
-const Window = BacktestWindow;
-export const BacktestFile = z.strictObject({ crises: z.array(Window).min(1), calm: z.array(Window).min(1) });
-export type BacktestWindows = z.infer<typeof BacktestFile>;
-export type Window = z.infer<typeof Window>;
+export const BacktestFile = z.strictObject({ crises: z.array(BacktestWindow).min(1), calm: z.array(BacktestWindow).min(1) });
+/** data/backtest-labels.yaml: each window label (without its price note) in French, German and Spanish. */
+export const BacktestLabelsFile = z.strictObject({
+  price_note: z.strictObject({ fr: z.string().includes('{change}'), de: z.string().includes('{change}'), es: z.string().includes('{change}') }),
+  labels: z.record(z.string(), z.strictObject({ fr: z.string().min(1), de: z.string().min(1), es: z.string().min(1) })),
+});
+/** A window of data/backtest.yaml with its label in every language. */
+export type Window = z.infer<typeof BacktestWindow> & Pick<BacktestWindowResult, 'translations'>;
+export interface BacktestWindows {
+  crises: Window[];
+  calm: Window[];
+}
 
 export const BACKTEST_RULE =
   'Windows (data/backtest.yaml, committed before the 3.0.0 code): crisis = a run of months with the benchmark price ≥ 1.5 × a year before and ≥ 1.25 × its 60-month median, with a documented supply cause; calm = a run with the price ≤ 0.7 × a year before. ' +
@@ -25,11 +33,45 @@ export const LEAD_MONTHS = 6;
 /** Scored history starts here (the windows start in 2016). */
 export const SCORED_FROM = '2016-01';
 
-export async function loadBacktest(dataDir: string): Promise<BacktestWindows> {
-  const file = join(dataDir, 'backtest.yaml');
-  const parsed = BacktestFile.safeParse(parse(await readFile(file, 'utf8')));
+async function readYaml<T>(file: string, schema: z.ZodType<T>): Promise<T> {
+  const parsed = schema.safeParse(parse(await readFile(file, 'utf8')));
   if (!parsed.success) throw new Error(`invalid ${file}:\n${parsed.error.issues.map((i) => `  [${i.path.join('.')}] ${i.message}`).join('\n')}`);
   return parsed.data;
+}
+
+/** A label's price note, "(price up to +60 % on the year)": the cause before it and the signed change. */
+const PRICE_NOTE = /^(.*) \(price up to ([+−-]?\d+(?:\.\d+)?) % on the year\)$/;
+
+/**
+ * The label of a window in French, German and Spanish, from data/backtest-labels.yaml; undefined
+ * when the file has no entry for it.
+ */
+export function translateLabel(label: string, t: z.infer<typeof BacktestLabelsFile>): BacktestWindowResult['translations'] | undefined {
+  const m = PRICE_NOTE.exec(label);
+  const cause = m ? m[1]! : label;
+  const own = t.labels[cause];
+  if (!own) return undefined;
+  const note = (lang: 'fr' | 'de' | 'es') => (m ? ` (${t.price_note[lang].replace('{change}', m[2]!)})` : '');
+  return { fr: { label: own.fr + note('fr') }, de: { label: own.de + note('de') }, es: { label: own.es + note('es') } };
+}
+
+/** The windows of data/backtest.yaml, each with its label in every language (data/backtest-labels.yaml); throws on a label without one. */
+export async function loadBacktest(dataDir: string): Promise<BacktestWindows> {
+  const windows = await readYaml(join(dataDir, 'backtest.yaml'), BacktestFile);
+  const labels = await readYaml(join(dataDir, 'backtest-labels.yaml'), BacktestLabelsFile);
+  const missing = new Set<string>();
+  const withLabels = (w: z.infer<typeof BacktestWindow>): Window => {
+    const translations = translateLabel(w.label, labels);
+    if (!translations) missing.add(w.label.replace(PRICE_NOTE, '$1'));
+    return { ...w, translations: translations ?? { fr: { label: '' }, de: { label: '' }, es: { label: '' } } };
+  };
+  const out = { crises: windows.crises.map(withLabels), calm: windows.calm.map(withLabels) };
+  if (missing.size) {
+    throw new Error(
+      `${join(dataDir, 'backtest-labels.yaml')} has no French, German and Spanish for ${missing.size} label(s) of backtest.yaml:\n${[...missing].map((l) => `  '${l}'`).join('\n')}`,
+    );
+  }
+  return out;
 }
 
 const flagged = (p: StressHistoryPoint) => p.band === 'high' || p.band === 'severe';

@@ -1,5 +1,5 @@
 import type { CommoditySheet } from '../../contract/commodities.ts';
-import type { Briefing, Event } from '../../contract/content.ts';
+import { eventText, type Briefing, type Event } from '../../contract/content.ts';
 import { isoWeekId } from '../../contract/dates.ts';
 import type { Db } from '../db.ts';
 
@@ -210,7 +210,7 @@ export async function weeklyDigest(db: Db, x: DigestInput): Promise<Briefing[]> 
     lines.push(changed.length ? t.moved : t.none, '');
     for (const m of changed) lines.push(`- ${m.s.names[lang]} — ${num(m.prev!)} → ${num(m.s.stress_index!)}`);
     lines.push('', `## ${t.events}`, '');
-    if (fresh.length) for (const e of fresh) lines.push(`- ${e.date} · ${e.category}: ${e.title}`);
+    if (fresh.length) for (const e of fresh) lines.push(`- ${e.date} · ${e.category}: ${eventText(e, lang).title}`);
     else lines.push(t.noEvents(x.events[0]?.date ?? null));
     lines.push('', `_${t.note}_`);
     return {

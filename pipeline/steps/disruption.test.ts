@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StressHistoryPoint } from '../../contract/stress.ts';
-import { hitsNeeded, runBacktest, wilson } from './backtest.ts';
+import { DATA_DIR } from '../../test/support.ts';
+import { hitsNeeded, loadBacktest, runBacktest, translateLabel, wilson } from './backtest.ts';
 import { D0, type TransitSeries, disruptionAt, routeLoss } from './disruption.ts';
 import { type ExposureTable, exposureAt } from './exposure.ts';
 
@@ -75,7 +76,26 @@ describe('backtest', () => {
     band: index === null ? null : index >= 50 ? 'high' : 'low',
     coverage: 1,
   });
-  const window = (commodity: string, from: string, to: string) => ({ commodity, from, to, label: 'x', source_url: 'https://example.org/' });
+  const window = (commodity: string, from: string, to: string) => ({
+    commodity,
+    from,
+    to,
+    label: 'x',
+    translations: { fr: { label: 'x' }, de: { label: 'x' }, es: { label: 'x' } },
+    source_url: 'https://example.org/',
+  });
+
+  it('names every window of data/backtest.yaml in French, German and Spanish, price note included', async () => {
+    const w = await loadBacktest(DATA_DIR);
+    const oil2018 = w.crises.find((c) => c.commodity === 'energy.oil' && c.from === '2018-05')!;
+    expect(oil2018.translations.fr.label).toBe(
+      'Rétablissement des sanctions américaines sur le pétrole iranien (mai 2018) et effondrement de la production vénézuélienne (prix jusqu’à +60 % sur un an)',
+    );
+    expect(oil2018.translations.de.label).toMatch(/ \(Preis bis zu \+60 % gegenüber dem Vorjahr\)$/);
+    for (const x of [...w.crises, ...w.calm]) for (const l of ['fr', 'de', 'es'] as const) expect(x.translations[l].label).not.toBe('');
+    const labels = { price_note: { fr: '{change}', de: '{change}', es: '{change}' }, labels: {} };
+    expect(translateLabel('Something new (price up to +50 % on the year)', labels)).toBeUndefined();
+  });
 
   it('needs max(⌈n/3⌉, min(2, n)) flagged month-ends, counts a missing index as a miss, and gives Wilson intervals over windows', () => {
     expect([1, 2, 3, 6, 7, 12].map(hitsNeeded)).toEqual([1, 2, 2, 2, 3, 4]);

@@ -67,6 +67,8 @@ export const de: Messages = {
     noscript: 'Die Suche benötigt auf dieser Seite JavaScript. Ohne JavaScript können Sie die API direkt abfragen oder stöbern:',
   },
   common: {
+    /** The publishers' aggregate of the countries they do not list (USGS, EI: "Other countries"). */
+    otherCountries: 'Andere Länder',
     /** After a currency whose publisher states no quantity (USD, but per what?). */
     quantityUnstated: 'Menge nicht angegeben',
     data: 'Daten:',
@@ -532,8 +534,6 @@ export const de: Messages = {
     reviewed: (on: string) => `Geprüft am ${on}`,
   },
   events: {
-    /** Beside an event whose title and summary exist in English only. */
-    inEnglish: 'Text auf Englisch',
     title: 'Ereignisse',
     heading: 'Zeitleiste der Ereignisse',
     description: 'Zeitleiste erfasster geopolitischer und physischer Ereignisse, die die Rohstoffversorgung betreffen.',

@@ -73,6 +73,8 @@ export const en = {
     noscript: 'Search needs JavaScript in this page. Without it, ask the API directly, or browse:',
   },
   common: {
+    /** The publishers' aggregate of the countries they do not list (USGS, EI: "Other countries"). */
+    otherCountries: 'Other countries',
     /** After a currency whose publisher states no quantity (USD, but per what?). */
     quantityUnstated: 'quantity not stated',
     data: 'Data:',
@@ -527,8 +529,6 @@ export const en = {
     reviewed: (on: string) => `Reviewed ${on}`,
   },
   events: {
-    /** Beside an event whose title and summary exist in English only. */
-    inEnglish: 'text in English',
     title: 'Events',
     heading: 'Events timeline',
     description: 'Timeline of tagged geopolitical and physical events that bear on commodity supply.',

@@ -67,6 +67,8 @@ export const es: Messages = {
     noscript: 'La búsqueda necesita JavaScript en esta página. Sin él, consulte directamente la API o explore:',
   },
   common: {
+    /** The publishers' aggregate of the countries they do not list (USGS, EI: "Other countries"). */
+    otherCountries: 'Otros países',
     /** After a currency whose publisher states no quantity (USD, but per what?). */
     quantityUnstated: 'cantidad no indicada',
     data: 'Datos:',
@@ -535,8 +537,6 @@ export const es: Messages = {
     reviewed: (on: string) => `Revisado el ${on}`,
   },
   events: {
-    /** Beside an event whose title and summary exist in English only. */
-    inEnglish: 'texto en inglés',
     title: 'Acontecimientos',
     heading: 'Cronología de acontecimientos',
     description: 'Cronología de acontecimientos geopolíticos y físicos registrados que afectan al suministro de materias primas.',

@@ -71,6 +71,8 @@ export const fr: Messages = {
     noscript: 'La recherche a besoin de JavaScript sur cette page. Sans lui, interrogez directement l’API, ou parcourez :',
   },
   common: {
+    /** The publishers' aggregate of the countries they do not list (USGS, EI: "Other countries"). */
+    otherCountries: 'Autres pays',
     /** After a currency whose publisher states no quantity (USD, but per what?). */
     quantityUnstated: 'quantité non précisée',
     data: 'Données :',
@@ -539,8 +541,6 @@ export const fr: Messages = {
     reviewed: (on: string) => `Revu le ${on}`,
   },
   events: {
-    /** Beside an event whose title and summary exist in English only. */
-    inEnglish: 'texte en anglais',
     title: 'Événements',
     heading: 'Chronologie des événements',
     description: 'Chronologie des événements géopolitiques et physiques recensés qui pèsent sur l’approvisionnement en matières premières.',

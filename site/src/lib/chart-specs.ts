@@ -17,7 +17,7 @@ export { commodityChokepointsChart, commodityComponentsChart, commodityPriceChar
 export { countryAutonomyChart, countryDependenceChart, countryProductionChart, countryRoutesChart, countryRussiaChart } from './specs/countries';
 export { reserveCharts, reserveCoverChart, reserveFillChart, reserveLongChart, reserveStockChart } from './specs/reserves';
 export { briefingCharts } from './specs/briefings';
-export { crisesOf, stressHistoryChart } from './specs/stress';
+export { crisesOf, stressHistoryChart, windowLabel } from './specs/stress';
 export type { ChartView } from './chart-view';
 
 /** The chart of a key in a language; null when the data has none (no price history, no index…). */

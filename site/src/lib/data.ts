@@ -10,6 +10,7 @@ import type { BriefingLang } from '../../../contract/content.ts';
 import { BUILD_FILES, BUILD_PATHS, type JsonFile } from '../../../contract/layout.ts';
 import type { SourceStatus } from '../../../contract/manifest.ts';
 import type { Lang } from '../../../contract/languages.ts';
+import { t } from '../i18n/messages';
 
 export const site = __CHOKEPOINT_SITE__;
 
@@ -63,7 +64,10 @@ export const countryName = (iso3: string, lang: Lang = 'en'): string => {
 };
 /** A name the data gives in English (a supplier, a producer) in `lang` when it is a country with a profile. */
 export const placeName = (iso3: string | null | undefined, english: string, lang: Lang): string =>
-  iso3 && hasCountry(iso3) ? countryName(iso3, lang) : english;
+  iso3 && hasCountry(iso3) ? countryName(iso3, lang) : (AGGREGATES[english]?.(lang) ?? english);
+
+/** Names the publishers give to groups of countries, in the page's language. */
+const AGGREGATES: Record<string, (lang: Lang) => string> = { 'Other countries': (lang) => t(lang).common.otherCountries };
 
 export interface OpenApiParam {
   name?: string;

@@ -16,13 +16,16 @@ export function commodityPriceChart(slug: string, lang: Lang): ChartView | null 
   const unit = priceUnit(ph, t(lang).common.quantityUnstated);
   const values = ph.points.map((p) => p.value);
   const benchmark = c.price?.benchmark ?? m.price;
+  // The benchmark is named in English by its publisher: in the other languages the chart's text
+  // (description, line, caption) names the commodity; the page shows the benchmark, marked as English.
+  const line = lang === 'en' ? benchmark : commodityName(slug, lang);
   const change = c.price?.change_1y_pct;
   const spec: LineSpec = {
     type: 'line',
     ...base(key, lang),
     title: m.priceTitle(commodityName(slug, lang), ph.points[0]!.date.slice(0, 4), ph.points.at(-1)!.date.slice(0, 4)),
     desc: m.priceDesc(
-      benchmark,
+      line,
       `${qty(c.price?.value, lang)} ${ph.unit ? `${ph.currency}${m.per(ph.unit)}` : unit}`,
       date(c.price?.as_of, lang),
       change === null || change === undefined ? null : signedPct(change, 1, lang),
@@ -34,14 +37,13 @@ export function commodityPriceChart(slug: string, lang: Lang): ChartView | null 
     height: 280,
     freq: ph.frequency,
     unit,
-    series: [{ label: benchmark, kind: 'main', data: pack(ph.points) }],
+    series: [{ label: line, kind: 'main', data: pack(ph.points) }],
     ranges: rangesFor(ph.points[0]?.date, ph.points.at(-1)?.date),
   };
   return {
     spec,
     lang,
-    // The benchmark is named in English by its publisher: the other languages' captions name the commodity (the page shows the benchmark, marked as English).
-    caption: m.priceCaption(lang === 'en' ? benchmark : commodityName(slug, lang), t(lang).frequency[ph.frequency] ?? ph.frequency, c.price?.source ?? ''),
+    caption: m.priceCaption(line, t(lang).frequency[ph.frequency] ?? ph.frequency, c.price?.source ?? ''),
     json: `/v1/commodities/${slug}`,
     csv: `/commodities/${slug}/price.csv`,
     table: {

@@ -1,6 +1,6 @@
 /** The stress index month by month, of a commodity (with the backtest's crises shaded) or of a country. */
 import type { BacktestWindowResult } from '../../../../contract/stress.ts';
-import { month, num, share } from '../../../../lib/format.ts';
+import { month, num, pct, share } from '../../../../lib/format.ts';
 import { chartMessages } from '../../i18n/chart-messages';
 import type { Lang } from '../../i18n/lang';
 import { t } from '../../i18n/messages';
@@ -26,6 +26,10 @@ const lastDay = (ym: string) => {
   const [y, m] = ym.split('-').map(Number) as [number, number];
   return new Date(Date.UTC(y, m, 0)).toISOString().slice(0, 10);
 };
+
+/** A backtest window's label in the page's language (data/backtest-labels.yaml gives the translations). */
+export const windowLabel = (w: Pick<BacktestWindowResult, 'label' | 'translations'>, lang: Lang): string =>
+  lang === 'en' ? w.label : w.translations[lang].label;
 
 export function crisesOf(slug: string): (BacktestWindowResult & { key: string })[] {
   return backtest()
@@ -60,19 +64,23 @@ export function stressHistoryChart(kind: 'commodity' | 'country', code: string, 
     m.descIntro(mo(first.date), mo(last.date)),
     m.descLatest(num(latest.index, 1, lang), bandWord(latest.band), mo(latest.date), num(peak.index, 1, lang), bandWord(peak.band), mo(peak.date)),
     m.descCounts(counts, missing),
-    ...crises.map((w) => m.descWindow(w.key, w.label, span(w.from, w.to))),
+    ...crises.map((w) => m.descWindow(w.key, windowLabel(w, lang), span(w.from, w.to))),
   ].join(' ');
   // Commodities read 0–100; a country reads the percent of its primary energy at risk, banded at 0.5 / 2 / 7 % (methodology 3.0.0).
   const top = isCommodity ? 100 : Math.max(10, Math.ceil(peak.index!));
   const bands = isCommodity ? BANDS : COUNTRY_BANDS.map((z) => (z.band === 'severe' ? { ...z, to: top } : z));
-  const unit = isCommodity ? '' : ' %';
+  // A band's bound as the page's language writes it ("0,5 %" in French): a whole number without decimals, the country's with its % sign.
+  const bound = (x: number, withUnit: boolean) => {
+    const digits = Number.isInteger(x) ? 0 : 1;
+    return withUnit && !isCommodity ? pct(x, digits, lang) : num(x, digits, lang);
+  };
   const scale = {
     yMax: top,
     yTicks: isCommodity ? [0, 25, 50, 75, 100] : [0, 2, 7, top],
     thresholds: bands.slice(1).map((z) => z.from),
     zones: bands.map((z) => ({
       ...z,
-      label: `${T.band[z.band]} ${z.band === 'low' ? `< ${z.to}${unit}` : z.band === 'severe' ? `≥ ${z.from}${unit}` : `${z.from}–${z.to}${unit}`}`,
+      label: `${T.band[z.band]} ${z.band === 'low' ? `< ${bound(z.to, true)}` : z.band === 'severe' ? `≥ ${bound(z.from, true)}` : `${bound(z.from, false)}–${bound(z.to, true)}`}`,
     })),
   };
   const compare: CompareSpec | undefined = isCommodity
@@ -89,7 +97,7 @@ export function stressHistoryChart(kind: 'commodity' | 'country', code: string, 
     freq: 'monthly',
     yMin: 0,
     ...scale,
-    windows: crises.map((w) => ({ from: `${w.from}-01`, to: lastDay(w.to), key: w.key, title: `${w.key}. ${w.label} (${w.from} – ${w.to})` })),
+    windows: crises.map((w) => ({ from: `${w.from}-01`, to: lastDay(w.to), key: w.key, title: `${w.key}. ${windowLabel(w, lang)} (${w.from} – ${w.to})` })),
     series: [{ label: m.legendLine, kind: 'main', data: pack(history.map((p) => ({ date: p.date, value: p.index }))) }],
     ranges: rangesFor(first.date, last.date),
     ...(compare && compare.options.length ? { compare } : {}),
