@@ -78,6 +78,7 @@ describe('recognition', () => {
     expect(rec('precio del cobalto').commodities).toEqual(['metals.cobalt']);
     expect(rec('les terres rares').commodities).toEqual(['metals.rareearths']);
     expect(rec('bei Seltenen Erden').commodities).toEqual(['metals.rareearths']);
+    expect(rec('von Importen Seltener Erden').commodities).toEqual(['metals.rareearths']);
     expect(rec('tierras raras').commodities).toEqual(['metals.rareearths']);
     expect(rec('the Brent price').commodities).toEqual(['energy.oil']);
     expect(rec('le pétrole brut').commodities).toEqual(['energy.oil']);

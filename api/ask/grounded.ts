@@ -296,6 +296,29 @@ function countryShareFacts(b: LoadedBuild, lex: Lexicon, d: Draft, iso3: string,
       d.parts.push(d.p.imports(place, lowerFirst(commodityName(lex, e.commodity, lang), lang), pct(e.import_dependence! * 100, lang), String(e.year)));
       any = true;
     }
+    // Minerals: USGS net import reliance, where the profile publishes it (the United States), only when asked by name.
+    for (const m of p.mineral_exposures.filter((x) => x.net_import_reliance !== null && slugs.includes(x.commodity))) {
+      // "Other countries" is a remainder, not a source: the largest named one.
+      const top = m.suppliers.find((x) => x.iso3);
+      d.used.push({
+        id: iso3,
+        type: 'country',
+        title: p.name,
+        url: p.url,
+        quote: `mineral_exposures ${m.commodity} (${m.year}): net_import_reliance ${m.net_import_reliance}${top ? `; suppliers: ${top.name} ${top.value}` : ''}`,
+      });
+      d.parts.push(
+        d.p.mineralImports(
+          place,
+          lowerFirst(commodityName(lex, m.commodity, lang), lang),
+          pct(m.net_import_reliance! * 100, lang),
+          String(m.year),
+          top ? (top.iso3 ? countryName(lex, b, top.iso3, lang) : top.name) : null,
+          top ? pct(top.value, lang) : null,
+        ),
+      );
+      any = true;
+    }
   }
   if (!any) d.missing.push(d.p.reasons.noCountryData(place, kind === 'autonomy' ? d.p.what.autonomy : d.p.what.imports));
   return any;

@@ -156,8 +156,8 @@ function buildLexicon(b: LoadedBuild): Lexicon {
       for (const n of list) {
         const key = phraseKey(n);
         add(n, entity, [lang], WEAK.has(key) ? { weak: true } : {});
-        // German adjectives decline: seltene Erden → (bei) seltenen Erden.
-        if (lang === 'de' && key.includes(' ')) add(key.replace(/e\b/g, 'en'), entity, [lang]);
+        // German adjectives decline: seltene Erden → (bei) seltenen Erden, (Importe) seltener Erden.
+        if (lang === 'de' && key.includes(' ')) for (const ending of ['en', 'er']) add(key.replace(/e\b/g, ending), entity, [lang]);
         if (!key.includes(' ') && key.length >= 2 && !WEAK.has(key)) compound.set(key, c.slug);
       }
     }

@@ -199,7 +199,13 @@ function profileMeasure(lex: Lexicon, slug: string, kind: 'import_dependence' | 
       return a ? { value: a.ratio, year: a.year, quote: `autonomy ${slug} (${a.year}): ratio ${a.ratio}` } : null;
     }
     const e = p.exposures.find((x) => x.commodity === slug && x.import_dependence !== null);
-    return e ? { value: e.import_dependence!, year: e.year, quote: `exposures ${slug} (${e.year}): import_dependence ${e.import_dependence}` } : null;
+    if (e) return { value: e.import_dependence!, year: e.year, quote: `exposures ${slug} (${e.year}): import_dependence ${e.import_dependence}` };
+    // A mineral: USGS net import reliance, where the profile publishes it (the United States).
+    const m = p.mineral_exposures.find((x) => x.commodity === slug && x.net_import_reliance !== null);
+    if (!m) return null;
+    const top = m.suppliers[0];
+    const from = top ? `; suppliers: ${top.name} ${top.value}` : '';
+    return { value: m.net_import_reliance!, year: m.year, quote: `mineral_exposures ${slug} (${m.year}): net_import_reliance ${m.net_import_reliance}${from}` };
   };
   return {
     id: kind,

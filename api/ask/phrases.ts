@@ -42,6 +42,8 @@ export interface Phrases {
   topReserves: (name: string, country: string, share: string, year: string) => string;
   autonomy: (country: string, name: string, pct: string, year: string) => string;
   imports: (country: string, name: string, pct: string, year: string) => string;
+  /** A mineral's net import reliance (USGS) and its largest import source. */
+  mineralImports: (country: string, name: string, pct: string, year: string, supplier: string | null, share: string | null) => string;
   hhi: (name: string, hhi: string, band: string, year: string) => string;
   scenarios: (count: string) => string;
   scenario: (title: string, status: string, probability: string, severity: string) => string;
@@ -102,6 +104,8 @@ export const PHRASES: Record<Lang, Phrases> = {
     topReserves: (n, c, s, y) => `${c} holds the largest ${n} reserves: ${s} of the world total (${y}).`,
     autonomy: (c, n, p, y) => `Self-sufficiency of ${c} in ${n}: ${p} (domestic production / consumption, ${y}).`,
     imports: (c, n, p, y) => `Import dependence of ${c} for ${n}: ${p} of consumption (${y}).`,
+    mineralImports: (c, n, p, y, s, sh) =>
+      `Net import reliance of ${c} for ${n}: ${p} of apparent consumption (USGS, ${y})${s ? `; largest import source ${s}, ${sh} of imports` : ''}.`,
     hhi: (n, h, b, y) => `Supplier concentration of ${n}: HHI ${h} (${b}, ${y}).`,
     scenarios: (n) => `${n} scenario(s) match: `,
     scenario: (t, s, p, sev) => `${t} (${s}, probability ${p}, severity ${sev}/5)`,
@@ -161,6 +165,8 @@ export const PHRASES: Record<Lang, Phrases> = {
     topReserves: (n, c, s, y) => `${c} détient les plus grandes réserves de ${n} : ${s} du total mondial (${y}).`,
     autonomy: (c, n, p, y) => `Autosuffisance de ${c} en ${n} : ${p} (production intérieure / consommation, ${y}).`,
     imports: (c, n, p, y) => `Dépendance de ${c} aux importations de ${n} : ${p} de la consommation (${y}).`,
+    mineralImports: (c, n, p, y, s, sh) =>
+      `Dépendance nette de ${c} aux importations de ${n} : ${p} de la consommation apparente (USGS, ${y})${s ? ` ; premier fournisseur ${s}, ${sh} des importations` : ''}.`,
     hhi: (n, h, b, y) => `Concentration des fournisseurs de ${n} : HHI ${h} (${b}, ${y}).`,
     scenarios: (n) => `${n} scénario(s) correspondent : `,
     scenario: (t, s, p, sev) => `${t} (${s}, probabilité ${p}, gravité ${sev}/5)`,
@@ -219,6 +225,8 @@ export const PHRASES: Record<Lang, Phrases> = {
     topReserves: (n, c, s, y) => `${c} hält die größten Reserven von ${n}: ${s} der Weltreserven (${y}).`,
     autonomy: (c, n, p, y) => `Selbstversorgungsgrad von ${c} bei ${n}: ${p} (Inlandsproduktion / Verbrauch, ${y}).`,
     imports: (c, n, p, y) => `Importabhängigkeit von ${c} bei ${n}: ${p} des Verbrauchs (${y}).`,
+    mineralImports: (c, n, p, y, s, sh) =>
+      `Nettoimportabhängigkeit von ${c} bei ${n}: ${p} des scheinbaren Verbrauchs (USGS, ${y})${s ? `; größter Lieferant ${s}, ${sh} der Importe` : ''}.`,
     hhi: (n, h, b, y) => `Lieferantenkonzentration bei ${n}: HHI ${h} (${b}, ${y}).`,
     scenarios: (n) => `${n} passende(s) Szenario(s): `,
     scenario: (t, s, p, sev) => `${t} (${s}, Wahrscheinlichkeit ${p}, Schwere ${sev}/5)`,
@@ -277,6 +285,8 @@ export const PHRASES: Record<Lang, Phrases> = {
     topReserves: (n, c, s, y) => `${c} tiene las mayores reservas de ${n}: el ${s} del total mundial (${y}).`,
     autonomy: (c, n, p, y) => `Autosuficiencia de ${c} en ${n}: ${p} (producción nacional / consumo, ${y}).`,
     imports: (c, n, p, y) => `Dependencia de ${c} de las importaciones de ${n}: ${p} del consumo (${y}).`,
+    mineralImports: (c, n, p, y, s, sh) =>
+      `Dependencia neta de ${c} de las importaciones de ${n}: ${p} del consumo aparente (USGS, ${y})${s ? `; primer proveedor ${s}, ${sh} de las importaciones` : ''}.`,
     hhi: (n, h, b, y) => `Concentración de proveedores de ${n}: HHI ${h} (${b}, ${y}).`,
     scenarios: (n) => `${n} escenario(s) coinciden: `,
     scenario: (t, s, p, sev) => `${t} (${s}, probabilidad ${p}, gravedad ${sev}/5)`,

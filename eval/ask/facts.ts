@@ -74,6 +74,11 @@ export const importDependence =
   (iso3: string, slug: string) =>
   (b: LoadedBuild): Figure =>
     pct(file(b, `v1/countries/${iso3}.json`).exposures.find((e: Json) => e.commodity === slug).import_dependence);
+/** USGS net import reliance of a mineral, from the profile's mineral_exposures (the United States). */
+export const netImportReliance =
+  (iso3: string, slug: string) =>
+  (b: LoadedBuild): Figure =>
+    pct(file(b, `v1/countries/${iso3}.json`).mineral_exposures.find((e: Json) => e.commodity === slug).net_import_reliance);
 /** How many scenarios have this status (the answer states the count). */
 export const scenarioCount =
   (filter: { status?: string; commodity?: string }) =>

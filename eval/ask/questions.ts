@@ -82,6 +82,22 @@ export const QUESTIONS: EvalQuestion[] = [
     q: 'Who is the largest producer of cobalt and what is its share?',
     expect: { figure: F.topProducerShare('metals.cobalt'), cite: { type: 'commodity', id: 'metals.cobalt' } },
   },
+  // Country exposure to a mineral (USGS net import reliance in the US profile), in four languages.
+  ...(
+    [
+      ['en', 'How dependent is the US on rare-earth imports?'],
+      ['fr', 'Quelle est la dépendance des États-Unis aux importations de terres rares ?'],
+      ['de', 'Wie abhängig sind die USA von Importen Seltener Erden?'],
+      ['es', '¿Cuánto dependen los Estados Unidos de las importaciones de tierras raras?'],
+    ] as const
+  ).map(([lang, q]): EvalQuestion => ({
+    id: `${lang}-us-rareearth-imports`,
+    lang,
+    topic: 'mineral import reliance',
+    category: 'exposure',
+    q,
+    expect: { figure: F.netImportReliance('USA', 'metals.rareearths'), cite: { type: 'country', id: 'USA' } },
+  })),
   {
     id: 'en-japan-oil-imports',
     lang: 'en',
