@@ -90,6 +90,21 @@ export const MCP_APPS = {
   },
 } as const;
 
+/**
+ * The capabilities the server announces (initialize, server/discover) and the server card
+ * publishes: tools, resources and prompts that change only with a build (no listChanged, no
+ * subscriptions), completions of prompt arguments and resource template variables, logging
+ * (`logging/setLevel` is accepted; the server sends no log notifications), and MCP Apps.
+ */
+export const MCP_CAPABILITIES = {
+  tools: { listChanged: false },
+  resources: { listChanged: false },
+  prompts: { listChanged: false },
+  completions: {},
+  logging: {},
+  extensions: { [MCP_APPS.extension]: { mimeTypes: [MCP_APPS.mimeType] } },
+};
+
 /** `limit` as a tool argument: a JSON number (a numeric string is accepted too), same bounds and default as the HTTP parameter. */
 const toolLimit = (max: number, def: number) =>
   z.coerce

@@ -9,7 +9,7 @@ import {
   type Transport,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { appMeta, MCP_APPS, RESOURCE_LINK_SINCE, serverName, TOOLS, toolDescriptors } from '../../contract/tools.ts';
+import { appMeta, MCP_CAPABILITIES, RESOURCE_LINK_SINCE, serverName, TOOLS, toolDescriptors } from '../../contract/tools.ts';
 import { perBuild } from '../build.ts';
 import type { McpServerDeps } from './deps.ts';
 import { ApiError } from '../problem.ts';
@@ -138,13 +138,9 @@ export function createMcpServer(deps: McpServerDeps, opts: { protocolVersion?: s
   registerApps(mcp);
   registerResources(mcp, deps);
   registerPrompts(mcp, deps);
-  // The registrations announce listChanged: true; nothing changes at runtime (as the server card says).
-  mcp.server.registerCapabilities({
-    tools: { listChanged: false },
-    resources: { listChanged: false },
-    prompts: { listChanged: false },
-    extensions: { [MCP_APPS.extension]: { mimeTypes: [MCP_APPS.mimeType] } },
-  });
+  // The registrations announce listChanged: true; nothing changes at runtime. The capabilities
+  // are the server card's (logging here also registers the SDK's logging/setLevel handler).
+  mcp.server.registerCapabilities(MCP_CAPABILITIES);
 
   // The revision the session speaks, read off the client's initialize request as it passes: a
   // result links its data as resource_link blocks only for revisions that have them. And the
