@@ -96,11 +96,17 @@ describe.each(['Node', 'Worker'])('the official conformance suite against the %s
       const failures = checks.filter((c) => c.status === 'FAILURE');
       if (!baseline.has(name)) {
         expect(failures, name).toEqual([]);
-        expect(checks.some((c) => c.status === 'SUCCESS'), name).toBe(true);
+        expect(
+          checks.some((c) => c.status === 'SUCCESS'),
+          name,
+        ).toBe(true);
         continue;
       }
       if (worker.includes(name) && where === 'Worker') {
-        expect(checks.map((c) => `${c.id} ${c.status}`), name).toEqual([`${NO_SESSION} WARNING`]);
+        expect(
+          checks.map((c) => `${c.id} ${c.status}`),
+          name,
+        ).toEqual([`${NO_SESSION} WARNING`]);
         continue;
       }
       expect(failures.length, name).toBeGreaterThan(0);

@@ -23,8 +23,8 @@ import { TOOL_MODULES } from './tools/index.ts';
 const INSTRUCTIONS = [
   'Chokepoint: open data on supply stress for raw materials and energy (strategic reserves, prices, country exposure, crisis scenarios, geopolitical events, briefings). Read-only.',
   'Start with list_commodities to learn the commodity codes; a commodity is its code, slug or name (gas, energy.gas, Erdgas), a country its ISO 3166-1 code or name (DEU, de, UK, Allemagne; `eu` for the EU gas aggregate).',
-  'Each result comes as text (a summary, the figures, links to the full data) and as structuredContent (the whole object). Read a briefing found by search_briefings with resources/read on its chokepoint://briefing/{lang}/{id} URI.',
-  'Every result carries as_of, license (CC-BY-4.0) and attribution: cite Chokepoint with a link when you reuse figures.',
+  'Each result comes as text (a short summary: the figures with their date, unit and sources, links to the full data) and as structuredContent (the whole object). Read a briefing found by search_briefings with resources/read on its chokepoint://briefing/{lang}/{id} URI.',
+  'Every result carries as_of, license (CC-BY-4.0) and attribution: cite Chokepoint with a link when you reuse figures. What each field means: resource chokepoint://reference/fields; how the stress index and its bands are made: chokepoint://reference/methodology.',
   'Tool calls, resource reads, prompts, completions and pings count against the data rate limit of your IP (shared with the HTTP API); a session ends after a while without one of those, and after its maximum lifetime in any case.',
 ].join('\n');
 
