@@ -90,6 +90,28 @@ export const MCP_APPS = {
   },
 } as const;
 
+/**
+ * The capabilities the server announces (initialize, server/discover) and the server card
+ * publishes: tools, resources and prompts that change only with a build (no listChanged, no
+ * subscriptions), completions of prompt arguments and resource template variables, logging
+ * (`logging/setLevel` is accepted; the server sends no log notifications), and MCP Apps.
+ */
+export const MCP_CAPABILITIES = {
+  tools: { listChanged: false },
+  resources: { listChanged: false },
+  prompts: { listChanged: false },
+  completions: {},
+  logging: {},
+  extensions: { [MCP_APPS.extension]: { mimeTypes: [MCP_APPS.mimeType] } },
+};
+
+/** The reference resources (api/mcp/reference.ts) that tool descriptions point to for what is too long to say there. */
+export const MCP_REFERENCE = {
+  methodology: 'chokepoint://reference/methodology',
+  fields: 'chokepoint://reference/fields',
+} as const;
+const METHOD_NOTE = ` Bands and method: resource ${MCP_REFERENCE.methodology}.`;
+
 /** `limit` as a tool argument: a JSON number (a numeric string is accepted too), same bounds and default as the HTTP parameter. */
 const toolLimit = (max: number, def: number) =>
   z.coerce
@@ -114,6 +136,14 @@ const { format: _evFormat, limit: _evLimit, ...eventsShape } = EventsQuery.shape
 const { format: _lcFormat, ...listCommoditiesShape } = ListCommoditiesQuery.shape;
 /** Bounds of the `limit` of the list tools whose routes return every item (scenarios, commodities). */
 export const TOOL_LIST_LIMITS = { scenarios: { limit: 50, maxLimit: 100 }, commodities: { limit: 100, maxLimit: 100 } } as const;
+/** Longest cursor accepted: an opaque page token of a list tool (its `next_cursor`) is far shorter. */
+export const TOOL_CURSOR_MAX = 200;
+/** `cursor` of the paged list tools: where the next page starts, as the previous page's `next_cursor` gave it. */
+const toolCursor = z
+  .string()
+  .max(TOOL_CURSOR_MAX, `at most ${TOOL_CURSOR_MAX} characters`)
+  .optional()
+  .describe('next_cursor of the previous page, with the same other arguments; absent: the first page');
 /** `lang` of the tools whose content is written in several languages: one language, English by default. */
 const toolLang = (what: string) => Lang.optional().default('en').describe(`Language of ${what}: en (default), fr, de or es`);
 const { format: _scFormat, ...scenariosShape } = ScenariosQuery.shape;
@@ -141,12 +171,14 @@ export const ListCommoditiesInput = z.strictObject({
   ...listCommoditiesShape,
   group: canonical(CommodityGroup, listCommoditiesShape.group),
   limit: toolLimit(TOOL_LIST_LIMITS.commodities.maxLimit, TOOL_LIST_LIMITS.commodities.limit),
+  cursor: toolCursor,
 });
 export const ListScenariosInput = z.strictObject({
   ...scenariosShape,
   status: canonical(z.enum(SCENARIO_STATUSES), scenariosShape.status),
   lang: toolLang('the titles and summaries'),
   limit: toolLimit(TOOL_LIST_LIMITS.scenarios.maxLimit, TOOL_LIST_LIMITS.scenarios.limit),
+  cursor: toolCursor,
 });
 export const SearchBriefingsInput = z.strictObject({
   ...searchShape,
@@ -233,8 +265,9 @@ export const GetCountryProfileResult = withResultMeta(CountryProfile);
 export const GetCommodityResult = withResultMeta(CommoditySheet);
 export const GetReserveTimeseriesResult = withResultMeta(TimeSeries);
 export const CompareCountriesResult = withResultMeta(z.strictObject({ countries: z.array(CountryComparison).describe('In the order requested') }));
-const total = z.number().int().nonnegative().describe('How many items match before `limit`: more than `count` when the list was cut');
-export const ListCommoditiesResult = withResultMeta(z.strictObject({ commodities: z.array(CommodityListEntry), count, total }));
+const total = z.number().int().nonnegative().describe('How many items match, over all pages');
+const nextCursor = z.string().nullable().describe('Pass as cursor for the next page; null on the last page');
+export const ListCommoditiesResult = withResultMeta(z.strictObject({ commodities: z.array(CommodityListEntry), count, total, next_cursor: nextCursor }));
 
 /** A scenario in one language: the title and summary in `lang`, without the other translations. */
 export const LocalizedScenario = ScenarioSchema.omit({ translations: true })
@@ -253,7 +286,7 @@ export const ScenarioListItem = LocalizedScenario.omit({ status_history: true })
   .extend({ status_since: DateString.describe('Date the current status began (the full history: GET /v1/scenarios)') })
   .describe('A crisis scenario in one language, with its probability, severity and current status');
 export const ListScenariosResult = withResultMeta(
-  z.strictObject({ scenarios: z.array(ScenarioListItem).describe('In the order of GET /v1/scenarios'), count, total }),
+  z.strictObject({ scenarios: z.array(ScenarioListItem).describe('In the order of GET /v1/scenarios'), count, total, next_cursor: nextCursor }),
 );
 export const ListEventsResult = withResultMeta(
   z.strictObject({
@@ -305,11 +338,11 @@ export const TOOLS = [
     name: 'list_scenarios',
     title: 'Crisis scenarios',
     description:
-      'Crisis scenarios (e.g. Strait of Hormuz closure): probability 0–1, severity 1–5, status and its history, commodities and countries concerned. Filter by status or commodity; title and summary in lang; at most limit, with total.',
+      'Crisis scenarios (e.g. Strait of Hormuz closure): probability 0–1, severity 1–5, status and its history, commodities and countries concerned. Filter by status or commodity; title and summary in lang; pages of limit with total, the next with cursor=next_cursor.',
     inputSchema: ListScenariosInput,
     outputSchema: ListScenariosResult,
     route: '/v1/scenarios',
-    toolOnlyArgs: ['lang', 'limit'],
+    toolOnlyArgs: ['lang', 'limit', 'cursor'],
   }),
   tool({
     name: 'search_briefings',
@@ -324,7 +357,8 @@ export const TOOLS = [
     name: 'get_country_profile',
     title: 'Country profile',
     description:
-      "Full profile of one country: supply stress index with each commodity's contribution, exposures (import dependence, main suppliers), autonomy, supplier concentration, share of world production, reserves. Refused for a country not covered (suggestions given).",
+      "Full profile of one country: supply stress index with each commodity's contribution, exposures (import dependence, main suppliers), autonomy, supplier concentration, share of world production, reserves. Refused for a country not covered (suggestions given)." +
+      METHOD_NOTE,
     inputSchema: GetCountryProfileInput,
     outputSchema: GetCountryProfileResult,
     route: '/v1/countries/{iso}',
@@ -334,17 +368,19 @@ export const TOOLS = [
     name: 'list_commodities',
     title: 'Tracked commodities',
     description:
-      'Every tracked commodity (energy, metals, agri): slug, code, latest price, stress index 0–100 and band, last update. Call it first to learn the codes; filter by group.',
+      'Every tracked commodity (energy, metals, agri): slug, code, latest price, stress index 0–100 and band, last update. Call it first to learn the codes; filter by group; pages of limit, the next with cursor=next_cursor.' +
+      METHOD_NOTE,
     inputSchema: ListCommoditiesInput,
     outputSchema: ListCommoditiesResult,
     route: '/v1/commodities',
-    toolOnlyArgs: ['limit'],
+    toolOnlyArgs: ['limit', 'cursor'],
   }),
   tool({
     name: 'get_commodity',
     title: 'Commodity sheet',
     description:
-      'Full sheet of one commodity: producers and consumers with shares, reserves in the ground, concentration (HHI), largest trade flows, price history (daily shortened to monthly; the full series is linked), monthly stress history, stress index with every component.',
+      'Full sheet of one commodity: producers and consumers with shares, reserves in the ground, concentration (HHI), largest trade flows, price history (daily shortened to monthly; the full series is linked), monthly stress history, stress index with every component.' +
+      METHOD_NOTE,
     inputSchema: GetCommodityInput,
     outputSchema: GetCommodityResult,
     route: '/v1/commodities/{slug}',

@@ -4,7 +4,8 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type CallToolResult, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MCP_PROTOCOL_VERSIONS, MCP_STATELESS_VERSION, TOOLS } from '../../contract/tools.ts';
+import { StressBand } from '../../contract/stress.ts';
+import { MCP_PROTOCOL_VERSIONS, MCP_REFERENCE, MCP_STATELESS_VERSION, TOOLS } from '../../contract/tools.ts';
 import { resample } from '../queries/reserves.ts';
 import { startTestServer } from '../../test/http.ts';
 
@@ -210,20 +211,27 @@ describe('MCP at /mcp over the running app', () => {
       });
 
       it('list_scenarios (one language, at most limit)', async () => {
-        await agrees('list_scenarios', {}, '/v1/scenarios', (b) => ({ scenarios: b.data.map(localized('en')), count: b.data.length, total: b.data.length }));
+        await agrees('list_scenarios', {}, '/v1/scenarios', (b) => ({
+          scenarios: b.data.map(localized('en')),
+          count: b.data.length,
+          total: b.data.length,
+          next_cursor: null,
+        }));
         const { sc } = await agrees('list_scenarios', { status: 'elevated' }, '/v1/scenarios?status=elevated', (b) => ({
           scenarios: b.data.map(localized('en')),
           count: b.meta.count,
           total: b.meta.count,
+          next_cursor: null,
         }));
         expect(sc.as_of).toBeDefined();
         const fr = await agrees('list_scenarios', { status: 'active', lang: 'fr', limit: 3 }, '/v1/scenarios?status=active', (b) => ({
           scenarios: b.data.slice(0, 3).map(localized('fr')),
           count: 3,
           total: b.meta.count,
+          next_cursor: expect.any(String),
         }));
         expect(JSON.stringify(fr.sc)).not.toContain('translations');
-        expect((fr.sc.notes as string[]).join(' ')).toMatch(/the first 3 of \d+ scenarios/);
+        expect((fr.sc.notes as string[]).join(' ')).toMatch(/scenarios 1–3 of \d+; the others: cursor=next_cursor/);
         // 18 KB with every translation before; one language and no status history now: the whole answer at most 8 KB.
         const active = await call(clients[kind], 'list_scenarios', { status: 'active' });
         const bytes = Buffer.byteLength(JSON.stringify(active));
@@ -252,14 +260,22 @@ describe('MCP at /mcp over the running app', () => {
           commodities: b.data,
           count: b.data.length,
           total: b.data.length,
+          next_cursor: null,
         }));
         expect(sc.as_of).toBe(body.meta.as_of);
         await agrees('list_commodities', { group: 'metals' }, '/v1/commodities?group=metals', (b) => ({
           commodities: b.data,
           count: b.meta.count,
           total: b.meta.count,
+          next_cursor: null,
         }));
-        await agrees('list_commodities', { limit: 4 }, '/v1/commodities', (b) => ({ commodities: b.data.slice(0, 4), count: 4, total: b.data.length }));
+        const four = await agrees('list_commodities', { limit: 4 }, '/v1/commodities', (b) => ({
+          commodities: b.data.slice(0, 4),
+          count: 4,
+          total: b.data.length,
+          next_cursor: expect.any(String),
+        }));
+        expect((four.sc.notes as string[]).join(' ')).toMatch(/commodities 1–4 of \d+; the others: cursor=next_cursor/);
       });
 
       it('get_commodity (a daily price history is shortened to monthly)', async () => {
@@ -333,6 +349,26 @@ describe('MCP at /mcp over the running app', () => {
       expect(text(bad)).toMatch(/limit/);
     });
 
+    it('holds the longer reference as resources the tool descriptions point to: the method with its bands, the fields of every result', async () => {
+      const { client } = clients[kind];
+      const listed = await allResources(client);
+      const read = async (uri: string) => (await client.readResource({ uri })).contents[0] as { uri: string; mimeType: string; text: string };
+      const method = await read(MCP_REFERENCE.methodology);
+      expect(method).toMatchObject({ uri: MCP_REFERENCE.methodology, mimeType: 'text/markdown' });
+      // The band thresholds and the weights, as the contract states them.
+      expect(method.text).toContain(StressBand.description!);
+      expect(method.text).toMatch(/weight: .*price 0\.5, reserves 0\.2, disruption 0\.3/);
+      const fields = await read(MCP_REFERENCE.fields);
+      for (const t of TOOLS) expect(fields.text, t.name).toContain(`## ${t.name}`);
+      expect(fields.text).toContain('- `next_cursor`: Pass as cursor for the next page');
+      expect(fields.text).toContain('- `as_of`: ');
+      for (const uri of Object.values(MCP_REFERENCE)) expect(listed.map((r) => r.uri)).toContain(uri);
+      // The descriptions of the tools that give a stress index send the reader there.
+      const { tools } = await client.listTools();
+      for (const name of ['get_commodity', 'get_country_profile', 'list_commodities'])
+        expect(tools.find((t) => t.name === name)!.description, name).toContain(MCP_REFERENCE.methodology);
+    });
+
     it('offers resource templates for commodity sheets, country profiles, reserve series and briefings', async () => {
       const { client } = clients[kind];
       const { resourceTemplates } = await client.listResourceTemplates();
@@ -396,43 +432,95 @@ describe('MCP at /mcp over the running app', () => {
       expect(named.messages[1]!.content).toMatchObject({ type: 'resource', resource: { uri: 'chokepoint://country/DEU' } });
     });
 
-    it('puts the figures themselves in the text block, for hosts that pass only text', async () => {
+    it('gives a short summary in the text block (figures, dates, units, sources), not a copy of structuredContent', async () => {
       const c = clients[kind];
-      const has = (r: CallToolResult, ...xs: unknown[]) => {
+      const short = (r: CallToolResult, ...xs: unknown[]) => {
         expect(r.isError, text(r)).toBeFalsy();
-        for (const x of xs) expect(text(r), String(x)).toContain(String(x));
+        const t = text(r);
+        // No JSON object and no table: the data is in structuredContent, a few lines say what it is.
+        expect(t).not.toMatch(/\{"|\|---/);
+        expect(t.length, t).toBeLessThan(JSON.stringify(r.structuredContent).length);
+        // The publishers behind the figures, named.
+        expect(t).toMatch(/\n\nSources: /);
+        expect(
+          (r.structuredContent!.sources as Json[]).some((s) => t.includes(s.publisher)),
+          t,
+        ).toBe(true);
+        for (const x of xs) expect(t, String(x)).toContain(String(x));
       };
-      // A small result: its JSON.
       const de = await call(c, 'get_reserve', { commodity: 'gas', country: 'de' });
       const reserve = de.structuredContent!;
-      has(de, `"fill_pct":${reserve.fill_pct}`, `"value":${reserve.volume.value}`, `"coverage_days":${reserve.coverage_days}`, `Data as of ${reserve.as_of}`);
+      short(
+        de,
+        `${reserve.fill_pct.toFixed(2)} % full`,
+        `${Math.round(reserve.volume.value * 100) / 100} TWh`,
+        `on ${reserve.as_of}`,
+        `Data as of ${reserve.as_of}`,
+        'Gas Infrastructure Europe',
+      );
       const price = await call(c, 'get_price', { commodity: 'copper' });
-      has(price, `"value":${price.structuredContent!.value}`, price.structuredContent!.currency);
-      // Larger ones: tables with every row.
+      short(price, `${price.structuredContent!.value} USD per t`, `on ${price.structuredContent!.as_of}`, 'World Bank');
+      // A list: one line per item.
       const gas = await call(c, 'get_reserve', { commodity: 'gas' });
-      for (const r of gas.structuredContent!.reserves as Json[]) has(gas, `| ${r.country} | ${r.name} | ${r.as_of} | ${r.fill_pct} |`);
+      for (const r of gas.structuredContent!.reserves as Json[]) short(gas, `- ${r.country} ${r.name}: `, `on ${r.as_of}`);
       const list = await call(c, 'list_commodities', {});
-      for (const x of list.structuredContent!.commodities as Json[]) has(list, `| ${x.code} | ${x.slug} |`, x.stress_index ?? 'n/a');
+      for (const x of list.structuredContent!.commodities as Json[]) short(list, `- ${x.code} (${x.slug}): ${x.name}; `, `stress ${x.stress_index ?? 'n/a'}`);
       const scenarios = await call(c, 'list_scenarios', { lang: 'de' });
       for (const x of scenarios.structuredContent!.scenarios as Json[])
-        has(scenarios, `${x.id}: ${x.title}`, `probability ${x.probability}`, `since ${x.status_since}`);
+        short(scenarios, `${x.id}: ${x.title}`, `probability ${x.probability}`, `since ${x.status_since}`);
       const events = await call(c, 'list_events', { since: '2024-01-01', limit: 20 });
-      for (const x of events.structuredContent!.events as Json[]) has(events, x.id, x.title);
+      for (const x of events.structuredContent!.events as Json[]) short(events, `${x.id}: ${x.title}`, `source ${x.source_name}`);
       const compared = await call(c, 'compare_countries', { countries: ['DEU', 'ITA'] });
-      for (const x of compared.structuredContent!.countries as Json[]) has(compared, `| ${x.iso3} | ${x.name} | ${x.stress_index} |`);
+      for (const x of compared.structuredContent!.countries as Json[]) short(compared, `- ${x.name} (${x.iso3}): stress ${x.stress_index}`);
       const profile = await call(c, 'get_country_profile', { iso: 'USA' });
-      const usa = profile.structuredContent!;
-      for (const m of usa.mineral_exposures as Json[]) has(profile, `| ${m.commodity.split('.')[1]} | ${m.year} | ${m.net_import_reliance_printed} |`);
-      for (const p of usa.stress.parts as Json[]) has(profile, `| ${p.commodity.split('.')[1]} |`, p.contribution);
+      short(profile, `United States (USA): supply stress ${profile.structuredContent!.stress_index}`, 'Energy imports: ');
       const sheet = await call(c, 'get_commodity', { slug: 'cobalt' });
-      for (const k of sheet.structuredContent!.stress.components as Json[]) has(sheet, `| ${k.key} | ${k.weight} |`);
-      const lastPrice = (sheet.structuredContent!.price_history.points as Json[]).at(-1)!;
-      has(sheet, `${lastPrice.date} ${lastPrice.value}`);
-      // A short series: every point.
-      const short = await call(c, 'get_reserve_timeseries', { commodity: 'gas', country: 'de', from: '2026-06-01', to: '2026-08-31', frequency: 'weekly' });
-      for (const p of short.structuredContent!.points as Json[]) has(short, `${p.date} ${p.value}`);
+      const cobalt = sheet.structuredContent!;
+      short(
+        sheet,
+        `stress index ${cobalt.stress_index}`,
+        `Price ${cobalt.price.value} USD/t on ${cobalt.price.as_of}`,
+        'Top producers: DR Congo',
+        'U.S. Geological Survey',
+      );
+      const series = await call(c, 'get_reserve_timeseries', { commodity: 'gas', country: 'de', from: '2026-06-01', to: '2026-08-31', frequency: 'weekly' });
+      const points = series.structuredContent!.points as Json[];
+      short(series, `${points.length} points`, `on ${points[0]!.date}`, `on ${points.at(-1)!.date}`);
       const found = await call(c, 'search_briefings', { q: 'cobalt export ban', limit: 3 });
-      for (const h of found.structuredContent!.results as Json[]) has(found, h.title, `score ${h.score}`, h.resource);
+      for (const h of found.structuredContent!.results as Json[]) short(found, h.title, `score ${h.score}`, h.resource);
+    });
+
+    it('pages the list tools with an opaque cursor: the pages together are the unpaged list, in order', async () => {
+      const c = clients[kind];
+      for (const [name, args, key, id] of [
+        ['list_scenarios', { lang: 'fr' }, 'scenarios', 'id'],
+        ['list_commodities', { group: 'metals' }, 'commodities', 'slug'],
+      ] as const) {
+        const whole = await call(c, name, { ...args, limit: 100 });
+        const all = (whole.structuredContent![key] as Json[]).map((x) => x[id]);
+        expect(whole.structuredContent!.next_cursor, name).toBeNull();
+        expect(all.length, name).toBeGreaterThan(5);
+        const paged: unknown[] = [];
+        let cursor: string | undefined;
+        let pages = 0;
+        do {
+          const r = await call(c, name, { ...args, limit: 3, ...(cursor ? { cursor } : {}) });
+          expect(r.isError, text(r)).toBeFalsy();
+          expect(r.structuredContent!.total, name).toBe(all.length);
+          paged.push(...(r.structuredContent![key] as Json[]).map((x) => x[id]));
+          cursor = r.structuredContent!.next_cursor ?? undefined;
+          pages++;
+        } while (cursor);
+        expect(paged, name).toEqual(all);
+        expect(pages, name).toBe(Math.ceil(all.length / 3));
+        // A cursor goes with the filters that made it; a made-up one is refused, and so is a page over the bound.
+        const first = await call(c, name, { ...args, limit: 3 });
+        const other = await call(c, name, { limit: 3, cursor: first.structuredContent!.next_cursor });
+        expect(other.isError, name).toBe(true);
+        expect(text(other)).toMatch(/^cursor: not a next_cursor of this query/);
+        expect((await call(c, name, { ...args, cursor: 'bm90LWEtY3Vyc29y' })).isError, name).toBe(true);
+        expect(text(await call(c, name, { ...args, limit: 101 }))).toMatch(/limit.*at most 100/);
+      }
     });
 
     it('gives a long series as a summary with links to its JSON and CSV, not thousands of points', async () => {
@@ -443,8 +531,7 @@ describe('MCP at /mcp over the running app', () => {
       const t = text(r);
       expect(t.length).toBeLessThan(3000);
       const last = (sc.points as Json[]).at(-1)!;
-      expect(t).toContain(`${sc.points.length} points from ${sc.points[0].date} to ${last.date}`);
-      expect(t).toContain(`${last.date} ${last.value}`);
+      expect(t).toContain(`${sc.points.length} points, ${sc.points[0].value} on ${sc.points[0].date} → ${last.value} on ${last.date}`);
       // The same addresses as resource_link blocks (the SDK client negotiates the newest revision) and in the text.
       const [json, csv, resource] = links(r);
       expect(json).toMatchObject({ mimeType: 'application/json', uri: expect.stringMatching(/^https:\/\/chokepoint\.test\/v1\/reserves\/timeseries\?/) });

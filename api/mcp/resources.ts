@@ -11,6 +11,7 @@ import type { McpServerDeps } from './deps.ts';
 import { APP_RESOURCE_META, APPS } from './apps/index.ts';
 import { explained, errorText, identifierArg, rpcError } from './tools/common.ts';
 import { briefingUri } from './tools/search_briefings.ts';
+import { fieldsText, methodologyText, REFERENCE } from './reference.ts';
 import { CommodityParam, CommodityPath, CountryParam, CountryPath } from '../../contract/api.ts';
 import { LANGS, type Lang } from '../../contract/languages.ts';
 import { MCP_APPS } from '../../contract/tools.ts';
@@ -136,9 +137,28 @@ export function reserveWindow(b: LoadedBuild, key: string): { from: string; to: 
 }
 
 /** Every resource of a build, in the order resources/list pages through them: the apps, then each template's. */
+/** The reference material (reference.ts): static Markdown, listed after the apps. */
+const REFERENCES = [
+  {
+    uri: REFERENCE.methodology,
+    name: 'reference-methodology',
+    title: 'Stress index: the method in brief',
+    description: 'How the stress index is made: the band thresholds, the components with their weights, freshness and contribution.',
+    text: (base: string) => methodologyText(base),
+  },
+  {
+    uri: REFERENCE.fields,
+    name: 'reference-fields',
+    title: 'Fields of the tool results',
+    description: 'What each field of each tool result means, from the output schemas.',
+    text: () => fieldsText(),
+  },
+];
+
 export function allResources(b: LoadedBuild): Resource[] {
   return [
     ...APPS.map((a) => ({ uri: a.uri, name: a.name, title: a.title, description: a.description, mimeType: MCP_APPS.mimeType, _meta: APP_RESOURCE_META })),
+    ...REFERENCES.map(({ uri, name, title, description }) => ({ uri, name, title, description, mimeType: MARKDOWN_MIME })),
     ...commodityResources(b),
     ...countryResources(b),
     ...reserveResources(b),
@@ -295,6 +315,11 @@ export function registerResources(mcp: McpServer, deps: McpServerDeps): void {
       return read(b, uri, () => briefingResource(b, one(vars.lang), one(vars.id)), MARKDOWN_MIME);
     },
   );
+
+  for (const r of REFERENCES)
+    mcp.registerResource(r.name, r.uri, { title: r.title, description: r.description, mimeType: MARKDOWN_MIME }, (uri) => ({
+      contents: [{ uri: uri.href, mimeType: MARKDOWN_MIME, text: r.text(currentBuild(deps).manifest.base_url) }],
+    }));
 
   // One list of every resource, in pages (the SDK's own handler answers them all at once).
   mcp.server.setRequestHandler('resources/list', (request) => resourcesPage(currentBuild(deps), request.params?.cursor));

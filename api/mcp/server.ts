@@ -9,7 +9,7 @@ import {
   type Transport,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { appMeta, MCP_APPS, RESOURCE_LINK_SINCE, serverName, TOOLS, toolDescriptors } from '../../contract/tools.ts';
+import { appMeta, MCP_CAPABILITIES, RESOURCE_LINK_SINCE, serverName, TOOLS, toolDescriptors } from '../../contract/tools.ts';
 import { perBuild } from '../build.ts';
 import type { McpServerDeps } from './deps.ts';
 import { ApiError } from '../problem.ts';
@@ -23,8 +23,8 @@ import { TOOL_MODULES } from './tools/index.ts';
 const INSTRUCTIONS = [
   'Chokepoint: open data on supply stress for raw materials and energy (strategic reserves, prices, country exposure, crisis scenarios, geopolitical events, briefings). Read-only.',
   'Start with list_commodities to learn the commodity codes; a commodity is its code, slug or name (gas, energy.gas, Erdgas), a country its ISO 3166-1 code or name (DEU, de, UK, Allemagne; `eu` for the EU gas aggregate).',
-  'Each result comes as text (a summary, the figures, links to the full data) and as structuredContent (the whole object). Read a briefing found by search_briefings with resources/read on its chokepoint://briefing/{lang}/{id} URI.',
-  'Every result carries as_of, license (CC-BY-4.0) and attribution: cite Chokepoint with a link when you reuse figures.',
+  'Each result comes as text (a short summary: the figures with their date, unit and sources, links to the full data) and as structuredContent (the whole object). Read a briefing found by search_briefings with resources/read on its chokepoint://briefing/{lang}/{id} URI.',
+  'Every result carries as_of, license (CC-BY-4.0) and attribution: cite Chokepoint with a link when you reuse figures. What each field means: resource chokepoint://reference/fields; how the stress index and its bands are made: chokepoint://reference/methodology.',
   'Tool calls, resource reads, prompts, completions and pings count against the data rate limit of your IP (shared with the HTTP API); a session ends after a while without one of those, and after its maximum lifetime in any case.',
 ].join('\n');
 
@@ -138,13 +138,9 @@ export function createMcpServer(deps: McpServerDeps, opts: { protocolVersion?: s
   registerApps(mcp);
   registerResources(mcp, deps);
   registerPrompts(mcp, deps);
-  // The registrations announce listChanged: true; nothing changes at runtime (as the server card says).
-  mcp.server.registerCapabilities({
-    tools: { listChanged: false },
-    resources: { listChanged: false },
-    prompts: { listChanged: false },
-    extensions: { [MCP_APPS.extension]: { mimeTypes: [MCP_APPS.mimeType] } },
-  });
+  // The registrations announce listChanged: true; nothing changes at runtime. The capabilities
+  // are the server card's (logging here also registers the SDK's logging/setLevel handler).
+  mcp.server.registerCapabilities(MCP_CAPABILITIES);
 
   // The revision the session speaks, read off the client's initialize request as it passes: a
   // result links its data as resource_link blocks only for revisions that have them. And the

@@ -92,7 +92,7 @@ describe('MCP server card', () => {
     expect(card.description).toContain('CC-BY-4.0');
     expect(card.remotes.map((r) => r.type).sort()).toEqual(['sse', 'streamable-http']);
     for (const r of card.remotes) expect(r.url).toBe(`${BASE}/mcp`);
-    expect(Object.keys(card.capabilities).sort()).toEqual(['extensions', 'prompts', 'resources', 'tools']);
+    expect(Object.keys(card.capabilities).sort()).toEqual(['completions', 'extensions', 'logging', 'prompts', 'resources', 'tools']);
     // MCP Apps (SEP-1865): the extension, with the MIME type of its ui:// resources.
     expect(card.capabilities.extensions).toEqual({ 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } });
     expect(card._meta.license).toBe('CC-BY-4.0');

@@ -1,5 +1,5 @@
 import { LICENSE, LICENSE_URL } from '../../contract/common.ts';
-import { MCP_APPS, MCP_PROTOCOL_VERSIONS, MCP_STATELESS_VERSION, serverName, toolDescriptors } from '../../contract/tools.ts';
+import { MCP_CAPABILITIES, MCP_PROTOCOL_VERSIONS, MCP_STATELESS_VERSION, serverName, toolDescriptors } from '../../contract/tools.ts';
 import { DEFAULT_RATE_LIMITS, DEFAULT_SECURITY_CONTACT } from '../../lib/config.ts';
 import { attributionRule, RATE_LIMIT_WINDOW_SECONDS, type RateLimitQuotas } from './openapi.ts';
 import { sitePage } from '../../contract/site.ts';
@@ -68,7 +68,7 @@ export interface ServerCardOptions {
   version: string;
   /** MCP protocol versions the remote endpoint supports. */
   protocolVersions?: readonly string[];
-  /** Server capabilities as in the MCP initialize result; default: tools, resources and prompts, none changing at runtime, and the MCP Apps extension. */
+  /** Server capabilities as in the MCP initialize result; default: MCP_CAPABILITIES, as the server announces them. */
   capabilities?: Record<string, Record<string, unknown>>;
   /** The rate limits the server runs with (RATE_LIMIT_DATA, RATE_LIMIT_ASK; 0 = off); default 60 and 10. */
   rateLimits?: RateLimitQuotas;
@@ -118,12 +118,7 @@ export function serverCard({
       `tool calls, resource reads, prompts, completions and pings ${quota > 0 ? `count against the data rate limit (${quota} per minute per client IP)` : 'are not rate limited on this server (the data rate limit is off)'}. Data ${LICENSE}, attribution with a link back required.`,
     websiteUrl: `${baseUrl}/`,
     remotes: mcpRemotes(baseUrl, protocolVersions).map((r) => ({ ...r, authentication: { required: false, schemes: [] as string[] } })),
-    capabilities: capabilities ?? {
-      tools: { listChanged: false },
-      resources: { listChanged: false },
-      prompts: { listChanged: false },
-      extensions: { [MCP_APPS.extension]: { mimeTypes: [MCP_APPS.mimeType] } },
-    },
+    capabilities: capabilities ?? MCP_CAPABILITIES,
     tools: toolDescriptors(),
     _meta: {
       license: LICENSE,

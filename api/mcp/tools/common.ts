@@ -5,7 +5,7 @@ import type { ToolName, TOOLS } from '../../../contract/tools.ts';
 import { suggest } from '../../../lib/suggest.ts';
 import type { LoadedBuild } from '../../build.ts';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
-import type { ApiError } from '../../problem.ts';
+import { ApiError } from '../../problem.ts';
 import { ExplainedError, MAX_SUGGESTIONS } from '../../resolve.ts';
 
 type ToolOf<N extends ToolName> = Extract<(typeof TOOLS)[number], { name: N }>;
@@ -22,16 +22,16 @@ export interface ToolLink {
 }
 
 /**
- * What a tool computes: the structured result (checked against its output schema), a one-line
- * summary, the figures as text, and links to the full data. The server makes the text block of
- * the MCP result from the last three (resultText), so that a host passing only text to its model
- * passes the data too.
+ * What a tool computes: the structured result (checked against its output schema), a short
+ * summary for a person, for a list one line per item, and links to the full data. The server
+ * makes the text block of the MCP result from the last three (resultText); the data itself is
+ * in structuredContent.
  */
 export interface ToolOutcome<N extends ToolName> {
   structured: ToolOutput<N>;
-  /** One sentence: what the result says, its main figures. */
+  /** A few lines: what the result says, its main figures with their date and unit. */
   summary: string;
-  /** The data as compact text (tables, a series in brief); absent: the JSON of the result when it is small. */
+  /** A list's items, one short line each (the rest of each item is in structuredContent). */
   figures?: string;
   /** Where the full data is: long series as JSON and CSV over HTTP, records as MCP resources. */
   links?: ToolLink[];
@@ -72,77 +72,62 @@ export const share = (x: number | null | undefined, digits = 0) => (x === null |
 
 // ——— the result as text ——————————————————————————————————————————————————————————————————
 
-/** Keys of a result that are not its data: said once in the footer (or not at all) rather than in the figures. */
-const META_KEYS = new Set(['as_of', 'license', 'attribution', 'sources', 'notes']);
-/** A result whose data, as JSON, is at most this long is given as that JSON. */
-export const SMALL_JSON_CHARS = 2000;
+/** How many sources the text names before "and N more" (every one is in structuredContent.sources). */
+const SOURCES_NAMED = 3;
 
-/** The data of a result, without the keys every result carries. */
-export function dataOf(structured: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(structured).filter(([k]) => !META_KEYS.has(k)));
-}
-
-const cell = (v: unknown) =>
-  v === null || v === undefined || v === ''
-    ? 'n/a'
-    : String(v)
-        .replace(/\|/g, '\\|')
-        .replace(/\s*\n\s*/g, ' ');
-
-/** A Markdown table: every model reads it, and it costs a fraction of the JSON of the same rows. */
-export function table(head: readonly string[], rows: readonly (readonly unknown[])[]): string {
-  return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`)].join('\n');
-}
-
-/** How many points of a series the text gives in full; a longer one is given in brief, with its last SERIES_TAIL points. */
-export const SERIES_INLINE = 60;
-export const SERIES_TAIL = 12;
-
-/**
- * A series as text: every point when it is short; else its span, first and last values, its
- * minimum and maximum with their dates and its last SERIES_TAIL points (the whole series is in
- * the structured result and at the links).
- */
-export function seriesText(label: string, points: readonly Point[], unit: string): string {
-  if (!points.length) return `${label}: no observation.`;
-  const first = points[0]!;
-  const last = points.at(-1)!;
-  if (points.length <= SERIES_INLINE) return `${label} (${unit}), ${points.length} points:\n${points.map((p) => `${p.date} ${num(p.value)}`).join('\n')}`;
-  let min = first;
-  let max = first;
-  for (const p of points) {
-    if (p.value < min.value) min = p;
-    if (p.value > max.value) max = p;
+/** The publishers behind a result, once each, with the newest observation of theirs it uses. */
+export function sourcesLine(sources: Meta['sources'] | undefined): string | null {
+  if (!sources?.length) return null;
+  const newest = new Map<string, string | null>();
+  for (const s of sources) {
+    const name = `${s.publisher} (${s.dataset})`;
+    const prev = newest.get(name);
+    if (prev === undefined || (s.data_as_of && (!prev || s.data_as_of > prev))) newest.set(name, s.data_as_of);
   }
-  return [
-    `${label} (${unit}): ${points.length} points from ${first.date} to ${last.date}; first ${num(first.value)}, last ${num(last.value)}, min ${num(min.value)} on ${min.date}, max ${num(max.value)} on ${max.date}.`,
-    `Last ${SERIES_TAIL} points:`,
-    ...points.slice(-SERIES_TAIL).map((p) => `${p.date} ${num(p.value)}`),
-  ].join('\n');
+  const named = [...newest].slice(0, SOURCES_NAMED).map(([name, d]) => (d ? `${name}, data to ${d}` : name));
+  const more = newest.size - named.length;
+  return `Sources: ${named.join('; ')}${more > 0 ? `; and ${more} more` : ''}.`;
 }
 
 /**
- * The text block of a tool result: the summary, the figures (or the JSON of the data when it is
- * small), the notes, the links, and the footer with the date, the licence and how to cite.
+ * The text block of a tool result: a short summary for a person — the figures that answer the
+ * call with their date and unit, one line per item of a list — then the notes, where the full
+ * data is, the sources and the footer (date, licence, how to cite). The data itself is in
+ * structuredContent and at the links, not repeated here.
  */
 export function resultText(
   b: LoadedBuild,
   outcome: { structured: Record<string, unknown>; summary: string; figures?: string; links?: readonly ToolLink[] },
 ): string {
   const s = outcome.structured;
-  const figures = outcome.figures ?? JSON.stringify(dataOf(s));
+  const figures = outcome.figures ?? '';
   const notes = (s.notes as string[] | undefined) ?? [];
-  // Links the figures already name (a search hit's resource) are not listed twice.
+  // Links the lines already name (a search hit's resource) are not listed twice.
   const links = (outcome.links ?? []).filter((l) => !figures.includes(l.uri));
   return [
     outcome.summary,
-    figures,
+    figures || null,
     notes.length ? `Notes:\n${notes.map((n) => `- ${n}`).join('\n')}` : null,
     links.length ? `Full data:\n${links.map((l) => `- ${l.title}: ${l.uri}`).join('\n')}` : null,
+    sourcesLine(s.sources as Meta['sources'] | undefined),
     footer(b, (s.as_of as string | null | undefined) ?? null),
   ]
     .filter((x): x is string => !!x)
     .join('\n\n');
+}
+
+/** A series in one line: its span, first and last values, minimum and maximum with their dates. */
+export function seriesLine(label: string, points: readonly Point[], unit: string): string {
+  if (!points.length) return `${label}: no observation.`;
+  const first = points[0]!;
+  const last = points.at(-1)!;
+  let min = first;
+  let max = first;
+  for (const p of points) {
+    if (p.value < min.value) min = p;
+    if (p.value > max.value) max = p;
+  }
+  return `${label} (${unit}): ${points.length} points, ${num(first.value)} on ${first.date} → ${num(last.value)} on ${last.date}; min ${num(min.value)} on ${min.date}, max ${num(max.value)} on ${max.date}.`;
 }
 
 /** Links to an HTTP address of the API as JSON and CSV (`path` with its query string). */
@@ -153,6 +138,52 @@ export function httpLinks(b: LoadedBuild, path: string, what: string, csv: boole
     { uri: url, name: `${what} (JSON)`, title: `${what}, JSON`, mimeType: 'application/json' },
     ...(csv ? [{ uri: withFormat('csv'), name: `${what} (CSV)`, title: `${what}, CSV`, mimeType: 'text/csv' }] : []),
   ];
+}
+
+// ——— pages ———————————————————————————————————————————————————————————————————————————————————
+
+/** A short fingerprint of a list query (its arguments but the page's), so that a cursor is used with the query that made it. */
+function fingerprint(query: Record<string, unknown>): string {
+  const text = JSON.stringify(Object.entries(query).sort(([a], [b]) => (a < b ? -1 : 1)));
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return h.toString(36);
+}
+
+const encodeCursor = (offset: number, query: string) => btoa(`${offset}.${query}`).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
+function decodeCursor(cursor: string): { offset: number; query: string } | null {
+  try {
+    const m = /^(\d{1,6})\.([0-9a-z]{1,13})$/.exec(atob(cursor.replace(/-/g, '+').replace(/_/g, '/')));
+    return m ? { offset: Number(m[1]), query: m[2]! } : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * One page of a list tool's items: `limit` items from where `cursor` says (the first page
+ * without one), and the opaque cursor of the next page (null on the last). The cursor names the
+ * offset and the query it belongs to; with other filters, or not one of ours, it is refused.
+ */
+export function pageOf<T>(
+  items: readonly T[],
+  args: { limit?: number | undefined; cursor?: string | undefined } & Record<string, unknown>,
+): { page: T[]; offset: number; next_cursor: string | null } {
+  const { limit: asked, cursor, ...query } = args;
+  const limit = asked ?? items.length;
+  const fp = fingerprint(query);
+  let offset = 0;
+  if (cursor !== undefined) {
+    const c = decodeCursor(cursor);
+    if (!c || c.query !== fp || c.offset > items.length)
+      throw new ApiError(400, 'cursor: not a next_cursor of this query (a cursor goes with the filters of the page that gave it)', {
+        errors: [{ param: 'cursor', message: 'not a cursor of this query' }],
+      });
+    offset = c.offset;
+  }
+  const page = items.slice(offset, offset + limit);
+  const end = offset + page.length;
+  return { page, offset, next_cursor: end < items.length ? encodeCursor(end, fp) : null };
 }
 
 // ——— errors ——————————————————————————————————————————————————————————————————————————————

@@ -2,10 +2,9 @@ import type { z } from 'zod';
 import { CountryComparison } from '../../../contract/tools.ts';
 import { getCountry } from '../../queries/countries.ts';
 import { ApiError } from '../../problem.ts';
-import { defineTool, mergedSources, pct, share, table } from './common.ts';
+import { defineTool, mergedSources, pct } from './common.ts';
 
 const FIELDS = Object.keys(CountryComparison.shape) as (keyof z.infer<typeof CountryComparison>)[];
-const code = (slug: string) => slug.slice(slug.indexOf('.') + 1);
 
 export default defineTool('compare_countries', (b, args) => {
   const answers = args.countries.map((iso) => getCountry(b, { iso }, 'countries').envelope());
@@ -25,27 +24,12 @@ export default defineTool('compare_countries', (b, args) => {
   const notes = [...new Set(unique.flatMap((a) => a.meta.notes ?? []))];
   if (unique.length < answers.length) notes.push('countries given more than once are compared once');
   const meta = unique[0]!.meta;
+  const reserves = (c: (typeof countries)[number]) =>
+    c.reserves.map((r) => `${r.commodity} ${r.fill_pct !== null ? `${pct(r.fill_pct)} ` : ''}on ${r.as_of}`).join(', ') || 'none published';
   const line = (c: (typeof countries)[number]) => {
     const dep = c.exposures.filter((e) => e.import_dependence !== null).sort((x, y) => (y.import_dependence ?? 0) - (x.import_dependence ?? 0))[0];
     return `${c.name} (${c.iso3}): stress ${c.stress_index ?? 'n/a'}${c.stress_band ? ` (${c.stress_band})` : ''}${dep ? `, most import-dependent for ${dep.commodity} (${pct((dep.import_dependence ?? 0) * 100, 0)})` : ''}`;
   };
-  // One row per country and commodity: the comparable exposure figures side by side.
-  const exposureRows = countries.flatMap((c) =>
-    c.exposures.map((e) => {
-      const top = e.suppliers.filter((s) => s.iso3 !== null)[0] ?? e.suppliers[0];
-      const autonomy = c.autonomy.find((a) => a.commodity === e.commodity);
-      const hhi = c.supplier_concentration.find((h) => h.commodity === e.commodity)?.hhi ?? e.supplier_hhi;
-      return [
-        c.iso3,
-        code(e.commodity),
-        share(e.import_dependence),
-        share(e.energy_share),
-        autonomy ? share(autonomy.ratio) : null,
-        hhi,
-        top ? `${top.name} ${share(top.share)}` : null,
-      ];
-    }),
-  );
   return {
     structured: {
       countries,
@@ -55,19 +39,7 @@ export default defineTool('compare_countries', (b, args) => {
       sources: mergedSources(unique.map((a) => a.meta)),
       ...(notes.length ? { notes } : {}),
     },
-    summary: `${countries.map(line).join('; ')}.`,
-    figures: [
-      table(
-        ['country', 'name', 'stress_index', 'stress_band', 'reserves'],
-        countries.map((c) => [
-          c.iso3,
-          c.name,
-          c.stress_index,
-          c.stress_band,
-          c.reserves.map((r) => `${r.commodity} ${r.fill_pct !== null ? pct(r.fill_pct) : ''} on ${r.as_of}`.replace('  ', ' ')).join('; ') || 'none',
-        ]),
-      ),
-      table(['country', 'commodity', 'import_dependence', 'energy_share', 'autonomy', 'supplier_hhi', 'main supplier'], exposureRows),
-    ].join('\n\n'),
+    summary: `${countries.length} countries; stress index: the share of primary energy supply at risk, in % (band in brackets).`,
+    figures: countries.map((c) => `- ${line(c)}; reserves: ${reserves(c)}`).join('\n'),
   };
 });

@@ -1,7 +1,7 @@
 import { getCommodity } from '../../queries/commodities.ts';
 import { resample } from '../../queries/reserves.ts';
 import { priceUnit } from '../../../lib/format.ts';
-import { defineTool, httpLinks, num, resultMeta, seriesText, share, table } from './common.ts';
+import { defineTool, httpLinks, num, resultMeta, seriesLine, share } from './common.ts';
 
 export default defineTool('get_commodity', (b, args) => {
   const { data, meta } = getCommodity(b, args).envelope();
@@ -16,53 +16,25 @@ export default defineTool('get_commodity', (b, args) => {
     );
     history = { ...history, frequency: 'monthly', points };
   }
-  const summary = [
-    `${data.name} (${data.slug}): stress ${data.stress_index ?? 'n/a'}${data.stress_band ? ` (${data.stress_band})` : ''}`,
-    data.price ? `price ${num(data.price.value)} ${priceUnit(data.price)} on ${data.price.as_of}` : 'no public price series',
-    data.producers?.entries.length
-      ? `top producers: ${data.producers.entries
-          .slice(0, 3)
-          .map((e) => e.name)
-          .join(', ')}`
-      : null,
-    data.concentration ? `supplier concentration HHI ${num(data.concentration.hhi)}` : null,
-  ].filter(Boolean);
-  const entries = (label: string, x: typeof data.producers) =>
+  const top = (x: typeof data.producers) =>
     x?.entries.length
-      ? `${label} (${x.year}, ${x.unit}; world ${num(x.world_total)}):\n${table(
-          ['country', 'value', 'share'],
-          x.entries.slice(0, 5).map((e) => [e.name, num(e.value), share(e.share, 1)]),
-        )}${x.entries.length > 5 ? `\n(and ${x.entries.length - 5} smaller)` : ''}`
+      ? `${x.entries
+          .slice(0, 3)
+          .map((e) => `${e.name} ${share(e.share, 0)}`)
+          .join(', ')} of world ${num(x.world_total)} ${x.unit} (${x.year})`
       : null;
-  const figures = [
-    `Stress index ${data.stress.index ?? 'n/a'} (${data.stress.band ?? 'n/a'}) as of ${data.stress.as_of}, coverage ${share(data.stress.coverage)}${data.stress.physical_floor ? `, physical floor ${num(data.stress.physical_floor)} (supply lost on a route with no detour; the index is the larger of the floor and the sum of contributions)` : ''}:\n${table(
-      ['component', 'weight', 'effective_weight', 'available', 'raw', 'score', 'contribution'],
-      data.stress.components.map((c) => [c.key, c.weight, num(c.effective_weight), c.available, c.raw === null ? null : num(c.raw), c.score, c.contribution]),
-    )}`,
+  const summary = [
+    `${data.name} (${data.slug}): stress index ${data.stress_index ?? 'n/a'}${data.stress_band ? ` (${data.stress_band})` : ''} of 100, as of ${data.stress.as_of}${data.stress.index !== null && data.stress.physical_floor !== null && Math.round(data.stress.physical_floor * 10) / 10 >= data.stress.index ? `, set by the physical floor (supply lost on a route with no detour)` : ''}.`,
     data.price
-      ? `Price: ${num(data.price.value)} ${priceUnit(data.price)} on ${data.price.as_of} (${data.price.benchmark}, ${data.price.frequency}), ${data.price.change_1y_pct === null ? 'n/a' : `${num(data.price.change_1y_pct)} %`} over one year${data.price.unit_note ? `. Unit: ${data.price.unit_note}` : ''}`
-      : 'Price: no public price series',
-    entries('Producers', data.producers),
-    entries('Consumers', data.consumers),
-    entries('Reserves in the ground', data.reserves_in_ground),
-    data.concentration ? `Supplier concentration: HHI ${num(data.concentration.hhi)} (${data.concentration.band}, ${data.concentration.year})` : null,
-    data.flows.length
-      ? `Largest trade flows:\n${table(
-          ['exporter', 'importer', 'value', 'route', 'year'],
-          data.flows.slice(0, 5).map((f) => [f.exporter, f.importer, `${num(f.value)} ${f.unit}`, f.route, f.year]),
-        )}`
-      : null,
-    history ? seriesText(`Price history, ${history.frequency}`, history.points, priceUnit(history)) : null,
-    seriesText(
-      'Stress index history, monthly',
-      data.stress_history.flatMap((p) => (p.index === null ? [] : [{ date: p.date, value: p.index }])),
-      '0–100',
-    ),
-  ].filter((x): x is string => !!x);
+      ? `Price ${num(data.price.value)} ${priceUnit(data.price)} on ${data.price.as_of} (${data.price.benchmark}, ${data.price.frequency})${data.price.change_1y_pct === null ? '' : `, ${num(data.price.change_1y_pct)} % over one year`}.${data.price.unit_note ? ` Unit: ${data.price.unit_note}` : ''}`
+      : 'No public price series.',
+    data.producers?.entries.length ? `Top producers: ${top(data.producers)}.` : null,
+    data.concentration ? `Supplier concentration: HHI ${num(data.concentration.hhi)} (${data.concentration.band}, ${data.concentration.year}).` : null,
+    history ? seriesLine(`Price history, ${history.frequency}`, history.points, priceUnit(history)) : null,
+  ].filter(Boolean);
   return {
     structured: { ...resultMeta(meta, notes), ...data, price_history: history },
-    summary: `${summary.join('; ')}.`,
-    figures: figures.join('\n\n'),
+    summary: summary.join('\n'),
     links: [
       { uri: `chokepoint://commodity/${data.slug}`, name: `commodity-${data.slug}`, title: `${data.name} sheet, MCP resource`, mimeType: 'application/json' },
       ...httpLinks(b, data.url, `${data.name} sheet`, false),

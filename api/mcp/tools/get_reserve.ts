@@ -1,5 +1,5 @@
 import { getReserve, listReserves } from '../../queries/reserves.ts';
-import { defineTool, num, pct, resultMeta, table } from './common.ts';
+import { defineTool, num, pct, resultMeta } from './common.ts';
 
 export default defineTool('get_reserve', (b, args) => {
   if (!args.country) {
@@ -12,21 +12,12 @@ export default defineTool('get_reserve', (b, args) => {
     return {
       structured: { ...resultMeta(meta), reserves: data, count: data.length },
       summary: `${data.length} ${data[0]?.commodity ?? ''} reserve(s)${fullest.length ? ', fullest first' : ''}: ${shown.slice(0, 5).map(line).join('; ')}${shown.length > 5 ? '; …' : ''}.`,
-      figures: table(
-        ['country', 'name', 'as_of', 'fill_pct', 'volume', 'capacity', 'coverage_days', 'seasonal_norm_pct', 'gap_to_norm_pct', 'target'],
-        data.map((r) => [
-          r.country,
-          r.name,
-          r.as_of,
-          r.fill_pct,
-          `${num(r.volume.value)} ${r.volume.unit}`,
-          r.capacity ? `${num(r.capacity.value)} ${r.capacity.unit}` : null,
-          r.coverage_days,
-          r.seasonal_norm_pct,
-          r.gap_to_norm_pct,
-          r.target ? `${r.target.fill_pct} % by ${r.target.date}` : null,
-        ]),
-      ),
+      figures: data
+        .map(
+          (r) =>
+            `- ${r.country} ${r.name}: ${r.fill_pct !== null ? `${pct(r.fill_pct, 1)} full, ` : ''}${num(r.volume.value)} ${r.volume.unit} on ${r.as_of}${r.gap_to_norm_pct !== null ? ` (${num(r.gap_to_norm_pct)} pp from the seasonal norm)` : ''}`,
+        )
+        .join('\n'),
     };
   }
   const { data, meta } = getReserve(b, { commodity: args.commodity, country: args.country }).envelope();
@@ -39,6 +30,5 @@ export default defineTool('get_reserve', (b, args) => {
       ? `target ${pct(data.target.fill_pct, 0)} by ${data.target.date}${data.target.date < b.manifest.generated_at.slice(0, 10) ? ` (passed; the reading of ${data.as_of} is the newest)` : ''}`
       : null,
   ].filter(Boolean);
-  // A single reserve is small: its JSON is the figures.
   return { structured: { ...resultMeta(meta), ...data }, summary: `${parts.join('; ')}.` };
 });

@@ -1,5 +1,5 @@
 import { getTimeseries } from '../../queries/reserves.ts';
-import { defineTool, httpLinks, num, resultMeta, seriesText } from './common.ts';
+import { defineTool, httpLinks, num, resultMeta, seriesLine } from './common.ts';
 
 /** Without an explicit frequency, a longer series is resampled (weekly, then monthly) to stay compact. */
 export const MAX_POINTS = 400;
@@ -31,8 +31,7 @@ export default defineTool('get_reserve_timeseries', (b, args) => {
   if (args.frequency) query.set('frequency', args.frequency);
   return {
     structured: { ...resultMeta(meta, notes), ...data },
-    summary: `${summary}.`,
-    figures: seriesText(label, data.points, data.unit),
+    summary: data.points.length > 2 ? seriesLine(label, data.points, data.unit) : `${summary}.`,
     links: [
       ...httpLinks(b, `/v1/reserves/timeseries?${query.toString()}`, `${data.commodity}/${data.country} ${data.metric} series`, true),
       {

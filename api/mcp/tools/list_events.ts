@@ -1,5 +1,5 @@
 import { listEvents } from '../../queries/content.ts';
-import { defineTool, resultMeta, table } from './common.ts';
+import { defineTool, resultMeta } from './common.ts';
 
 const code = (slug: string) => slug.slice(slug.indexOf('.') + 1);
 
@@ -13,19 +13,12 @@ export default defineTool('list_events', (b, args) => {
     structured: { events: data, count: data.length, ...resultMeta(meta) },
     summary: `${data.length} event(s)${data.length ? `, newest first: ${shown}${data.length > 3 ? '; …' : ''}` : ''}.`,
     figures: data.length
-      ? table(
-          ['date', 'id', 'category', 'effect', 'title', 'commodities', 'countries', 'source'],
-          data.map((e) => [
-            e.ended_on ? `${e.date} → ${e.ended_on}` : e.date,
-            e.id,
-            e.category,
-            e.effect,
-            e.title,
-            e.commodities.map(code).join(', '),
-            e.countries.join(', '),
-            e.source_name,
-          ]),
-        )
+      ? data
+          .map(
+            (e) =>
+              `- ${e.ended_on ? `${e.date} → ${e.ended_on}` : e.date} ${e.id}: ${e.title} (${e.category}, ${e.effect}; ${e.commodities.map(code).join(', ')}; source ${e.source_name})`,
+          )
+          .join('\n')
       : 'No event matches.',
   };
 });

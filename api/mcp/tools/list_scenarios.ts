@@ -1,5 +1,5 @@
 import { listScenarios, localizeScenario } from '../../queries/content.ts';
-import { defineTool, resultMeta } from './common.ts';
+import { defineTool, pageOf, resultMeta } from './common.ts';
 
 const code = (slug: string) => slug.slice(slug.indexOf('.') + 1);
 
@@ -8,17 +8,17 @@ export default defineTool('list_scenarios', (b, args) => {
     ...(args.status ? { status: args.status } : {}),
     ...(args.commodity ? { commodity: args.commodity } : {}),
   }).envelope();
-  // One language (the title and summary in `lang`, without the other translations), at most `limit`.
-  const data = all.slice(0, args.limit).map((s) => {
+  // One page of `limit` scenarios, in one language (the title and summary in `lang`, without the other translations).
+  const { page, offset, next_cursor } = pageOf(all, args);
+  const data = page.map((s) => {
     const { status_history: history, ...rest } = localizeScenario(s, args.lang);
     return { ...rest, status_since: history.at(-1)?.date ?? s.updated_at };
   });
-  const notes =
-    data.length < all.length ? [`the first ${data.length} of ${all.length} scenarios; raise limit or filter by status or commodity for the others`] : [];
+  const notes = data.length < all.length ? [`scenarios ${offset + 1}–${offset + data.length} of ${all.length}; the others: cursor=next_cursor`] : [];
   const top = [...data].sort((x, y) => y.probability * y.severity - x.probability * x.severity).slice(0, 3);
   const tops = top.map((s) => `${s.title} (${s.status}, p=${s.probability}, severity ${s.severity})`).join('; ');
   return {
-    structured: { scenarios: data, count: data.length, total: all.length, ...resultMeta(meta, notes) },
+    structured: { scenarios: data, count: data.length, total: all.length, next_cursor, ...resultMeta(meta, notes) },
     summary: `${data.length} scenario(s)${data.length ? `; highest risk: ${tops}` : ''}.`,
     figures: data.length
       ? data

@@ -29,9 +29,7 @@ export default defineTool('search_briefings', async (b, args) => {
     structured: { results, count: results.length, ...resultMeta({ ...meta, as_of: asOf }) },
     summary: `${results.length} ${args.lang} briefing(s) for "${args.q}", best first; read one in full with resources/read on its chokepoint://briefing/… URI.`,
     figures: results.length
-      ? results
-          .map((h, i) => `${i + 1}. ${h.title} (${published.get(`${h.lang}/${h.id}`) ?? 'n/a'}, score ${h.score})\n   ${h.snippet}\n   ${h.resource}`)
-          .join('\n')
+      ? results.map((h, i) => `${i + 1}. ${h.title} (${published.get(`${h.lang}/${h.id}`) ?? 'n/a'}, score ${h.score}): ${h.resource}`).join('\n')
       : `No ${args.lang} briefing matches; try other words or another lang.`,
     links,
   };
