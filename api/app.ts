@@ -4,7 +4,7 @@ import { ASK_MAX_BODY_BYTES, ROUTES, type RouteSpec } from '../contract/api.ts';
 import { fileAt, hasFile, type LoadedBuild } from './build.ts';
 import type { BuildSource } from './build-store.ts';
 import { DATA_CACHE_CONTROL, HTML_CACHE_CONTROL, JSON_TYPE } from '../contract/http.ts';
-import { commonHeaders } from './headers.ts';
+import { commonHeaders, pageHeaders } from './headers.ts';
 import { MEMO_KEY, queryObject, sendFile, sendMemoised, urlEncodingProblem } from './http.ts';
 import { negotiateFormat, negotiatedFormat, varyOf } from './negotiate.ts';
 import { parseParams } from './params.ts';
@@ -20,6 +20,7 @@ import { getReserve, getTimeseries } from './routes/reserves.ts';
 import { search } from './routes/search.ts';
 import type { RateLimits } from './rate-limit.ts';
 import { requestIdOf, requestIds } from './request-id.ts';
+import { workGate } from './work-gate.ts';
 import { notFoundPage, siteRedirect } from './site-redirect.ts';
 
 export interface AppOptions {
@@ -41,10 +42,18 @@ export interface AppOptions {
    * prom-client is Node-only). Absent: /metrics is not served.
    */
   metrics?: () => Promise<{ body: string; contentType: string }>;
+  /** Run before /metrics renders: throws the ApiError that refuses this client (api/metrics-access.ts). */
+  metricsAccess?: (c: Context) => void;
   /** The MCP endpoint at /mcp (a default one when absent; the server passes its own to close its sessions). */
   mcp?: McpEndpoint;
   /** How POST /v1/ask answers: the model (OPENAI_*) and who hears its fallbacks; absent: the grounded answerer only. */
   ask?: AskOptions;
+  /**
+   * Routes of the host (the Node server's past vintages, api/vintages.ts), mounted before the
+   * site's pages: the site's catch-all answers a browser's `Accept: text/html` with its 404 page,
+   * so a route registered after it would never see a browser.
+   */
+  mount?: (app: Hono) => void;
 }
 
 type Handler = (c: Context, b: LoadedBuild) => Response | Promise<Response>;
@@ -163,6 +172,12 @@ export function createApp(opts: AppOptions): Hono {
       return h(c, b);
     };
 
+  // Search and ask compute their answers on the one thread: a few at a time (api/work-gate.ts).
+  const gate = workGate();
+  const gated =
+    (h: Handler): Handler =>
+    (c, b) =>
+      gate.run(() => h(c, b));
   const handlers: Record<string, Handler> = {
     listCommodities,
     getReserve,
@@ -172,8 +187,10 @@ export function createApp(opts: AppOptions): Hono {
     listScenarios,
     listEvents,
     listBriefings,
-    search,
-    ask: askRoute(opts.ask),
+    search: gated(search),
+    // With a model, an answer mostly waits on it (bounded by its timeout and the ask rate limit):
+    // only the grounded answerer's work, all on this thread, is gated.
+    ask: askRoute(opts.ask, opts.ask?.llm ? undefined : gate.run),
   };
   for (const r of ROUTES) {
     const path = r.path.replace(/\{(\w+)\}/g, ':$1');
@@ -208,15 +225,19 @@ export function createApp(opts: AppOptions): Hono {
   });
   app.all('/healthz', (c) => notAllowed(c.req.method, '/healthz'));
 
-  // Counters in the Prometheus text format: not a data route (no rate limit), never cached.
+  // Counters in the Prometheus text format: not a data route (no rate limit: who may ask is
+  // decided by METRICS), never cached.
   const metrics = opts.metrics;
   if (metrics) {
-    app.get('/metrics', async () => {
+    app.get('/metrics', async (c) => {
+      opts.metricsAccess?.(c);
       const m = await metrics();
       return new Response(m.body, { status: 200, headers: { ...common(), 'content-type': m.contentType, 'cache-control': 'no-store' } });
     });
     app.all('/metrics', (c) => notAllowed(c.req.method, '/metrics'));
   }
+
+  opts.mount?.(app);
 
   app.get('/*', async (c, next) => {
     const path = c.req.path.slice(1);
@@ -245,8 +266,8 @@ export function createApp(opts: AppOptions): Hono {
     const exact = path.endsWith('/') ? `site${path}index.html` : `site${path}`;
     const file = await fileAt(b, exact);
     if (file) {
-      const cacheControl = path.startsWith('/_astro/') ? ASSET_CACHE : exact.endsWith('.html') ? HTML_CACHE_CONTROL : DATA_CACHE_CONTROL;
-      return sendFile(c, b, file, { 'cache-control': cacheControl });
+      if (exact.endsWith('.html')) return sendFile(c, b, file, { 'cache-control': HTML_CACHE_CONTROL, ...pageHeaders(path) });
+      return sendFile(c, b, file, { 'cache-control': path.startsWith('/_astro/') ? ASSET_CACHE : DATA_CACHE_CONTROL });
     }
     const q = c.req.url.indexOf('?');
     const query = q >= 0 ? c.req.url.slice(q) : '';
@@ -279,7 +300,7 @@ export function createApp(opts: AppOptions): Hono {
       return new Response(notFound.body as ConstructorParameters<typeof Response>[0], {
         status: 404,
         // Whether this is the page or a problem depends on Accept: a shared cache must know.
-        headers: { ...b.headers, 'content-type': notFound.contentType, 'cache-control': HTML_CACHE_CONTROL, vary: 'Accept' },
+        headers: { ...b.headers, 'content-type': notFound.contentType, 'cache-control': HTML_CACHE_CONTROL, vary: 'Accept', ...pageHeaders(path) },
       });
     }
     return next();

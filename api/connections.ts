@@ -83,11 +83,29 @@ function answerRaw(socket: Duplex, p: RawProblem, common: Record<string, string>
   setTimeout(() => socket.destroy(), 1000).unref();
 }
 
-/** What a parser error from Node means for the client, as a problem. */
-function clientErrorProblem(err: NodeJS.ErrnoException, maxHeaderBytes: number): RawProblem {
+/**
+ * Header fields one request may carry (Apache's LimitRequestFields): browsers send about 20, and
+ * every field is work for the parser and the app. Past it 431 naming the count (headerProblem);
+ * Node's parser refuses about 1,000 fields by itself, as a header overflow (clientErrorProblem).
+ */
+export const MAX_HEADER_FIELDS = 100;
+
+/**
+ * What a parser error from Node means for the client, as a problem. `received`: the bytes read on
+ * the connection so far; a header overflow with fewer than the byte limit was one of too many
+ * fields, about 1,000 (a keep-alive connection's earlier requests count too, so a longer one
+ * names both limits).
+ */
+export function clientErrorProblem(err: NodeJS.ErrnoException, maxHeaderBytes: number, received = Infinity): RawProblem {
   switch (err.code) {
     case 'HPE_HEADER_OVERFLOW':
-      return { ...problemOf(431), detail: `the request line and headers may be at most ${maxHeaderBytes} bytes together` };
+      return {
+        ...problemOf(431),
+        detail:
+          received < maxHeaderBytes
+            ? `a request may carry at most ${MAX_HEADER_FIELDS} header fields; this one has many more`
+            : `the request line and headers may be at most ${maxHeaderBytes} bytes together, in at most ${MAX_HEADER_FIELDS} header fields`,
+      };
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return { ...problemOf(408), detail: 'the request was not received in time; send it again without pauses' };
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
@@ -198,7 +216,7 @@ export function guardConnections(server: Server, opts: ConnectionOptions): { sta
       socket.destroy();
       return;
     }
-    answerRaw(socket, clientErrorProblem(err, maxHeaderBytes), opts.headers());
+    answerRaw(socket, clientErrorProblem(err, maxHeaderBytes, (socket as Duplex & { bytesRead?: number }).bytesRead), opts.headers());
   });
 
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
@@ -238,4 +256,74 @@ function pathOf(req: IncomingMessage): string {
   const url = String(req.url ?? '/');
   const q = url.indexOf('?');
   return (q >= 0 ? url.slice(0, q) : url).slice(0, 200) || '/';
+}
+
+/**
+ * Requests @hono/node-server refuses before the app sees them (its RequestError, answered with a
+ * bare 400 unless the listener is given an error handler), as problems: no Host, a Host that does
+ * not read back as itself once parsed as a URL's authority (`127.1`, `a:`), a target that is not
+ * an absolute path (`OPTIONS *`, the asterisk form), a backslash in the path.
+ */
+export function requestErrorProblem(err: unknown): RawProblem {
+  const message = err instanceof Error ? err.message : String(err);
+  const detail = REQUEST_ERRORS.find(([m]) => message.startsWith(m))?.[1] ?? `the request cannot be read as an HTTP request (${message})`;
+  return { ...SPECIAL_PROBLEMS['malformed-request'], detail };
+}
+
+/** @hono/node-server's RequestError messages, by prefix, and what the client is told. */
+const REQUEST_ERRORS: [string, string][] = [
+  ['Missing host header', 'the request has no Host header; every HTTP/1.1 request carries exactly one (RFC 9112 §3.2)'],
+  [
+    'Invalid host header',
+    'the Host header is not a host name and port this server reads back unchanged (a registered name, an IPv4 address in four decimal parts, or an [IPv6] address, then an optional :port)',
+  ],
+  ['Backslash in request path', 'the path holds a backslash; write / between path segments, or %5C for a literal backslash'],
+  ['Invalid absolute URL', 'the request target is not a valid http(s) URL'],
+  [
+    'Invalid URL',
+    'the request target must be an absolute path starting with / (the origin form, RFC 9112 §3.2.1); OPTIONS * (the asterisk form) is not answered: ask OPTIONS of a path',
+  ],
+];
+
+/**
+ * What the headers of a parsed request break: more than MAX_HEADER_FIELDS fields (431), two Host
+ * headers (Node would keep the first) or, in HTTP/1.1, none (RFC 9112 §3.2: 400). An HTTP/1.0
+ * request may come without Host.
+ */
+export function headerProblem(req: IncomingMessage): RawProblem | null {
+  const raw = req.rawHeaders;
+  if (raw.length > 2 * MAX_HEADER_FIELDS) {
+    return { ...problemOf(431), detail: `a request may carry at most ${MAX_HEADER_FIELDS} header fields; this one has more`, instance: pathOf(req) };
+  }
+  let hosts = 0;
+  for (let i = 0; i < raw.length; i += 2) if ((raw[i] as string).length === 4 && (raw[i] as string).toLowerCase() === 'host') hosts++;
+  if (hosts === 1 || (hosts === 0 && req.httpVersion !== '1.1')) return null;
+  const detail =
+    hosts === 0
+      ? 'the request has no Host header; every HTTP/1.1 request carries exactly one (RFC 9112 §3.2)'
+      : `the request carries ${hosts} Host headers; it must carry exactly one (RFC 9112 §3.2)`;
+  return { ...SPECIAL_PROBLEMS['malformed-request'], detail, instance: pathOf(req) };
+}
+
+/** A problem as the answer to a request Node parsed (the connection closes after it). */
+export function answerProblem(res: ServerResponse, p: RawProblem, common: Record<string, string>): void {
+  const body = JSON.stringify({ type: p.type, title: p.title, status: p.status, detail: p.detail, instance: p.instance ?? '/' });
+  res.writeHead(p.status, {
+    ...common,
+    'content-type': `${PROBLEM_TYPE}; charset=utf-8`,
+    'cache-control': 'no-store',
+    ...p.headers,
+    'content-length': Buffer.byteLength(body),
+    connection: 'close',
+  });
+  res.end(body);
+}
+
+/** The same problem as a fetch Response (what @hono/node-server's error handler returns). */
+export function problemResponseOf(p: RawProblem, common: Record<string, string>): Response {
+  const body = JSON.stringify({ type: p.type, title: p.title, status: p.status, detail: p.detail, instance: p.instance ?? '/' });
+  return new Response(body, {
+    status: p.status,
+    headers: { ...common, 'content-type': `${PROBLEM_TYPE}; charset=utf-8`, 'cache-control': 'no-store', ...p.headers, connection: 'close' },
+  });
 }

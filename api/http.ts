@@ -148,10 +148,12 @@ function flatten(value: Record<string, unknown>, prefix = '', out: Record<string
 /** The query as a plain object; a parameter given twice is refused rather than silently picked. */
 export function queryObject(c: Context): Record<string, string> {
   const url = new URL(c.req.url);
-  const out: Record<string, string> = {};
+  // No prototype: `constructor`, `toString` or `__proto__` are parameter names like any other
+  // (unknown ones), not inherited properties that look already given.
+  const out: Record<string, string> = Object.create(null) as Record<string, string>;
   const twice: string[] = [];
   for (const [k, v] of url.searchParams) {
-    if (k in out) twice.push(k);
+    if (Object.hasOwn(out, k)) twice.push(k);
     out[k] = v;
   }
   if (twice.length) {

@@ -37,6 +37,8 @@ export interface ObserveOptions {
   trust: TrustProxy;
   /** Answers what it can from prebuilt bytes before the app (FAST_PATH); absent, the app answers every request. */
   fast?: FastPath;
+  /** Answers a request no one else may (too many header fields, two Host headers: api/connections.ts headerProblem) and says so; before the fast path and the app. */
+  refuse?: (req: IncomingMessage, res: ServerResponse, requestId: string) => boolean;
 }
 
 export interface Observed {
@@ -144,6 +146,7 @@ export function observe(listener: Listener, opts: ObserveOptions): Observed {
         (res as Observable)[WATCH] = { req, id, start: performance.now(), written: req.socket?.bytesWritten ?? 0, fast: null };
         res.on('close', closed);
       }
+      if (opts.refuse?.(req, res, id)) return;
       const fastLabel = fast ? fast(req, res, id) : null;
       if (fastLabel !== null) {
         if (watching) (res as Observable)[WATCH]!.fast = fastLabel;

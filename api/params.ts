@@ -25,7 +25,9 @@ export function parseParams<S extends z.ZodType>(schema: S, input: unknown, what
     }
     const param = String(issue.path[0] ?? '(body)');
     const form = acceptedForm(base, param);
-    const message = issue.code === 'invalid_type' && issue.input === undefined ? 'required' : issue.message;
+    // zod 4 leaves `input` out of its issues: whether the value was missing is read from the input.
+    const given = typeof input === 'object' && input !== null && Object.hasOwn(input, param);
+    const message = issue.code === 'invalid_type' && !given ? 'required' : issue.message;
     errors.push({ param, message: form ? `${message} (${form})` : message });
   }
   const detail = errors.map((e) => `${e.param}: ${e.message}`).join('; ');

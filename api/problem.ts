@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { PROBLEM_TYPE, problemBody, type ProblemExtras, type ProblemStatus } from '../contract/problems.ts';
+import { PROBLEM_TYPE, problemBody, problemJson, type ProblemExtras, type ProblemKind, type ProblemStatus } from '../contract/problems.ts';
 import { requestIdOf } from './request-id.ts';
 
 /** An error a client can act on: thrown anywhere, turned into problem details by one handler. */
@@ -8,8 +8,11 @@ export class ApiError extends Error {
   readonly detail: string;
   readonly extras: ProblemExtras;
   readonly headers: Record<string, string>;
-  constructor(status: ProblemStatus, detail: string, extras: ProblemExtras = {}, headers: Record<string, string> = {}) {
+  /** A problem type other than the status's default (contract/problems.ts SPECIAL_PROBLEMS). */
+  readonly kind: ProblemKind | undefined;
+  constructor(status: ProblemStatus, detail: string, extras: ProblemExtras = {}, headers: Record<string, string> = {}, kind?: ProblemKind) {
     super(detail);
+    this.kind = kind;
     this.name = 'ApiError';
     this.status = status;
     this.detail = detail;
@@ -19,7 +22,7 @@ export class ApiError extends Error {
 }
 
 /** What a problem says: an ApiError's status, detail, extension members and headers, or the same as plain data (no stack to capture). */
-export type Problem = Pick<ApiError, 'status' | 'detail' | 'extras' | 'headers'>;
+export type Problem = Pick<ApiError, 'status' | 'detail' | 'extras' | 'headers'> & { kind?: ProblemKind | undefined };
 
 const encoder = new TextEncoder();
 
@@ -35,7 +38,8 @@ export function problemReply(
   common: Record<string, string>,
   limitHeaders?: Record<string, string>,
 ): { status: ProblemStatus; headers: Record<string, string>; body: Uint8Array } {
-  const body = encoder.encode(problemBody(err.status, err.detail, instance, requestId ? { ...err.extras, request_id: requestId } : err.extras));
+  const extras = requestId ? { ...err.extras, request_id: requestId } : err.extras;
+  const body = encoder.encode(err.kind ? problemJson(err.kind, err.detail, instance, extras) : problemBody(err.status, err.detail, instance, extras));
   return {
     status: err.status,
     headers: {

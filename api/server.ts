@@ -1,17 +1,29 @@
-import { serve, type ServerType } from '@hono/node-server';
+import { getRequestListener, type ServerType } from '@hono/node-server';
 import { createLogger, type Logger } from '../lib/log.ts';
 import { createApp } from './app.ts';
 import { llmConfigOf, type AskOptions } from './ask/index.ts';
 import { NodeBuildStore } from './build-store.ts';
-import type { Server } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { clientIp, describeTrustProxy, parseTrustProxy, trustedBy } from './client-ip.ts';
-import { CONNECTIONS_CHECKING_INTERVAL_MS, guardConnections, type ConnectionStats } from './connections.ts';
+import {
+  answerProblem,
+  CONNECTIONS_CHECKING_INTERVAL_MS,
+  guardConnections,
+  headerProblem,
+  problemResponseOf,
+  requestErrorProblem,
+  type ConnectionStats,
+} from './connections.ts';
+import { REQUEST_ID_HEADER } from '../contract/http.ts';
 import { embeddingsOf, type Config } from '../lib/config.ts';
 import { commonHeaders } from './headers.ts';
 import { McpEndpoint, type McpOptions } from './mcp/http.ts';
 import { DiskVintages, mountVintages } from './vintages.ts';
 import { createRateLimits, rateKey, type RateLimits } from './rate-limit.ts';
 import { ServerMetrics } from './metrics.ts';
+import { metricsGate } from './metrics-access.ts';
+import { bulkBudget } from './bulk-budget.ts';
 import { fastPath } from './fast-path.ts';
 import { clientOf, observedServer, type Observed } from './observe.ts';
 import { pipelining, type PipeliningStats } from './pipelining.ts';
@@ -77,6 +89,7 @@ export async function startServer(
     clientKey: (c) => rateKey(clientIp(c, trust)),
     ...mcpOptions,
   });
+  const metricsAccess = metricsGate(env.METRICS, env.METRICS_TOKEN, trust);
   const app = createApp({
     source: store,
     baseUrl: env.PUBLIC_BASE_URL,
@@ -85,13 +98,14 @@ export async function startServer(
     ask,
     log: (m, fields) => (fields?.err ? logger.error(fields, m) : logger.warn(fields ?? {}, m)),
     requestIds: 'host',
-    metrics: () => metrics.render(),
-  });
-  // Past bulk packages live on disk beside the builds (the app itself stays free of Node modules).
-  mountVintages(app, {
-    store: new DiskVintages(env.DIST_DIR),
-    common: () => store.current()?.headers ?? commonHeaders(env.PUBLIC_BASE_URL),
-    limit: limits.data,
+    ...(metricsAccess ? { metrics: () => metrics.render(), metricsAccess } : {}),
+    // Past bulk packages live on disk beside the builds (the app itself stays free of Node modules).
+    mount: (a) =>
+      mountVintages(a, {
+        store: new DiskVintages(env.DIST_DIR),
+        common: () => store.current()?.headers ?? commonHeaders(env.PUBLIC_BASE_URL),
+        limit: limits.data,
+      }),
   });
   const proxies = 'trusted' in trust ? trust.trusted : undefined;
   // Build files and memoised answers the app has sent once are answered from the listener
@@ -104,51 +118,65 @@ export async function startServer(
     ...(proxies ? { exempt: (ip: string) => trustedBy(proxies, ip) } : {}),
     headers: () => store.current()?.headers ?? commonHeaders(env.PUBLIC_BASE_URL),
   });
+  const headers = () => store.current()?.headers ?? commonHeaders(env.PUBLIC_BASE_URL);
+  // @hono/node-server's listener, with what it refuses before the app (no Host, a Host or target
+  // it cannot make a URL of) answered as a problem rather than a bare 400.
+  const listener = getRequestListener(app.fetch, {
+    // An HTTP/1.0 request may come without Host: its URL gets the public host.
+    hostname: new URL(env.PUBLIC_BASE_URL).host,
+    errorHandler: (err) => problemResponseOf(requestErrorProblem(err), headers()),
+  });
+  const bulk = bulkBudget(env.RATE_LIMIT_BULK_MB * 2 ** 20);
+  // Before the fast path and the app: too many header fields, two Host headers, then the bulk budget of the address.
+  const refuse = (req: IncomingMessage, res: ServerResponse, id: string) => {
+    const p = headerProblem(req) ?? bulk?.check(req, res, client(req).key) ?? null;
+    if (!p) return false;
+    answerProblem(res, { ...p, headers: { ...p.headers, [REQUEST_ID_HEADER.toLowerCase()]: id } }, headers());
+    return true;
+  };
   return new Promise((resolveStart) => {
-    const server = serve(
+    // The request id, the request log line and the counters, around the adapter's listener.
+    const server = observedServer({ logger, metrics, trust, refuse, ...(fast ? { fast } : {}), observed: (o) => (observed = o), around: pipes.wrap })(
       {
-        fetch: app.fetch,
-        port: env.PORT,
-        hostname: env.HOST,
-        // The request id, the request log line and the counters, around the adapter's listener.
-        createServer: observedServer({ logger, metrics, trust, ...(fast ? { fast } : {}), observed: (o) => (observed = o), around: pipes.wrap }),
-        serverOptions: {
-          headersTimeout: env.HEADERS_TIMEOUT_MS,
-          requestTimeout: env.REQUEST_TIMEOUT_MS,
-          keepAliveTimeout: env.KEEP_ALIVE_TIMEOUT_MS,
-          connectionsCheckingInterval: CONNECTIONS_CHECKING_INTERVAL_MS,
-        },
+        headersTimeout: env.HEADERS_TIMEOUT_MS,
+        requestTimeout: env.REQUEST_TIMEOUT_MS,
+        keepAliveTimeout: env.KEEP_ALIVE_TIMEOUT_MS,
+        connectionsCheckingInterval: CONNECTIONS_CHECKING_INTERVAL_MS,
+        // Node's own answer to an HTTP/1.1 request without Host is a bare 400: headerProblem() gives it as a problem.
+        requireHostHeader: false,
       },
-      (info) => {
-        logger.info(
-          { host: env.HOST, port: info.port, build: store.current()?.id ?? null },
-          `listening on http://${env.HOST}:${info.port}; at most ${env.MAX_CONNECTIONS} connections, ${env.MAX_CONNECTIONS_PER_IP} per client address`,
-        );
-        resolveStart({
-          server,
-          port: info.port,
-          store,
-          limits,
-          mcp,
-          metrics,
-          connections: guard.stats,
-          pipelining: pipes.stats,
-          close: async () => {
-            logger.info('shutting down: closing connections and MCP sessions');
-            store.stop();
-            await mcp.close();
-            const closed = new Promise<void>((r) => server.close(() => r()));
-            (server as Server).closeIdleConnections();
-            await closed;
-            observed?.flush();
-            await limits.close();
-            logger.info('stopped');
-          },
-        });
-      },
+      listener,
     );
+    server.listen(env.PORT, env.HOST, () => {
+      const info = server.address() as AddressInfo;
+      logger.info(
+        { host: env.HOST, port: info.port, build: store.current()?.id ?? null },
+        `listening on http://${env.HOST}:${info.port}; at most ${env.MAX_CONNECTIONS} connections, ${env.MAX_CONNECTIONS_PER_IP} per client address`,
+      );
+      resolveStart({
+        server,
+        port: info.port,
+        store,
+        limits,
+        mcp,
+        metrics,
+        connections: guard.stats,
+        pipelining: pipes.stats,
+        close: async () => {
+          logger.info('shutting down: closing connections and MCP sessions');
+          store.stop();
+          await mcp.close();
+          const closed = new Promise<void>((r) => server.close(() => r()));
+          server.closeIdleConnections();
+          await closed;
+          observed?.flush();
+          await limits.close();
+          logger.info('stopped');
+        },
+      });
+    });
     // In the same tick as the server's creation: before it accepts its first connection.
-    const guard = guardConnections(server as Server, {
+    const guard = guardConnections(server, {
       maxConnections: env.MAX_CONNECTIONS,
       maxConnectionsPerIp: env.MAX_CONNECTIONS_PER_IP,
       headersTimeoutMs: env.HEADERS_TIMEOUT_MS,
@@ -156,7 +184,7 @@ export async function startServer(
       keepAliveTimeoutMs: env.KEEP_ALIVE_TIMEOUT_MS,
       ...(proxies ? { exempt: (ip: string) => trustedBy(proxies, ip) } : {}),
       penalisedUntil: pipes.penalisedUntil,
-      headers: () => store.current()?.headers ?? commonHeaders(env.PUBLIC_BASE_URL),
+      headers,
     });
     connectionStats = guard.stats;
   });

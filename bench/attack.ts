@@ -191,6 +191,9 @@ async function main() {
     DIST_DIR,
     PORT: String(PORT),
     HOST: '127.0.0.1',
+    // The attacks come from loopback addresses: `/metrics from another machine` names its
+    // clients in X-Forwarded-For (no other attack sends it, so the others are their socket address).
+    TRUST_PROXY: 'loopback',
     ...(process.env.ATTACK_NODE_OPTIONS ? { NODE_OPTIONS: process.env.ATTACK_NODE_OPTIONS } : {}),
   });
   try {
@@ -372,6 +375,39 @@ async function main() {
         }),
       );
       return `${searches} searches (200 chars) and ${asks} asks (500 chars) of random 9–10-letter words from 5 IPs, each its whole quota at once`;
+    });
+
+    // Each of 16 keep-alive connections from one address asking again as soon as it has its answer.
+    const flood = async (stop: () => boolean, path: string, o: { from: string; headers?: Record<string, string> }) => {
+      const agent = new Agent({ keepAlive: true, maxSockets: 16 });
+      const statuses: Record<number, number> = {};
+      let bytes = 0;
+      const started = performance.now();
+      await Promise.all(
+        Array.from({ length: 16 }, async () => {
+          while (!stop()) {
+            const r = await send('GET', path, { ...o, agent });
+            statuses[r.status] = (statuses[r.status] ?? 0) + 1;
+            bytes += r.bytes;
+          }
+        }),
+      );
+      agent.destroy();
+      const seconds = (performance.now() - started) / 1000;
+      const counts = Object.entries(statuses)
+        .map(([st, n]) => `${n}×${st}`)
+        .join(', ');
+      return { counts, mbPerSecond: bytes / 2 ** 20 / seconds };
+    };
+
+    await during(child, '/metrics from another machine', async (stop) => {
+      const r = await flood(stop, '/metrics', { from: '127.0.0.20', headers: { 'x-forwarded-for': '203.0.113.20' } });
+      return `16 connections from 1 IP (named by a proxy) asking /metrics back to back: ${r.counts}`;
+    });
+
+    await during(child, 'bulk downloads from one address', async (stop) => {
+      const r = await flood(stop, '/bulk/prices.csv', { from: '127.0.0.21', headers: { 'accept-encoding': 'identity' } });
+      return `16 connections from 1 IP downloading /bulk/prices.csv (2.6 MB) back to back: ${r.counts}; ${r.mbPerSecond.toFixed(1)} MB/s served on average`;
     });
   } finally {
     child.kill('SIGTERM');

@@ -69,3 +69,24 @@ export function defaultEventsSince(newest: string | null | undefined): string | 
  * lets the data go late on its own.
  */
 export const DEGRADED_AFTER_FAILED_BUILDS = 3;
+
+/**
+ * Bytes the bulk downloads (`/bulk/*`, `/vintages/*`) may send one client address in a sliding
+ * window (RATE_LIMIT_BULK_MB sets the budget; 0 turns it off). A whole bulk package is a few
+ * megabytes, so the default lets a client fetch it many times a minute; one address could read
+ * 2.6 GB/s without it. Counted after each answer (its size is not known before): the answer under
+ * way when an address passes its budget completes, the next gets 429 until the window has room.
+ */
+export const BULK_BUDGET = { megabytesPerMinute: 64, windowSeconds: 60 } as const;
+
+/** Paths whose answers count against BULK_BUDGET. */
+export const BULK_PATH = /^\/(?:bulk|vintages)\//;
+
+/**
+ * Search and ask work in progress at once (`concurrent`) and waiting for its turn (`queued`), all
+ * clients together: a request past both gets 503 with Retry-After, at once and at no cost. Each
+ * waits for its turn on a later turn of the event loop, so the answers of every other route get
+ * through between two searches: five addresses sending their whole quota at once occupied the
+ * server about 20 s without it.
+ */
+export const SEARCH_WORK = { concurrent: 2, queued: 8, retryAfterSeconds: 1 } as const;

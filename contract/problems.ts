@@ -4,6 +4,8 @@ export const PROBLEM_TYPE = 'application/problem+json';
 /** Problem type URIs by status: our own under /problems/, the IANA one for rate limits (SPEC §7). */
 export const PROBLEM_TYPES = {
   400: '/problems/invalid-parameter',
+  401: '/problems/unauthorized',
+  403: '/problems/forbidden',
   404: '/problems/not-found',
   405: '/problems/method-not-allowed',
   406: '/problems/not-acceptable',
@@ -21,6 +23,8 @@ export type ProblemStatus = keyof typeof PROBLEM_TYPES;
 /** The title of each problem type (RFC 9457 §3.1.3: the same for every occurrence of a type). */
 export const PROBLEM_TITLES: Record<ProblemStatus, string> = {
   400: 'Invalid request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
   404: 'Not found',
   405: 'Method not allowed',
   406: 'Not acceptable',
@@ -46,6 +50,7 @@ export const SPECIAL_PROBLEMS = {
   'too-many-connections': { type: '/problems/too-many-connections', title: 'Service unavailable', status: 503 },
   'too-many-client-connections': { type: '/problems/too-many-connections', title: 'Too many connections', status: 429 },
   'too-many-pipelined': { type: '/problems/too-many-pipelined-requests', title: 'Too many requests', status: 429 },
+  'search-busy': { type: '/problems/search-busy', title: 'Service unavailable', status: 503 },
   'mcp-sessions-exhausted': { type: '/problems/mcp-sessions-exhausted', title: 'Service unavailable', status: 503 },
 } as const satisfies Record<string, { status: number; title: string; type: string }>;
 

@@ -1,14 +1,20 @@
 import { copyFile, link, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { ASSET_CACHE } from '../api/app.ts';
-import { commonHeaders } from '../api/headers.ts';
+import { commonHeaders, pageHeaders } from '../api/headers.ts';
 import { DATA_CACHE_CONTROL, HTML_CACHE_CONTROL } from '../contract/http.ts';
 import { BUILD_FILES, BUILD_PATHS } from '../contract/layout.ts';
 import type { BuildManifest } from '../contract/manifest.ts';
 import { BUILD_PREFIX, LAZY_FILES, publicPathOf, workerLoads } from './layout.ts';
 
-/** `_headers` rules: URL pattern → headers. Where several rules match, Cloudflare sends each header of each, joined. */
+/**
+ * `_headers` rules: URL pattern → headers. Where several rules match, Cloudflare sends each header
+ * of each, joined; a name written `!name` (value unused) detaches that header set by an earlier rule.
+ */
 export type HeaderRules = Record<string, Record<string, string>>;
+
+/** The `!name` entries that detach these headers. */
+const detached = (h: Record<string, string>) => Object.fromEntries(Object.keys(h).map((k) => [`!${k}`, '']));
 
 /** Cloudflare's limits on Workers static assets. */
 export const MAX_ASSET_BYTES = 25 * 2 ** 20;
@@ -26,9 +32,12 @@ export const MAX_HEADER_RULES = 100;
 export function headerRules(manifest: BuildManifest): HeaderRules {
   const rules: HeaderRules = {
     '/*': { ...commonHeaders(manifest.base_url, manifest.build), 'last-modified': new Date(manifest.generated_at).toUTCString() },
-    '/': { 'cache-control': HTML_CACHE_CONTROL },
-    '/*/': { 'cache-control': HTML_CACHE_CONTROL },
-    '/*.html': { 'cache-control': HTML_CACHE_CONTROL },
+    '/': { 'cache-control': HTML_CACHE_CONTROL, ...pageHeaders('/') },
+    '/*/': { 'cache-control': HTML_CACHE_CONTROL, ...pageHeaders('/') },
+    '/*.html': { 'cache-control': HTML_CACHE_CONTROL, ...pageHeaders('/') },
+    // After the page rules, which match embed pages too: their framing headers are detached
+    // (`! name`; Cloudflare joins the values of every matching rule), then the embed page's set.
+    '/:lang/embed/*': { ...detached(pageHeaders('/')), ...pageHeaders('/en/embed/') },
     '/_astro/*': { 'cache-control': ASSET_CACHE },
   };
   for (const [path, f] of Object.entries(manifest.files)) {
@@ -55,7 +64,7 @@ export function headerRules(manifest: BuildManifest): HeaderRules {
 /** The `_headers` file of rules: a pattern, then its headers indented. */
 export function renderHeaders(rules: HeaderRules): string {
   return Object.entries(rules)
-    .map(([pattern, h]) => [pattern, ...Object.entries(h).map(([k, v]) => `  ${k}: ${v}`)].join('\n'))
+    .map(([pattern, h]) => [pattern, ...Object.entries(h).map(([k, v]) => (k.startsWith('!') ? `  ! ${k.slice(1)}` : `  ${k}: ${v}`))].join('\n'))
     .join('\n\n')
     .concat('\n');
 }
@@ -68,6 +77,11 @@ export function parseHeaders(text: string): HeaderRules {
     if (!line.trim() || line.trim().startsWith('#')) continue;
     if (!/^\s/.test(line)) {
       current = rules[line.trim()] ??= {};
+      continue;
+    }
+    const detach = /^\s*!\s*(\S+)\s*$/.exec(line);
+    if (current && detach) {
+      current[`!${(detach[1] as string).toLowerCase()}`] = '';
       continue;
     }
     const i = line.indexOf(':');

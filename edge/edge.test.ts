@@ -57,6 +57,8 @@ const CASES: Case[] = [
   { name: '400 bad value', path: '/v1/events?limit=abc' },
   { name: '400 parameter given twice', path: '/v1/reserves?commodity=gas&commodity=oil&country=de' },
   { name: '400 not UTF-8', path: '/v1/search?q=%FF' },
+  { name: '400 names of Object.prototype are unknown parameters', path: '/v1/commodities?constructor=1&toString=2&__proto__=3' },
+  { name: '400 ask with q of the wrong type', path: '/v1/ask', method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"q":["oil"]}' },
   { name: '404 unknown commodity, with suggestions', path: '/v1/commodities/kobalt' },
   { name: '404 no route', path: '/v1/nothing-here' },
   { name: '405 POST on a GET route', path: '/v1/commodities', method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' },
@@ -74,6 +76,8 @@ const CASES: Case[] = [
   { name: 'a guide as Markdown', path: '/docs/api.md', asset: true },
   { name: 'the site', path: '/en/', asset: true },
   { name: 'a page', path: '/fr/commodities/metals.cobalt/', asset: true },
+  // Its CSP lets any origin frame it, without X-Frame-Options (the page rules' are detached).
+  { name: 'an embed page', path: '/de/embed/reserves/gas/de/fill/', asset: true },
   // Page addresses from before the language prefixes: the app answers, the same way on both.
   { name: 'the old home page: the preferred language', path: '/', headers: { 'accept-language': 'de-CH, de;q=0.9, en;q=0.5' } },
   { name: 'the old home page: English by default, with the query', path: '/?from=bookmark' },
@@ -100,6 +104,8 @@ const HEADERS = [
   'allow',
   'retry-after',
   'location',
+  'content-security-policy',
+  'x-frame-options',
 ];
 /** Headers the asset layer sets its own way (documented in docs/deploy.md). */
 const ASSET_OWN = new Set(['etag', 'vary', 'content-encoding']);

@@ -69,7 +69,16 @@ export async function startLocalEdge(opts: LocalEdgeOptions): Promise<LocalEdge>
       assetConfig: {
         html_handling: (config.assets.html_handling ?? 'auto-trailing-slash') as 'auto-trailing-slash',
         not_found_handling: (config.assets.not_found_handling ?? 'none') as 'none',
-        headers: { version: 2, rules: Object.fromEntries(Object.entries(headers).map(([p, set]) => [p, { set }])) },
+        headers: {
+          version: 2,
+          rules: Object.fromEntries(
+            Object.entries(headers).map(([p, h]) => {
+              const entries = Object.entries(h);
+              const unset = entries.filter(([k]) => k.startsWith('!')).map(([k]) => k.slice(1));
+              return [p, { set: Object.fromEntries(entries.filter(([k]) => !k.startsWith('!'))), unset }];
+            }),
+          ),
+        },
         has_static_routing: true,
       },
     },

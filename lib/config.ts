@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { DEFAULT_EMBEDDINGS_MODEL, type EmbeddingsConfig } from './search/remote.ts';
 import { LOG_LEVELS } from './log.ts';
 import { SOURCE_IDS } from '../contract/sources.ts';
+import { BULK_BUDGET } from '../contract/limits.ts';
 
 /**
  * The configuration of every process of the project, from the environment: one zod schema of
@@ -209,6 +210,15 @@ export const ConfigShape = z.object({
     concern: 'both',
     description: 'requests per minute per IP on `POST /v1/ask` (`0` = off); published like `RATE_LIMIT_DATA`',
   }),
+  RATE_LIMIT_BULK_MB: withDefault(
+    String(BULK_BUDGET.megabytesPerMinute),
+    wholeNumber('RATE_LIMIT_BULK_MB', 'a whole number of megabytes per minute (0 turns the limit off)', 0),
+    {
+      concern: 'serve',
+      description:
+        'megabytes per minute per IP the bulk downloads (`/bulk/*`, `/vintages/*`) may send; past it 429 with `Retry-After` ([docs/rate-limits.md](docs/rate-limits.md#bulk-downloads); `0` = off)',
+    },
+  ),
   REDIS_URL: optional(
     z.string().refine((v) => redisUrlProblem(v) === null, {
       error: (i) => `REDIS_URL must be redis://host[:port][/db], rediss://… or unix:///path/to/socket (${redisUrlProblem(String(i.input))})`,
@@ -265,6 +275,15 @@ export const ConfigShape = z.object({
     concern: 'serve',
     description:
       "memory kept for the site's pages and the bulk downloads, which stay on disk and are read when asked (most recently used kept); the API's own files are always in memory",
+  }),
+  METRICS: withDefault('loopback', z.enum(['off', 'loopback', 'token'], { error: 'METRICS must be off, loopback or token' }), {
+    concern: 'serve',
+    description:
+      'who may read `GET /metrics`: `loopback` (this machine only: the client address after `TRUST_PROXY` is 127.0.0.0/8 or ::1; others get 403), `token` (`Authorization: Bearer <METRICS_TOKEN>`; others get 401), `off` (not served)',
+  }),
+  METRICS_TOKEN: optional(z.string().min(16, 'METRICS_TOKEN must have at least 16 characters'), {
+    concern: 'serve',
+    description: 'the bearer token of `METRICS=token` (at least 16 characters)',
   }),
   LOG_LEVEL: withDefault('info', z.enum(LOG_LEVELS, { error: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` }), {
     concern: 'serve',
@@ -422,6 +441,9 @@ export function readConfig(env: Env = process.env, options: ReadConfigOptions = 
   }
   if (parsed.success && parsed.data.HEADERS_TIMEOUT_MS > parsed.data.REQUEST_TIMEOUT_MS) {
     problems.push({ variable: 'HEADERS_TIMEOUT_MS', message: 'HEADERS_TIMEOUT_MS must not be larger than REQUEST_TIMEOUT_MS' });
+  }
+  if (parsed.success && parsed.data.METRICS === 'token' && !parsed.data.METRICS_TOKEN) {
+    problems.push({ variable: 'METRICS_TOKEN', message: 'METRICS=token needs METRICS_TOKEN (at least 16 characters)' });
   }
   const publishers = publisherUrls(env, problems);
   if (!parsed.success || problems.length) throw new ConfigError(problems);

@@ -73,7 +73,9 @@ export async function publishSite(writer: BuildWriter, opts: SiteOptions): Promi
         define: { __CHOKEPOINT_SITE__: JSON.stringify(context) },
         cacheDir: join(tmp, 'vite'),
         logLevel: logLevel === 'debug' ? 'info' : logLevel,
-        build: { reportCompressedSize: false },
+        // Every script in a file of its own, never inlined however small: the pages' CSP allows
+        // scripts from our origin only (api/headers.ts pageHeaders).
+        build: { reportCompressedSize: false, assetsInlineLimit: (file: string) => (/\.[cm]?js$/.test(file) ? false : undefined) },
         // Loaded by Node at generation time rather than bundled (the unified/remark graph is large).
         ssr: { external: ['@astrojs/markdown-remark'] },
         optimizeDeps: { noDiscovery: true, include: [] },
@@ -89,6 +91,8 @@ export async function publishSite(writer: BuildWriter, opts: SiteOptions): Promi
       if (rel.endsWith('.html')) {
         pages++;
         html.push(rel);
+        const inline = inlineCode(body.toString('utf8'));
+        if (inline) throw new Error(`site/${rel} has an inline ${inline}: the pages' Content-Security-Policy would block it (api/headers.ts)`);
       }
       bytes += body.length;
       await writer.raw(`site/${rel}`, body, siteContentType(rel));
@@ -101,6 +105,22 @@ export async function publishSite(writer: BuildWriter, opts: SiteOptions): Promi
   } finally {
     await rm(tmp, { recursive: true, force: true });
   }
+}
+
+/**
+ * The first script or <style> element of a page that holds code rather than naming a file
+ * (`<script>…</script>`, `<style>…</style>`), or null: the CSP the pages are served with allows
+ * neither. Data blocks (`<script type="application/json">`) are not code and stay.
+ */
+export function inlineCode(html: string): string | null {
+  for (const m of html.matchAll(/<(script|style)\b([^>]*)>([\s\S]*?)<\/\1\s*>/gi)) {
+    const [, tag, attrs = '', content = ''] = m;
+    if (tag!.toLowerCase() === 'style') return `<style> (${content.trim().slice(0, 60)})`;
+    const type = /\btype\s*=\s*["']?([^"'\s>]+)/i.exec(attrs)?.[1]?.toLowerCase();
+    const code = !type || type === 'module' || type === 'text/javascript' || type === 'application/javascript';
+    if (code && (content.trim() || !/\bsrc\s*=/i.test(attrs))) return `script (${content.trim().slice(0, 60)})`;
+  }
+  return null;
 }
 
 /**

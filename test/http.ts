@@ -22,6 +22,7 @@ export async function startTestServer(env: Record<string, string> = {}, logger: 
       HOST: '127.0.0.1',
       RATE_LIMIT_DATA: '0',
       RATE_LIMIT_ASK: '0',
+      RATE_LIMIT_BULK_MB: '0',
       // `FAST_PATH=off npm test` runs every HTTP test against the app alone (api/fast-path.ts).
       ...(process.env.FAST_PATH ? { FAST_PATH: process.env.FAST_PATH } : {}),
       ...env,

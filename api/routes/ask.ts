@@ -27,12 +27,19 @@ export async function readAskBody(c: Context): Promise<{ q: string }> {
 }
 
 /** POST /v1/ask with the app's answering options (the model, if any): validated body in, the answerer's answer out, never cached. */
-export function askRoute(options: AskOptions = {}): (c: Context, b: LoadedBuild) => Promise<Response> {
+/**
+ * `gate`: where the answer is computed once the body has been read (api/work-gate.ts: a few at a
+ * time; a slow body holds no slot).
+ */
+export function askRoute(
+  options: AskOptions = {},
+  gate: <T>(work: () => Promise<T>) => Promise<T> = (work) => work(),
+): (c: Context, b: LoadedBuild) => Promise<Response> {
   return async (c, b) => {
     // The question is in the body; the query string may only say format=json, as on every route.
     parseParams(AskQuery, queryObject(c));
     const { q } = await readAskBody(c);
     const { count: _count, ...meta } = b.commodityMeta;
-    return sendJson(c, b, { data: await answerQuestion(b, q, options), meta }, 'no-store');
+    return sendJson(c, b, { data: await gate(() => answerQuestion(b, q, options)), meta }, 'no-store');
   };
 }
