@@ -14,6 +14,15 @@
 export type CsvRecord = Readonly<Record<string, unknown>>;
 
 const LANG_NAMES = ['names.en', 'names.fr', 'names.de', 'names.es'] as const;
+/** The title and summary of an event or a scenario in each language besides English, dotted. */
+const TRANSLATIONS = [
+  'translations.fr.title',
+  'translations.fr.summary',
+  'translations.de.title',
+  'translations.de.summary',
+  'translations.es.title',
+  'translations.es.summary',
+] as const;
 const PRICE = [
   'price.value',
   'price.currency',
@@ -64,24 +73,7 @@ export const CSV_COLUMNS = {
   getReserveTimeseries: ['commodity', 'country', 'metric', 'unit', 'date', 'value'],
   /** The sheet's price history, one row per point (no rows for a commodity without a public price series). */
   getCommodity: ['slug', 'date', 'value', 'currency', 'unit', 'frequency'],
-  listScenarios: [
-    'id',
-    'title',
-    'summary',
-    'translations.fr.title',
-    'translations.fr.summary',
-    'translations.de.title',
-    'translations.de.summary',
-    'translations.es.title',
-    'translations.es.summary',
-    'commodities',
-    'countries',
-    'probability',
-    'severity',
-    'status',
-    'status_history',
-    'updated_at',
-  ],
+  listScenarios: ['id', 'title', 'summary', ...TRANSLATIONS, 'commodities', 'countries', 'probability', 'severity', 'status', 'status_history', 'updated_at'],
   /**
    * English `title` and `summary` with the translations dotted, as for scenarios; with `lang` (fr,
    * de, es) `title` and `summary` are in that language, `lang` says which and the translations are empty.
@@ -92,12 +84,7 @@ export const CSV_COLUMNS = {
     'category',
     'title',
     'summary',
-    'translations.fr.title',
-    'translations.fr.summary',
-    'translations.de.title',
-    'translations.de.summary',
-    'translations.es.title',
-    'translations.es.summary',
+    ...TRANSLATIONS,
     'lang',
     'commodities',
     'countries',
