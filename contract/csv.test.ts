@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ROUTES } from './api.ts';
 import { CommodityListEntry } from './commodities.ts';
-import { BriefingSchema, EventSchema, ScenarioSchema } from './content.ts';
+import { BriefingSchema, EventSchema, LocalizedEventSchema, ScenarioSchema } from './content.ts';
 import { CSV_COLUMNS, flattenRecord } from './csv.ts';
 import { Reserve } from './reserves.ts';
 
@@ -30,19 +30,16 @@ describe('CSV columns (contract/csv.ts)', () => {
   });
 
   it('list and record routes: one column per field of the record schema, none missing, none invented', () => {
-    const cases: [keyof typeof CSV_COLUMNS, z.ZodType, string[]][] = [
-      ['listCommodities', CommodityListEntry, []],
-      ['getReserve', Reserve, []],
-      ['listEvents', EventSchema, []],
-      ['listScenarios', ScenarioSchema, []],
-      ['listBriefings', BriefingSchema, ['body']],
+    // Events: one set of columns for the English record (translations dotted) and the one in the language asked (`lang`).
+    const cases: [keyof typeof CSV_COLUMNS, z.ZodType[], string[]][] = [
+      ['listCommodities', [CommodityListEntry], []],
+      ['getReserve', [Reserve], []],
+      ['listEvents', [EventSchema, LocalizedEventSchema], []],
+      ['listScenarios', [ScenarioSchema], []],
+      ['listBriefings', [BriefingSchema], ['body']],
     ];
-    for (const [route, schema, left] of cases) {
-      expect([...CSV_COLUMNS[route]].sort(), route).toEqual(
-        leafPaths(schema)
-          .filter((p) => !left.includes(p))
-          .sort(),
-      );
+    for (const [route, schemas, left] of cases) {
+      expect([...CSV_COLUMNS[route]].sort(), route).toEqual([...new Set(schemas.flatMap((x) => leafPaths(x)))].filter((p) => !left.includes(p)).sort());
     }
   });
 
