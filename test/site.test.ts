@@ -168,7 +168,8 @@ describe('the readout site', () => {
       data: { name: string; stress_index: number | null }[];
       meta: { generated_at: string; build: string; attribution: string; license_url: string };
     }>('/v1/commodities');
-    const top = [...list.data].sort((a, b) => (b.stress_index ?? -1) - (a.stress_index ?? -1))[0]!;
+    // Ties (oil, LNG and urea all read the physical floor's 75) are ordered by name, as the home page orders them.
+    const top = [...list.data].sort((a, b) => (b.stress_index ?? -1) - (a.stress_index ?? -1) || a.name.localeCompare(b.name))[0]!;
     expect(await text(page, 'ol.rank li a')).toBe(top.name);
     const eu = await json<{ data: { fill_pct: number } }>('/v1/reserves?commodity=gas&country=eu');
     expect(await text(page, '[data-testid=eu-fill]')).toBe(`${fmt(eu.data.fill_pct, 1)} %`);
