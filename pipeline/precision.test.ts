@@ -33,9 +33,9 @@ const RULES: readonly [RegExp, number | typeof SOURCE][] = [
   [/^(price\.value|price_history\.points\[\]\.value|stress\.components\[\]\.inputs\.latest_price)$/, 2],
   // Percentages (fills, norms, gaps, changes): 2 decimals.
   [/(^|\.)(\w+_pct|metrics\.fill_pct\.points\[\]\.value)$/, 2],
-  // Stress indices: 1 decimal; contributions and points: 2.
+  // Stress indices: 1 decimal; contributions, points and the physical floor: 2.
   [/(^|\.)(stress_index|index|commodity_stress|peak)$/, 1],
-  [/(^|\.)(contribution|points)$/, 2],
+  [/(^|\.)(contribution|points|physical_floor)$/, 2],
   // HHI: 1 decimal.
   [/(^|\.)(\w*hhi)$/, 1],
   // A median of lead times (months): 1 decimal. Transits per day: 2.
@@ -43,7 +43,7 @@ const RULES: readonly [RegExp, number | typeof SOURCE][] = [
   [/(^|\.)(transits_per_day|normal_per_day|mean_index)$/, 2],
   // Measured disruption and the backtest's rates: shares of supply, levels against normal, losses, intervals, the GSCPI.
   [
-    /(^|\.)(exposure_share|level_vs_normal|loss|\w+_exposure|\w+_level_vs_normal|\w+_loss|\w*at_risk|full_score_\w+|scale|import_share|base_rate|precision|correlation|gscpi|(hit_rate|calm_window_rate|precision)_ci\[\])$/,
+    /(^|\.)(exposure_share|level_vs_normal|loss|\w+_exposure|\w+_level_vs_normal|\w+_loss|\w*at_risk|share_lost|full_score_\w+|scale|import_share|base_rate|precision|correlation|gscpi|(hit_rate|calm_window_rate|precision)_ci\[\])$/,
     4,
   ],
   // Days of cover: 1 decimal.
