@@ -2,7 +2,7 @@ import { connect, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INPUT_LIMITS } from '../contract/limits.ts';
-import { type RawReply as Reply, sendFrom, startTestServer } from '../test/http.ts';
+import { expectProblem, type RawReply as Reply, sendFrom, startTestServer } from '../test/http.ts';
 
 /**
  * Issue 20 over real HTTP against the real server (startServer: the connection guard, the app,
@@ -39,15 +39,6 @@ function parseRaw(text: string): Reply {
   const headers: Record<string, string> = {};
   for (const l of lines) headers[l.slice(0, l.indexOf(':')).toLowerCase()] = l.slice(l.indexOf(':') + 1).trim();
   return { status: Number(statusLine!.split(' ')[1]), headers, body: text.slice(head.length + 4) };
-}
-
-function expectProblem(r: Reply, status: number): Record<string, unknown> {
-  expect(r.status).toBe(status);
-  expect(r.headers['content-type']).toBe('application/problem+json; charset=utf-8');
-  expect(r.headers['access-control-allow-origin']).toBe('*');
-  const body = JSON.parse(r.body) as Record<string, unknown>;
-  expect(body).toMatchObject({ status, type: expect.any(String), title: expect.any(String), detail: expect.any(String) });
-  return body;
 }
 
 describe('length limits on identifiers and free text, before any suggestion', () => {

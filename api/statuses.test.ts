@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RawReply as Reply, sendFrom, startTestServer } from '../test/http.ts';
+import { expectProblem, type RawReply as Reply, sendFrom, startTestServer } from '../test/http.ts';
 import { MAX_HEADER_FIELDS } from './connections.ts';
 
 /**
@@ -32,15 +32,6 @@ function rawExchange(bytes: string): Promise<Reply> {
     s.on('connect', () => s.write(bytes));
     s.setTimeout(10_000, () => s.destroy());
   });
-}
-
-function expectProblem(r: Reply, status: number): Record<string, unknown> {
-  expect(r.status, r.body).toBe(status);
-  expect(r.headers['content-type']).toBe('application/problem+json; charset=utf-8');
-  expect(r.headers['access-control-allow-origin']).toBe('*');
-  const body = JSON.parse(r.body) as Record<string, unknown>;
-  expect(body).toMatchObject({ status, type: expect.any(String), title: expect.any(String), detail: expect.any(String) });
-  return body;
 }
 
 describe('requests the HTTP layer refuses get a problem with CORS, not a bare 400', () => {

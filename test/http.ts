@@ -1,6 +1,6 @@
 import { request } from 'node:http';
 import { createServer } from 'node:net';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 import { readConfig } from '../lib/config.ts';
 import { startServer, type RunningServer } from '../api/server.ts';
 import { createLogger, parseLogLevel, type Logger } from '../lib/log.ts';
@@ -51,6 +51,16 @@ export interface RawReply {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   body: string;
+}
+
+/** An RFC 9457 problem with CORS, as every refusal is answered; its parsed body. */
+export function expectProblem(r: RawReply, status: number): Record<string, unknown> {
+  expect(r.status, r.body).toBe(status);
+  expect(r.headers['content-type']).toBe('application/problem+json; charset=utf-8');
+  expect(r.headers['access-control-allow-origin']).toBe('*');
+  const body = JSON.parse(r.body) as Record<string, unknown>;
+  expect(body).toMatchObject({ status, type: expect.any(String), title: expect.any(String), detail: expect.any(String) });
+  return body;
 }
 
 /** One request on a fresh socket from a chosen loopback address (fetch cannot pick its source). */
