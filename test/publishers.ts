@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join, resolve } from 'node:path';
+import { recording } from './publisher-recordings.ts';
 
 /**
  * A stand-in for the publishers: a local HTTP server (127.0.0.1, a free port) that replays the
@@ -12,8 +11,7 @@ import { join, resolve } from 'node:path';
  * PUBLISHER_URL_<SOURCE_ID> (LiveOptions.publisherUrls).
  */
 
-export const PUBLISHERS_DIR = process.env.PUBLISHERS_DIR ?? resolve(import.meta.dirname, '../../shared/publishers');
-export const recording = (path: string): Buffer => readFileSync(join(PUBLISHERS_DIR, path));
+export { recording };
 
 /** What the server answers to one request. */
 export type Play =
@@ -131,6 +129,9 @@ export const USGS_ITEM = {
   ],
 };
 
+/** The World Bank's CMO workbook as posted on 2026-06-02 (monthly data to 2026-05). */
+export const CMO_WORKBOOK = 'worldbank-pink-sheet/CMO-Historical-Data-Monthly.2026-06-02.xlsx';
+
 const csv = (body: Buffer): Play => ({ kind: 'file', body, contentType: 'text/csv' });
 
 /**
@@ -140,8 +141,20 @@ const csv = (body: Buffer): Play => ({ kind: 'file', body, contentType: 'text/cs
 export function recordedPlays(): Partial<Record<string, Router>> {
   const countryCodes = recording('country-codes/country-codes.csv');
   const usgs = recording('usgs-mcs-2026/MCS2026_Commodities_Data.csv');
+  const cmo = recording(CMO_WORKBOOK);
   return {
     'country-codes': () => csv(countryCodes),
+    // The commodity-markets page that links the workbook is not recorded: it answers 404, as a page
+    // blocked to scripts does, and the adapter falls back to the last known address.
+    'worldbank-pink-sheet': ({ path }) =>
+      path.endsWith('/CMO-Historical-Data-Monthly.xlsx')
+        ? {
+            kind: 'file',
+            body: cmo,
+            contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+            lastModified: 'Tue, 02 Jun 2026 08:00:00 GMT',
+          }
+        : { kind: 'status', status: 404 },
     'usgs-mcs-2026': ({ path }) => (path.startsWith('/catalog/item/') ? { kind: 'json', value: USGS_ITEM } : csv(usgs)),
   };
 }

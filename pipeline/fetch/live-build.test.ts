@@ -7,17 +7,19 @@ import { BuildManifest, type SourceStatus } from '../../contract/manifest.ts';
 import { SOURCE_IDS } from '../../contract/sources.ts';
 import { startTestServer } from '../../test/http.ts';
 import { type ReplayServer, type Router, USGS_ITEM, originsOf, recordedPlays, recording, replayPublishers } from '../../test/publishers.ts';
-import { DATA_DIR, NO_SITE, SOURCES_DIR, readJson, tempDir, testEffects } from '../../test/support.ts';
+import { DATA_DIR, NO_SITE, SOURCES_DIR, readCsv, readJson, tempDir, testEffects } from '../../test/support.ts';
 import { type BuildResult, runBuild } from '../build.ts';
 import type { FetchLine, FetchPolicy } from './polite.ts';
 import { readFetchState } from './state.ts';
 
 /**
  * The live build end to end: every publisher stood in for by a local server (PUBLISHER_URL_*),
- * which replays the real recorded answers of ../shared/publishers/ where the adapter reads them
- * today (country codes, the USGS MCS 2026 CSV) and plays a live publisher's faults for others:
- * a 429 with Retry-After, a 500, a hang, an empty 200, a truncated body. The other sources get
- * 404 (their recordings are read by the adapters of issue 29's other half).
+ * which replays the real recorded answers of ../shared/publishers/ where the adapter asks for what
+ * was recorded (country codes, the USGS MCS 2026 CSV, the World Bank's June 2026 workbook) and plays
+ * a live publisher's faults for others: a 429 with Retry-After, a 500, a hang, an empty 200, a
+ * truncated body. The other sources get 404: their recordings answer other queries than the ones
+ * the adapters send (an EIA cassette of another series, AGSI+ for one date), and are read by each
+ * adapter's own test (pipeline/sources/*.test.ts).
  */
 
 const COUNTRY_CODES = recording('country-codes/country-codes.csv');
@@ -108,6 +110,8 @@ describe('a live build against the publishers’ recorded answers and faults', (
       'eia-henry-hub': /deadline of 20 s passed|did not answer within 3 s \(2 attempts\)$/,
       'eia-weekly-petroleum': /answered 200 with an empty body \(2 attempts\)$/,
       'the-de-gas-consumption': / failed: .*\(2 attempts\)$/,
+      // The June workbook, still served in November: an old edition, refused rather than published as fresh.
+      'worldbank-pink-sheet': /serves data up to 2026-05 only; by the publisher's monthly cadence a newer period was due by/,
     };
     for (const [id, reason] of Object.entries(failing)) {
       const s = status(first, id);
@@ -178,5 +182,69 @@ describe('a live build against the publishers’ recorded answers and faults', (
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('a live build publishes the figures the publisher sent: the World Bank’s June 2026 workbook, replayed on 10 June 2026', () => {
+  const T = new Date('2026-06-10T20:00:00Z');
+  const MONTHLY = ['cmo-monthly-prices.csv', 'cmo-monthly-indices.csv'];
+  let out: string;
+  let servers: Record<string, ReplayServer> = {};
+  let seed: BuildResult;
+  let live: BuildResult;
+  const copper = () =>
+    readJson(join(out, 'current/v1/commodities/metals.copper.json')).data as {
+      price: { value: number; as_of: string };
+      price_history: { points: { date: string; value: number }[] };
+    };
+
+  beforeAll(async () => {
+    servers = await replayPublishers(SOURCE_IDS, { 'worldbank-pink-sheet': recordedPlays()['worldbank-pink-sheet']! });
+    // The last good build was made before the May figures were posted.
+    const mirror = await tempDir('live-wb-mirror');
+    await cp(SOURCES_DIR, mirror, { recursive: true });
+    for (const f of MONTHLY) {
+      const file = join(mirror, 'worldbank-pink-sheet', f);
+      await writeFile(
+        file,
+        (await readFile(file, 'utf8'))
+          .split('\n')
+          .filter((l) => !l.startsWith('2026-05,'))
+          .join('\n'),
+      );
+    }
+    out = await tempDir('live-wb-out');
+    const opts = { sourcesDir: mirror, dataDir: DATA_DIR, outDir: out, baseUrl: 'https://chokepoint.test', site: NO_SITE };
+    seed = await runBuild(opts, testEffects(new Date(T.getTime() - DAY)));
+    live = await runBuild(
+      { ...opts, download: true, sourceKeys: { eia: 'TESTKEY-EIA', agsi: 'TESTKEY-AGSI' }, live: { policy: POLICY, publisherUrls: originsOf(servers) } },
+      { ...testEffects(T), fetch: globalThis.fetch },
+    );
+  }, 600_000);
+  afterAll(async () => {
+    for (const s of Object.values(servers)) await s.close();
+  });
+
+  it('fetches the workbook from the last known address when the listing page cannot be read, and publishes it as fresh', () => {
+    const wb = live.sources.find((s) => s.id === 'worldbank-pink-sheet')!;
+    expect(wb).toMatchObject({ status: 'fresh', stale_reason: null });
+    expect(wb.fetch).toMatchObject({ outcome: 'fetched', reason: null, last_success: T.toISOString() });
+    expect(wb.sha256).not.toBe(seed.sources.find((s) => s.id === 'worldbank-pink-sheet')!.sha256);
+    expect(servers['worldbank-pink-sheet']!.seen.map((s) => [s.path, s.status])).toEqual([
+      ['/en/research/commodity-markets', 404],
+      ['/en/doc/74e8be41ceb20fa0da750cda2f6b9e4e-0050012026/related/CMO-Historical-Data-Monthly.xlsx', 200],
+    ]);
+  });
+
+  it('serves the replayed May price, and a history equal to the mirror’s on every month both hold', () => {
+    const { price, price_history } = copper();
+    const mirror = new Map(
+      readCsv(join(SOURCES_DIR, 'worldbank-pink-sheet/cmo-monthly-prices.csv')).map((r): [string, number] => [`${r.date}-01`, Number(r.Copper)]),
+    );
+    expect(mirror.get('2026-05-01')).toBeGreaterThan(0);
+    expect(price.as_of).toBe('2026-05-01');
+    expect(price.value).toBeCloseTo(mirror.get('2026-05-01')!, 2);
+    expect(price_history.points.length).toBeGreaterThan(24);
+    for (const p of price_history.points) expect(p.value, p.date).toBeCloseTo(mirror.get(p.date)!, 2);
   });
 });

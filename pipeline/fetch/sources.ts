@@ -70,7 +70,10 @@ export async function fetchSources(adapters: readonly SourceAdapter[], o: FetchS
       // The client aborts its requests at the deadline; the race also ends a source whose adapter is stuck elsewhere.
       const overrun = new Promise<never>((_, reject) => deadline.addEventListener('abort', () => reject(pastDeadline(policy)), { once: true }));
       overrun.catch(() => {});
-      await Promise.race([adapter.download(out, client.fetch, { ...o.keys, log: (line) => fx.log.info(line) }), overrun]);
+      await Promise.race([
+        adapter.download(out, client.fetch, { ...o.keys, today: now.toISOString().slice(0, 10), log: (line) => fx.log.info(line) }),
+        overrun,
+      ]);
       return { kind: 'downloaded', dir: out, ...base };
     } catch (err) {
       return { kind: 'failed', reason: message(err).replace(`${adapter.id}: `, ''), ...base };

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Db } from '../db.ts';
 import { readCsvText, requireColumns, requireFile, requireRows, writeCsv } from './support.ts';
-import { SourceError, type SourceAdapter, type SourceKeys } from './types.ts';
+import { SourceError, type SourceAdapter, type SourceKeys, todayOf } from './types.ts';
 
 const ID = 'gie-agsi-gas-storage' as const;
 const API = 'https://agsi.gie.eu/api';
@@ -180,9 +180,9 @@ export const gieAgsiSource: SourceAdapter = {
   async download(dir: string, fetchImpl: typeof fetch, keys?: SourceKeys): Promise<void> {
     const key = keys?.agsi;
     if (!key) throw new SourceError(ID, 'AGSI_API_KEY is not set (AGSI+ API key, sent as the x-key header)');
-    const today = isoDay(new Date());
+    const today = todayOf(keys);
     // The mirror's country file spans three years; keep that window rather than all history (17 × ~20 pages).
-    const windowStart = isoDay(new Date(Date.now() - 1095 * 86_400_000));
+    const windowStart = isoDay(new Date(Date.parse(today) - 1095 * 86_400_000));
 
     const eu = await fetchAgsi(fetchImpl, key, { type: 'eu' }, '2011-01-01', today);
     const countries = new Map<string, AgsiRow[]>();

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { sqlString, type Db } from '../db.ts';
 import { requireAdvanced } from './edition.ts';
 import { parseCsv, readCsvText, requireColumns, requireFile, requireRows, writeCsv } from './support.ts';
-import { SourceError, type SourceAdapter } from './types.ts';
+import { SourceError, type SourceAdapter, type SourceKeys, todayOf } from './types.ts';
 
 const ID = 'imf-commodity-prices' as const;
 const self = { id: ID };
@@ -86,13 +86,13 @@ export const imfCommodityPricesSource: SourceAdapter = {
     if (orphans.length > 0) throw new SourceError(ID, `${SERIES} does not describe ${orphans.map((o) => o.code).join(', ')}`);
   },
 
-  async download(dir: string, fetchImpl: typeof fetch): Promise<void> {
+  async download(dir: string, fetchImpl: typeof fetch, keys?: SourceKeys): Promise<void> {
     // The IMF workbook is old binary xls; the data portal's SDMX API serves the same series as SDMX-CSV.
     // labels=both makes each code come with IMF's label ('PCOPP: Copper, ...'), kept as the description.
     const res = await fetchImpl(IMF_PCPS_URL, { headers: { accept: 'application/vnd.sdmx.data+csv;version=1.0.0;labels=both' } });
     if (!res.ok) throw new SourceError(ID, `download ${IMF_PCPS_URL} answered ${res.status}`);
     const { monthly, series } = pcpsFromSdmxCsv(await res.text());
-    requireAdvanced(ID, IMF_PCPS_URL, String(monthly.rows.at(-1)?.[0] ?? ''), new Date().toISOString().slice(0, 10));
+    requireAdvanced(ID, IMF_PCPS_URL, String(monthly.rows.at(-1)?.[0] ?? ''), todayOf(keys));
     await writeCsv(join(dir, MONTHLY), monthly.header, monthly.rows);
     await writeCsv(join(dir, SERIES), ['column', 'imf_code', 'data_type', 'frequency', 'description'], series);
   },

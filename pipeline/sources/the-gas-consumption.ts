@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Db } from '../db.ts';
 import { readCsvText, requireColumns, requireFile, requireRows, writeCsv } from './support.ts';
-import { SourceError, type SourceAdapter } from './types.ts';
+import { SourceError, type SourceAdapter, type SourceKeys, todayOf } from './types.ts';
 
 const ID = 'the-de-gas-consumption' as const;
 const FILE = 'de_gas_consumption_daily.csv';
@@ -68,9 +68,9 @@ export const theGasConsumptionSource: SourceAdapter = {
     await requireRows(this, db, 'de_gas_consumption');
   },
 
-  async download(dir: string, fetchImpl: typeof fetch): Promise<void> {
+  async download(dir: string, fetchImpl: typeof fetch, keys?: SourceKeys): Promise<void> {
     const byDate = new Map<string, string[]>();
-    const end = new Date().toISOString().slice(0, 10);
+    const end = todayOf(keys);
     for (let start = FIRST_DAY; start <= end; start = addDays(start, CHUNK_DAYS)) {
       const stop = minDay(addDays(start, CHUNK_DAYS - 1), end);
       const url = `${ENDPOINT}?startDate=${start}&endDate=${stop}`;

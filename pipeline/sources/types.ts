@@ -21,7 +21,12 @@ export interface SourceKeys {
   worldbankCmoUrl?: string | undefined;
   /** One line per notable step of a download (the edition address found); the build's log. */
   log?: ((line: string) => void) | undefined;
+  /** The build's calendar date (YYYY-MM-DD): the "today" of freshness checks and of date windows asked for. */
+  today?: string | undefined;
 }
+
+/** The build's calendar date, or the machine's when a download runs outside a build. */
+export const todayOf = (keys: SourceKeys = {}): string => keys.today ?? new Date().toISOString().slice(0, 10);
 
 /** How much of a source we may republish: open data in full, or only indicators derived from it. */
 export type Redistribution = 'open' | 'derived-only';

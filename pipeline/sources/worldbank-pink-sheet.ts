@@ -3,7 +3,7 @@ import ExcelJS from 'exceljs';
 import type { Db } from '../db.ts';
 import { editionAddress, type EditionListing, requireAdvanced } from './edition.ts';
 import { readCsvText, requireColumns, requireFile, requireRows, writeCsv } from './support.ts';
-import { SourceError, type SourceAdapter, type SourceKeys } from './types.ts';
+import { SourceError, type SourceAdapter, type SourceKeys, todayOf } from './types.ts';
 
 const ID = 'worldbank-pink-sheet' as const;
 const self = { id: ID };
@@ -94,7 +94,7 @@ export const worldbankPinkSheetSource: SourceAdapter = {
       newest = String(rows.at(-1)![0]);
       await writeCsv(join(dir, file), ['date', ...names], rows);
     }
-    requireAdvanced(ID, url, newest, new Date().toISOString().slice(0, 10));
+    requireAdvanced(ID, url, newest, todayOf(keys));
     await writeCsv(join(dir, SERIES), ['sheet', 'column', 'unit'], units);
   },
 };
