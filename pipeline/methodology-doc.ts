@@ -7,6 +7,7 @@ import type { CommoditySheet } from '../contract/commodities.ts';
 import type { CountryProfile } from '../contract/countries.ts';
 import type { BacktestResult } from '../contract/stress.ts';
 import { backtestTable } from './steps/backtest.ts';
+import { CATEGORY_WEIGHTS, HALF_LIFE_DAYS } from './steps/stress.ts';
 
 const fmt = (x: number | string | boolean | null | undefined) => (x === null || x === undefined ? '—' : String(x));
 
@@ -56,6 +57,14 @@ export function countryExample(p: CountryProfile): string {
   ].join('\n');
 }
 
+/** The event categories' weights and half-lives, as pipeline/steps/stress.ts holds them, heaviest first. */
+export function eventWeightsTable(): string {
+  const rows = (Object.entries(CATEGORY_WEIGHTS) as [keyof typeof CATEGORY_WEIGHTS, number][])
+    .sort((a, b) => b[1] - a[1])
+    .map(([category, weight]) => `| ${category} | ${weight.toFixed(1)} | ${HALF_LIFE_DAYS[category]} |`);
+  return ['| Category | Weight | h: half-life (days) |', '|---|---|---|', ...rows].join('\n');
+}
+
 export const EXAMPLE_COMMODITIES = ['energy.gas', 'energy.oil', 'metals.cobalt', 'metals.germanium'] as const;
 export const EXAMPLE_COUNTRIES = ['DEU', 'JPN', 'QAT'] as const;
 
@@ -67,6 +76,7 @@ export function methodologyBlocks(sheets: readonly CommoditySheet[], profiles: r
     'commodity-examples': EXAMPLE_COMMODITIES.map((s) => commodityExample(sheet(s))).join('\n\n'),
     'country-examples': EXAMPLE_COUNTRIES.map((c) => countryExample(profile(c))).join('\n\n'),
     backtest: backtestTable(backtest),
+    'event-weights': eventWeightsTable(),
   };
 }
 

@@ -1,3 +1,4 @@
+import { SOURCE_IDS, type SourceId } from '../../contract/sources.ts';
 import { countryCodesSource } from './country-codes.ts';
 import { eiStatisticalReviewSource } from './ei-statistical-review.ts';
 import { eiaChokepointsSource } from './eia-chokepoints.ts';
@@ -14,20 +15,23 @@ import type { SourceAdapter } from './types.ts';
 import { usgsMcsSource } from './usgs-mcs.ts';
 import { worldbankPinkSheetSource } from './worldbank-pink-sheet.ts';
 
-/** Every source the pipeline reads, one adapter each (the dataset list of ../shared/sources/SOURCES.md). */
-export const SOURCES: readonly SourceAdapter[] = [
-  countryCodesSource,
-  eiStatisticalReviewSource,
-  usgsMcsSource,
-  worldbankPinkSheetSource,
-  imfCommodityPricesSource,
-  eiaOilPricesSource,
-  eiaHenryHubSource,
-  eiaWeeklyPetroleumSource,
-  gieAgsiSource,
-  theGasConsumptionSource,
-  eurostatGasImportsSource,
-  imfPortwatchSource,
-  eiaChokepointsSource,
-  nyfedGscpiSource,
-];
+/** One adapter per source id of the contract: a source id without an adapter does not compile. */
+export const ADAPTERS: Readonly<Record<SourceId, SourceAdapter>> = {
+  'country-codes': countryCodesSource,
+  'ei-statistical-review-2024': eiStatisticalReviewSource,
+  'usgs-mcs-2026': usgsMcsSource,
+  'worldbank-pink-sheet': worldbankPinkSheetSource,
+  'imf-commodity-prices': imfCommodityPricesSource,
+  'eia-oil-prices': eiaOilPricesSource,
+  'eia-henry-hub': eiaHenryHubSource,
+  'eia-weekly-petroleum': eiaWeeklyPetroleumSource,
+  'gie-agsi-gas-storage': gieAgsiSource,
+  'the-de-gas-consumption': theGasConsumptionSource,
+  'eurostat-gas-imports-by-partner': eurostatGasImportsSource,
+  'imf-portwatch-chokepoints': imfPortwatchSource,
+  'eia-chokepoints': eiaChokepointsSource,
+  'nyfed-gscpi': nyfedGscpiSource,
+};
+
+/** Every source the pipeline reads, in the contract's order (the dataset list of ../shared/sources/SOURCES.md). */
+export const SOURCES: readonly SourceAdapter[] = SOURCE_IDS.map((id) => ADAPTERS[id]);

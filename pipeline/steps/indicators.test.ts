@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { EventCategory } from '../../contract/content.ts';
 import { parseInterval } from '../../lib/config.ts';
 import { COUNTRY_DOWN, COUNTRY_THRESHOLDS, type CountryEnergy, type LossAt, countryStressAt, routeExposure } from './countries.ts';
 import { hhi, hhiBand } from './shares.ts';
@@ -37,7 +38,7 @@ const cadences: Cadences = (source) =>
     : source === 'daily'
       ? { ...ACTIVE, cadence: 'daily' }
       : { ...ACTIVE, cadence: 'monthly', lag_days: 5 };
-const ev = (id: string, date: string, category: string, extra: Partial<TaggedEvent> = {}): TaggedEvent => ({
+const ev = (id: string, date: string, category: EventCategory, extra: Partial<TaggedEvent> = {}): TaggedEvent => ({
   id,
   date,
   category,

@@ -7,7 +7,7 @@
  * events are annotations.
  */
 import { METHODOLOGY_VERSION } from '../../contract/common.ts';
-import type { EventEffect, EventKind } from '../../contract/content.ts';
+import type { EventCategory, EventEffect, EventKind } from '../../contract/content.ts';
 import type { CommodityStress, StressBand, StressHistoryPoint, StructuralRisk } from '../../contract/stress.ts';
 import { type Cadence, type SourceCadence, daysBetween, freshnessOf, periodEnd } from '../freshness.ts';
 import { type DisruptionReading, type Transits, disruptionAt, lastTransitDay } from './disruption.ts';
@@ -31,9 +31,9 @@ export const SPR_SCALE = 0.5;
 /** Band thresholds, and how far below a threshold the index must fall before the band steps down. */
 export const BAND_THRESHOLDS = [25, 50, 75] as const;
 export const HYSTERESIS_POINTS = 5;
-export const CATEGORY_WEIGHTS: Record<string, number> = { conflict: 1.0, sanction: 0.8, policy: 0.7, infrastructure: 0.6, catastrophe: 0.5 };
+export const CATEGORY_WEIGHTS: Readonly<Record<EventCategory, number>> = { conflict: 1.0, sanction: 0.8, policy: 0.7, infrastructure: 0.6, catastrophe: 0.5 };
 /** Half-life in days of a one-off event, or of a lasting one after it ended. */
-export const HALF_LIFE_DAYS: Record<string, number> = { policy: 90, sanction: 90, conflict: 30, infrastructure: 30, catastrophe: 30 };
+export const HALF_LIFE_DAYS: Readonly<Record<EventCategory, number>> = { policy: 90, sanction: 90, conflict: 30, infrastructure: 30, catastrophe: 30 };
 /** A lasting measure in force weighs on supply for longer, but markets adapt: it decays with this half-life. */
 export const IN_FORCE_HALF_LIFE_DAYS = 365;
 export const RELEVANCE = { commodityAndTopSupplier: 1.0, commodityOnly: 0.7 } as const;
@@ -106,7 +106,7 @@ export interface ReserveInput {
 export interface TaggedEvent {
   id: string;
   date: string;
-  category: string;
+  category: EventCategory;
   effect: EventEffect;
   kind: EventKind;
   ended_on?: string | undefined;
@@ -406,8 +406,8 @@ export function eventPressure(slug: string, events: readonly TaggedEvent[], topS
   const mine = events.filter((e) => e.commodities.includes(slug) && e.date <= t);
   const contributions = mine
     .map((e) => {
-      const h = HALF_LIFE_DAYS[e.category] ?? 30;
-      const w = CATEGORY_WEIGHTS[e.category] ?? 0.5;
+      const h = HALF_LIFE_DAYS[e.category];
+      const w = CATEGORY_WEIGHTS[e.category];
       const r = e.countries.some((c) => topSuppliers.has(c)) ? RELEVANCE.commodityAndTopSupplier : RELEVANCE.commodityOnly;
       const ended = e.kind === 'lasting' && e.ended_on !== undefined && e.ended_on <= t ? e.ended_on : null;
       let decay: number;

@@ -6,6 +6,8 @@
  * strings; counts that choose a plural come as numbers. Keys ending in `Html` return markup: their
  * arguments are HTML the caller has escaped.
  */
+import type { EventCategory } from '../../../contract/content.ts';
+import type { SourceId } from '../../../contract/sources.ts';
 import { num } from '../../../lib/format.ts';
 
 const n = (x: number) => num(x, 0, 'en');
@@ -138,7 +140,7 @@ export const en = {
       'imf-portwatch-chokepoints': 'IMF PortWatch transit data',
       'eia-chokepoints': 'EIA chokepoint volume data',
       'nyfed-gscpi': 'NY Fed GSCPI data',
-    } as Record<string, string>,
+    } satisfies Record<SourceId, string>,
     note: (label: string, end: string, age: string, word: string, due: string | null) =>
       `${label} ends ${end}, ${age} (${word}${due ? `; the next release was due by ${due}` : ''}).`,
   },
@@ -541,7 +543,10 @@ export const en = {
     commodityLabel: 'Commodity',
     allCommodities: 'All commodities',
     showing: (shown: string, total: string) => `Showing ${shown} of ${total} events`,
-    category: { conflict: 'Conflict', sanction: 'Sanction', catastrophe: 'Catastrophe', policy: 'Policy', infrastructure: 'Infrastructure' },
+    category: { conflict: 'Conflict', sanction: 'Sanction', catastrophe: 'Catastrophe', policy: 'Policy', infrastructure: 'Infrastructure' } satisfies Record<
+      EventCategory,
+      string
+    >,
     effect: { tightening: 'tightening', easing: 'easing' },
   },
   briefings: {
