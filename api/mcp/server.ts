@@ -8,8 +8,9 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
   type Transport,
 } from '@modelcontextprotocol/server';
+import { registerAppTool } from '@modelcontextprotocol/ext-apps/server';
 import { z } from 'zod';
-import { appMeta, MCP_CAPABILITIES, RESOURCE_LINK_SINCE, serverName, TOOLS, toolDescriptors } from '../../contract/tools.ts';
+import { MCP_CAPABILITIES, RESOURCE_LINK_SINCE, serverName, TOOLS, toolDescriptors } from '../../contract/tools.ts';
 import { perBuild } from '../build.ts';
 import type { McpServerDeps } from './deps.ts';
 import { ApiError } from '../problem.ts';
@@ -117,20 +118,17 @@ export function createMcpServer(deps: McpServerDeps, opts: { protocolVersion?: s
         return { isError: true, content: [{ type: 'text', text: `${spec.name} failed unexpectedly; the error has been logged` }] };
       }
     };
-    const meta = appMeta(spec.app);
-    mcp.registerTool(
-      spec.name,
-      {
-        title: spec.title,
-        description: spec.description,
-        // Checked by the handler with spec.inputSchema, so that a refusal is one short text (argumentsText), not the SDK's.
-        inputSchema: ANY_ARGUMENTS,
-        outputSchema: spec.outputSchema,
-        annotations: { title: spec.title, ...spec.annotations },
-        ...(meta ? { _meta: meta } : {}),
-      },
-      handler as never,
-    );
+    const config = {
+      title: spec.title,
+      description: spec.description,
+      // Checked by the handler with spec.inputSchema, so that a refusal is one short text (argumentsText), not the SDK's.
+      inputSchema: ANY_ARGUMENTS,
+      outputSchema: spec.outputSchema,
+      annotations: { title: spec.title, ...spec.annotations },
+    };
+    // A tool with an app goes through ext-apps' registerAppTool, which links it to its ui:// resource.
+    if (spec.app) registerAppTool(mcp, spec.name, { ...config, _meta: { ui: { resourceUri: spec.app } } }, handler as never);
+    else mcp.registerTool(spec.name, config, handler as never);
   }
   // The SDK would derive the JSON Schemas itself (draft-07); list exactly what the card publishes.
   mcp.server.setRequestHandler('tools/list', () => ({ tools: toolList() as never }));
