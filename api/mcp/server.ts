@@ -42,6 +42,9 @@ const CACHE_HINTS = Object.fromEntries(
   ]),
 );
 
+/** The tools whose work is a search (spelling correction, ranking): through the work gate, as /v1/search. */
+const GATED_TOOLS: ReadonlySet<string> = new Set(['search_briefings']);
+
 let descriptors: ReturnType<typeof toolDescriptors> | undefined;
 /** tools/list: the very descriptors the server card is generated from (same names, schemas, annotations, app links). */
 const toolList = () => (descriptors ??= toolDescriptors());
@@ -108,12 +111,17 @@ export function createMcpServer(deps: McpServerDeps, opts: { protocolVersion?: s
       const parsed = spec.inputSchema.safeParse(raw);
       if (!parsed.success) return { isError: true, content: [{ type: 'text', text: argumentsText(spec.name, spec.inputSchema, raw, parsed.error.issues) }] };
       try {
-        const outcome = await tool.run(b, parsed.data);
+        const run = () => tool.run(b, parsed.data);
+        const outcome = await (deps.work && GATED_TOOLS.has(spec.name) ? deps.work(run) : run());
         const structured = outcome.structured as Record<string, unknown>;
         const text = resultText(b, { ...outcome, structured });
         return { structuredContent: structured, content: contentOf(text, outcome.links ?? [], negotiated) };
       } catch (err) {
-        if (err instanceof ApiError) return { isError: true, content: [{ type: 'text', text: errorText(b, err) }] };
+        if (err instanceof ApiError) {
+          // A refusal that says when to retry (the work gate's 503) gives the seconds in _meta too.
+          const retry = err.headers['retry-after'];
+          return { isError: true, content: [{ type: 'text', text: errorText(b, err) }], ...(retry ? { _meta: { retryAfterSeconds: Number(retry) } } : {}) };
+        }
         log(`MCP tool ${spec.name} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
         return { isError: true, content: [{ type: 'text', text: `${spec.name} failed unexpectedly; the error has been logged` }] };
       }
