@@ -54,6 +54,8 @@ export interface AppOptions {
    * so a route registered after it would never see a browser.
    */
   mount?: (app: Hono) => void;
+  /** The work gate's sizes (default SEARCH_WORK; tests set a full one). */
+  work?: { concurrent: number; queued: number; retryAfterSeconds: number };
 }
 
 type Handler = (c: Context, b: LoadedBuild) => Response | Promise<Response>;
@@ -120,7 +122,10 @@ export function createApp(opts: AppOptions): Hono {
     });
   });
 
-  (opts.mcp ?? new McpEndpoint()).mount(app, { source: opts.source, baseUrl: opts.baseUrl, limits: opts.limits ?? null, common, log });
+  // Search and ask compute their answers on the one thread: a few at a time (api/work-gate.ts),
+  // MCP's search_briefings included.
+  const gate = workGate(opts.work);
+  (opts.mcp ?? new McpEndpoint()).mount(app, { source: opts.source, baseUrl: opts.baseUrl, limits: opts.limits ?? null, common, log, work: gate.run });
 
   // Every header is set where a response is built: one added afterwards would make the Node
   // adapter copy the body through a stream (measured: a third of the throughput).
@@ -172,8 +177,6 @@ export function createApp(opts: AppOptions): Hono {
       return h(c, b);
     };
 
-  // Search and ask compute their answers on the one thread: a few at a time (api/work-gate.ts).
-  const gate = workGate();
   const gated =
     (h: Handler): Handler =>
     (c, b) =>

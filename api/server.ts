@@ -1,6 +1,6 @@
 import { getRequestListener, type ServerType } from '@hono/node-server';
 import { createLogger, type Logger } from '../lib/log.ts';
-import { createApp } from './app.ts';
+import { createApp, type AppOptions } from './app.ts';
 import { llmConfigOf, type AskOptions } from './ask/index.ts';
 import { NodeBuildStore } from './build-store.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -50,6 +50,8 @@ export async function startServer(
   quiet = false,
   mcpOptions: McpOptions = {},
   logger: Logger = createLogger({ name: 'api', level: quiet ? 'silent' : env.LOG_LEVEL }),
+  /** App options the environment does not carry (tests: a full work gate). */
+  appOptions: Pick<AppOptions, 'work'> = {},
 ): Promise<RunningServer> {
   const say = (m: string) => logger.info(m);
   const store = await new NodeBuildStore(env.DIST_DIR, say, {
@@ -98,6 +100,7 @@ export async function startServer(
     ask,
     log: (m, fields) => (fields?.err ? logger.error(fields, m) : logger.warn(fields ?? {}, m)),
     requestIds: 'host',
+    ...appOptions,
     ...(metricsAccess ? { metrics: () => metrics.render(), metricsAccess } : {}),
     // Past bulk packages live on disk beside the builds (the app itself stays free of Node modules).
     mount: (a) =>

@@ -1,11 +1,12 @@
 /**
  * The MCP Apps in real Chromium (Debian's, through playwright-core), as a host renders them: the
  * ui:// resource read with the official SDK client, loaded into a sandboxed iframe of a host page
- * that enforces the extension's default CSP (no network), the View handshake answered
+ * that enforces the extension's default CSP (no network), hosted by ext-apps' own AppBridge
  * (ui/initialize → ui/notifications/initialized → tool-input, tool-result), and the chart checked
  * against the tool's structuredContent, in light and dark, with no console error and no request.
  * UPDATE_DOCS=1 also writes the screenshots of docs/img/ and the example result of docs/mcp.md.
  */
+import { build } from 'esbuild';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -20,6 +21,8 @@ import { fillBlocks } from '../../pipeline/methodology-doc.ts';
 import { REPO } from '../../test/support.ts';
 import { startTestServer } from '../../test/http.ts';
 import { MAX_BARS } from './apps/country-exposures.ts';
+import { bundleView, VIEW_SCRIPT_MODULE, viewScriptModule } from './apps/bundle.ts';
+import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/ext-apps';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -46,28 +49,41 @@ const SAMPLES = [
   { app: MCP_APPS.apps.countryExposures, tool: 'get_country_profile', args: { iso: 'USA' }, shot: 'mcp-app-country' },
 ] as const;
 
-/** The host page: a sandboxed iframe holding the app, and the host side of the handshake. */
+/**
+ * The host side: ext-apps' own AppBridge over its PostMessageTransport, bundled for the page. It
+ * answers the View's ui/initialize with the host context, then sends the tool input and result
+ * once the View says it is initialized, and sizes the frame as the View reports.
+ */
+const HOST_ENTRY = `
+import { AppBridge, PostMessageTransport } from '@modelcontextprotocol/ext-apps/app-bridge';
+import { config } from 'zod/v4/core';
+config({ jitless: true });
+const { args, result, theme } = window.sample;
+const frame = document.getElementById('app');
+window.sizes = [];
+const bridge = new AppBridge(null, { name: 'test-host', version: '1.0.0' }, {}, {
+  hostContext: { theme, displayMode: 'inline', containerDimensions: { maxWidth: 640, maxHeight: 900 }, locale: 'en-GB', platform: 'web' },
+});
+bridge.oninitialized = () => {
+  window.view = { info: bridge.getAppVersion(), capabilities: bridge.getAppCapabilities() };
+  bridge.sendToolInput({ arguments: args });
+  bridge.sendToolResult(result);
+};
+bridge.onsizechange = ({ height }) => {
+  if (height === undefined) return;
+  window.sizes.push(height);
+  frame.style.height = height + 'px';
+};
+bridge.connect(new PostMessageTransport(frame.contentWindow, frame.contentWindow));
+`;
+let hostScript: string;
+
+/** The host page: a sandboxed iframe holding the app, and the AppBridge. */
 function hostPage(appHtml: string, args: Json, result: CallToolResult, theme: 'light' | 'dark'): string {
   const attr = appHtml.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
-  const host = `
-const frame = document.getElementById('app');
-window.received = [];
-const post = (m) => frame.contentWindow.postMessage({ jsonrpc: '2.0', ...m }, '*');
-window.addEventListener('message', (ev) => {
-  if (ev.source !== frame.contentWindow) return;
-  const m = ev.data;
-  window.received.push(m);
-  if (m.method === 'ui/initialize')
-    post({ id: m.id, result: { protocolVersion: '${MCP_APPS.protocolVersion}', hostInfo: { name: 'test-host', version: '1' }, hostCapabilities: {},
-      hostContext: { theme: '${theme}', displayMode: 'inline', containerDimensions: { maxWidth: 640, maxHeight: 900 }, locale: 'en-GB', platform: 'web' } } });
-  if (m.method === 'ui/notifications/initialized') {
-    post({ method: 'ui/notifications/tool-input', params: { arguments: ${JSON.stringify(args)} } });
-    post({ method: 'ui/notifications/tool-result', params: ${JSON.stringify(result).replace(/</g, '\\u003c')} });
-  }
-  if (m.method === 'ui/notifications/size-changed') frame.style.height = m.params.height + 'px';
-});`;
+  const sample = JSON.stringify({ args, result, theme }).replace(/</g, '\\u003c');
   return `<!DOCTYPE html><html><head><meta charset="utf-8"><style>body{margin:0;background:${theme === 'dark' ? '#0d0d0d' : '#f4f4f4'}}iframe{border:0;width:640px;height:200px;display:block}</style></head>
-<body><iframe id="app" sandbox="allow-scripts" srcdoc="${attr}"></iframe><script>${host}</script></body></html>`;
+<body><iframe id="app" sandbox="allow-scripts" srcdoc="${attr}"></iframe><script>window.sample=${sample};</script><script>${hostScript.replace(/<\//g, '<\\/')}</script></body></html>`;
 }
 
 interface Rendered {
@@ -104,7 +120,7 @@ async function render(sample: (typeof SAMPLES)[number], theme: 'light' | 'dark')
   await page.goto(HOST, { waitUntil: 'load' });
   await page.frameLocator('#app').locator('svg').first().waitFor();
   // The host has resized the frame to the app's reported height.
-  await page.waitForFunction(() => (globalThis as unknown as { received: Json[] }).received.some((m) => m.method === 'ui/notifications/size-changed'));
+  await page.waitForFunction(() => (globalThis as unknown as { sizes: number[] }).sizes.length > 0);
   return { page, errors, requests, result };
 }
 
@@ -116,6 +132,15 @@ beforeAll(async () => {
   client = new Client({ name: 'apps-test', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${api.url}/mcp`)));
   browser = await launchChromium();
+  const host = await build({
+    stdin: { contents: HOST_ENTRY, resolveDir: REPO, loader: 'js' },
+    bundle: true,
+    write: false,
+    format: 'iife',
+    minify: true,
+    logLevel: 'error',
+  });
+  hostScript = host.outputFiles[0]!.text;
 });
 
 afterAll(async () => {
@@ -147,15 +172,13 @@ describe('MCP Apps render their chart from a tool result, as a host shows them',
       .locator('body')
       .evaluate((b) => (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(b).backgroundColor);
     expect(bg).toBe(theme === 'dark' ? 'rgb(22, 24, 27)' : 'rgb(255, 255, 255)');
-    const received = (await page.evaluate(() => (globalThis as unknown as { received: Json[] }).received)) as Json[];
-    expect(received[0]).toMatchObject({
-      method: 'ui/initialize',
-      params: { protocolVersion: MCP_APPS.protocolVersion, appInfo: { name: 'chokepoint-reserve-series' } },
-    });
-    expect(received.map((m) => m.method)).toContain('ui/notifications/initialized');
-    const size = received.find((m) => m.method === 'ui/notifications/size-changed')!;
-    expect(size.params.height).toBeGreaterThan(150);
-    expect(size.params.height).toBeLessThan(600);
+    // The View introduced itself to the AppBridge, and reported a height that fits the chart.
+    const view = (await page.evaluate(() => (globalThis as unknown as { view: Json }).view)) as Json;
+    expect(view).toEqual({ info: { name: 'chokepoint-reserve-series', version: '1.0.0' }, capabilities: { availableDisplayModes: ['inline'] } });
+    const height = ((await page.evaluate(() => (globalThis as unknown as { sizes: number[] }).sizes)) as number[]).at(-1)!;
+    expect(height).toBeGreaterThan(150);
+    expect(height).toBeLessThan(600);
+    expect((await page.locator('#app').boundingBox())!.height).toBe(height);
     if (theme === 'light') {
       // Hovering reads a point off the line.
       const box = (await frame.locator('svg').boundingBox())!;
@@ -242,6 +265,22 @@ async function shoot(page: Page, name: string) {
     await frame.screenshot({ path: join(REPO, 'docs', 'img', `${name.replace(/-light$/, '')}.png`) });
   }
 }
+
+describe('the View bundle', () => {
+  it('is ext-apps at the MCP Apps revision the contract names, and the committed bundle is view.ts built (UPDATE_DOCS=1 rewrites it)', async () => {
+    expect(LATEST_PROTOCOL_VERSION).toBe(MCP_APPS.protocolVersion);
+    const wanted = viewScriptModule(await bundleView());
+    if (process.env.UPDATE_DOCS) writeFileSync(VIEW_SCRIPT_MODULE, wanted);
+    expect(readFileSync(VIEW_SCRIPT_MODULE, 'utf8') === wanted, 'run UPDATE_DOCS=1 npx vitest run api/mcp/apps.test.ts').toBe(true);
+    for (const app of Object.values(MCP_APPS.apps)) {
+      const { contents } = await client.readResource({ uri: app });
+      const html = (contents[0] as { text: string; mimeType: string }).text;
+      expect(contents[0]!.mimeType).toBe(MCP_APPS.mimeType);
+      // Self-contained: inline scripts only, nothing to load (the pages below also make no request).
+      expect(html).not.toMatch(/<script[^>]*\bsrc=|<link\b|\bimport\(/);
+    }
+  });
+});
 
 describe('docs/mcp.md', () => {
   it('shows a real tool result: its text block, its links and its structuredContent (UPDATE_DOCS=1 rewrites it)', async () => {

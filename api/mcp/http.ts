@@ -104,6 +104,8 @@ export interface McpMountContext {
   /** Headers every response carries (licence and backlink, CORS, nosniff). */
   common: () => Record<string, string>;
   log?: (msg: string) => void;
+  /** The work gate of search and ask, which the searching tools go through too (McpServerDeps.work). */
+  work?: McpServerDeps['work'];
 }
 
 const LOOPBACK = ['localhost', '127.0.0.1', '[::1]'];
@@ -305,7 +307,7 @@ export class McpEndpoint {
   mount(app: Hono, ctx: McpMountContext): void {
     const log = ctx.log ?? (() => {});
     this.log = log;
-    const deps: McpServerDeps = { source: ctx.source, baseUrl: ctx.baseUrl, log };
+    const deps: McpServerDeps = { source: ctx.source, baseUrl: ctx.baseUrl, log, ...(ctx.work ? { work: ctx.work } : {}) };
     // Without a key function (edge runtimes, tests): the socket peer where @hono/node-server exposes
     // it, read without importing Node modules; the Node server always passes its TRUST_PROXY key.
     const keyOf = this.opts.clientKey ?? peerAddress;

@@ -34,8 +34,9 @@ export const MCP_MAX_STRING_CHARS = 512;
 
 /**
  * Bytes of one serialized JSON-RPC response; a larger result is replaced by an error asking for a
- * narrower request. The largest real ones: a daily EU gas-storage series since 2011 about 207 KB,
- * tools/list 36 KB, the oil commodity sheet 81 KB.
+ * narrower request. The largest real ones: an MCP App page (resources/read of a ui:// resource,
+ * the ext-apps bundle inline) about 420 KB, a daily EU gas-storage series since 2011 about
+ * 207 KB, tools/list 36 KB, the oil commodity sheet 81 KB.
  */
 export const MCP_MAX_RESPONSE_BYTES = 512 * 1024;
 

@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StressBand } from '../../contract/stress.ts';
 import { MCP_PROTOCOL_VERSIONS, MCP_REFERENCE, MCP_STATELESS_VERSION, TOOLS } from '../../contract/tools.ts';
 import { resample } from '../queries/reserves.ts';
+import { VIEW_SCRIPT } from './apps/view-script.generated.ts';
+import { MCP_MAX_RESPONSE_BYTES } from './limits.ts';
 import { startTestServer } from '../../test/http.ts';
 
 type Api = Awaited<ReturnType<typeof startTestServer>>;
@@ -772,10 +774,16 @@ describe('MCP at /mcp over the running app', () => {
         expect(page._meta?.ui).toEqual({ csp: { connectDomains: [], resourceDomains: [] }, prefersBorder: true });
         const html = page.text;
         expect(html.startsWith('<!DOCTYPE html>')).toBe(true);
-        expect(html.length).toBeLessThan(12 * 1024);
-        // Self-contained: no external script, style, image or font, no network call of any kind.
-        expect(html).not.toMatch(/\b(src|href)\s*=|@import|url\(|\bfetch\(|XMLHttpRequest|WebSocket|EventSource|import\(|sendBeacon/);
-        expect(html).not.toMatch(/https?:\/\/(?!www\.w3\.org\/2000\/svg)/);
+        // The page inlines the ext-apps View bundle (api/mcp/apps/bundle.ts) once; the whole answer stays under the response cap.
+        expect(html.split(VIEW_SCRIPT)).toHaveLength(2);
+        expect(Buffer.byteLength(html)).toBeLessThan(MCP_MAX_RESPONSE_BYTES - 64 * 1024);
+        const own = html.replace(VIEW_SCRIPT, '');
+        expect(own.length).toBeLessThan(12 * 1024);
+        // Self-contained: no external script, style, image or font, no network call of any kind
+        // (the bundle holds URLs only as JSON Schema dialect names and descriptions).
+        expect(own).not.toMatch(/\b(src|href)\s*=|@import|url\(|\bfetch\(|XMLHttpRequest|WebSocket|EventSource|import\(|sendBeacon/);
+        expect(own).not.toMatch(/https?:\/\/(?!www\.w3\.org\/2000\/svg)/);
+        expect(VIEW_SCRIPT).not.toMatch(/\b(src|href)\s*=|@import|\bfetch\(|XMLHttpRequest|new WebSocket|EventSource|\bimport\(|sendBeacon/);
         // The View side of the MCP Apps handshake, and both colour schemes.
         for (const s of [
           'ui/initialize',

@@ -8,8 +8,9 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
   type Transport,
 } from '@modelcontextprotocol/server';
+import { registerAppTool } from '@modelcontextprotocol/ext-apps/server';
 import { z } from 'zod';
-import { appMeta, MCP_CAPABILITIES, RESOURCE_LINK_SINCE, serverName, TOOLS, toolDescriptors } from '../../contract/tools.ts';
+import { MCP_CAPABILITIES, RESOURCE_LINK_SINCE, serverName, TOOLS, toolDescriptors } from '../../contract/tools.ts';
 import { perBuild } from '../build.ts';
 import type { McpServerDeps } from './deps.ts';
 import { ApiError } from '../problem.ts';
@@ -40,6 +41,9 @@ const CACHE_HINTS = Object.fromEntries(
     { ttlMs: CACHE_TTL_MS, cacheScope: 'public' as const },
   ]),
 );
+
+/** The tools whose work is a search (spelling correction, ranking): through the work gate, as /v1/search. */
+const GATED_TOOLS: ReadonlySet<string> = new Set(['search_briefings']);
 
 let descriptors: ReturnType<typeof toolDescriptors> | undefined;
 /** tools/list: the very descriptors the server card is generated from (same names, schemas, annotations, app links). */
@@ -107,30 +111,32 @@ export function createMcpServer(deps: McpServerDeps, opts: { protocolVersion?: s
       const parsed = spec.inputSchema.safeParse(raw);
       if (!parsed.success) return { isError: true, content: [{ type: 'text', text: argumentsText(spec.name, spec.inputSchema, raw, parsed.error.issues) }] };
       try {
-        const outcome = await tool.run(b, parsed.data);
+        const run = () => tool.run(b, parsed.data);
+        const outcome = await (deps.work && GATED_TOOLS.has(spec.name) ? deps.work(run) : run());
         const structured = outcome.structured as Record<string, unknown>;
         const text = resultText(b, { ...outcome, structured });
         return { structuredContent: structured, content: contentOf(text, outcome.links ?? [], negotiated) };
       } catch (err) {
-        if (err instanceof ApiError) return { isError: true, content: [{ type: 'text', text: errorText(b, err) }] };
+        if (err instanceof ApiError) {
+          // A refusal that says when to retry (the work gate's 503) gives the seconds in _meta too.
+          const retry = err.headers['retry-after'];
+          return { isError: true, content: [{ type: 'text', text: errorText(b, err) }], ...(retry ? { _meta: { retryAfterSeconds: Number(retry) } } : {}) };
+        }
         log(`MCP tool ${spec.name} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
         return { isError: true, content: [{ type: 'text', text: `${spec.name} failed unexpectedly; the error has been logged` }] };
       }
     };
-    const meta = appMeta(spec.app);
-    mcp.registerTool(
-      spec.name,
-      {
-        title: spec.title,
-        description: spec.description,
-        // Checked by the handler with spec.inputSchema, so that a refusal is one short text (argumentsText), not the SDK's.
-        inputSchema: ANY_ARGUMENTS,
-        outputSchema: spec.outputSchema,
-        annotations: { title: spec.title, ...spec.annotations },
-        ...(meta ? { _meta: meta } : {}),
-      },
-      handler as never,
-    );
+    const config = {
+      title: spec.title,
+      description: spec.description,
+      // Checked by the handler with spec.inputSchema, so that a refusal is one short text (argumentsText), not the SDK's.
+      inputSchema: ANY_ARGUMENTS,
+      outputSchema: spec.outputSchema,
+      annotations: { title: spec.title, ...spec.annotations },
+    };
+    // A tool with an app goes through ext-apps' registerAppTool, which links it to its ui:// resource.
+    if (spec.app) registerAppTool(mcp, spec.name, { ...config, _meta: { ui: { resourceUri: spec.app } } }, handler as never);
+    else mcp.registerTool(spec.name, config, handler as never);
   }
   // The SDK would derive the JSON Schemas itself (draft-07); list exactly what the card publishes.
   mcp.server.setRequestHandler('tools/list', () => ({ tools: toolList() as never }));

@@ -67,7 +67,7 @@ export class StatelessMcpEndpoint extends McpEndpoint {
       onError: (c) => problem(c, problemOf(413), `an MCP message may be at most ${maxBody} bytes`),
     });
 
-    const modern = modernLeg({ source: ctx.source, baseUrl: ctx.baseUrl, log }, flow, maxBody);
+    const modern = modernLeg({ source: ctx.source, baseUrl: ctx.baseUrl, log, ...(ctx.work ? { work: ctx.work } : {}) }, flow, maxBody);
 
     app.post(MCP_PATH, sizeLimit, async (c) => {
       const read = await readRpcPost(c, flow.maxBatch, problem, rpcError);

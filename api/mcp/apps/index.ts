@@ -1,3 +1,5 @@
+import { registerAppResource } from '@modelcontextprotocol/ext-apps/server';
+import type { McpUiResourceMeta } from '@modelcontextprotocol/ext-apps';
 import type { McpServer } from '@modelcontextprotocol/server';
 import { MCP_APPS } from '../../../contract/tools.ts';
 import { COMMODITY_HISTORY_HTML } from './commodity-history.ts';
@@ -46,16 +48,22 @@ export const APPS: readonly McpApp[] = [
  * `_meta.ui` of an app resource: no external origin at all (the host's restrictive default CSP
  * suffices), and a border and background from the host.
  */
-export const APP_RESOURCE_META = { ui: { csp: { connectDomains: [], resourceDomains: [] }, prefersBorder: true } } as const;
+export const APP_RESOURCE_META: { ui: McpUiResourceMeta } = { ui: { csp: { connectDomains: [], resourceDomains: [] }, prefersBorder: true } };
 
-/** The apps as MCP resources (resources/read gives the page, MIME type text/html;profile=mcp-app). */
+/**
+ * The apps as MCP resources, through ext-apps' registerAppResource (MIME type
+ * text/html;profile=mcp-app): resources/read gives the page.
+ */
 export function registerApps(mcp: McpServer): void {
   for (const app of APPS) {
-    mcp.registerResource(
+    registerAppResource(
+      mcp,
       app.name,
       app.uri,
       { title: app.title, description: app.description, mimeType: MCP_APPS.mimeType, _meta: APP_RESOURCE_META },
-      (uri) => ({ contents: [{ uri: uri.href, mimeType: MCP_APPS.mimeType, text: app.html, _meta: APP_RESOURCE_META }] }),
+      (uri) => ({
+        contents: [{ uri: uri.href, mimeType: MCP_APPS.mimeType, text: app.html, _meta: APP_RESOURCE_META }],
+      }),
     );
   }
 }

@@ -1,17 +1,12 @@
-import { MCP_APPS } from '../../../contract/tools.ts';
+import { VIEW_SCRIPT } from './view-script.generated.ts';
 
 /**
  * What every Chokepoint MCP App shares: the page, its styles (light and dark, the host's theme
- * variables when it passes them) and the View side of the MCP Apps handshake, written by hand
- * (no bundle, no external fetch):
- *
- *   View → Host  ui/initialize (request), then ui/notifications/initialized
- *   Host → View  ui/notifications/tool-input, ui/notifications/tool-result (a CallToolResult),
- *                ui/notifications/host-context-changed, ui/resource-teardown, ping
- *   View → Host  ui/notifications/size-changed whenever the drawing changes size
- *
- * Only messages from the parent window are read. Each app defines `render(data, root)`, which
- * draws the tool's structuredContent; a result without one (an error) shows its text.
+ * variables when it passes them) and its drawing helpers. The MCP Apps handshake is the official
+ * View (`App` of @modelcontextprotocol/ext-apps, view.ts), inlined as a bundle: it answers
+ * ui/initialize, draws each ui/notifications/tool-result, follows host-context-changed and reports
+ * the drawing's size. Each app defines `render(data, root)`, which draws the tool's
+ * structuredContent; a result without one (an error) shows its text.
  */
 
 const STYLE = `
@@ -28,24 +23,13 @@ svg text{fill:var(--muted);font-size:11px}.grid{stroke:var(--grid);stroke-width:
   .replace(/\n/g, '')
   .trim();
 
-const RUNTIME = `'use strict';
-var NS='http://www.w3.org/2000/svg',nextId=1,pending={},locale,lastSize='',uid=0;
-function send(m){m.jsonrpc='2.0';window.parent.postMessage(m,'*');}
-function request(method,params){var id=nextId++;send({id:id,method:method,params:params});return new Promise(function(ok,ko){pending[id]=[ok,ko];});}
-function notify(method,params){send({method:method,params:params||{}});}
-function applyContext(c){if(!c)return;var r=document.documentElement;if(c.theme==='light'||c.theme==='dark')r.setAttribute('data-theme',c.theme);
-var v=c.styles&&c.styles.variables;if(v)for(var k in v)if(typeof v[k]==='string'&&/^--[a-z0-9-]+$/.test(k))r.style.setProperty(k,v[k]);
-if(c.locale)locale=c.locale;var d=c.containerDimensions;if(d&&d.maxHeight)r.style.maxHeight=d.maxHeight+'px';}
-function reportSize(){var e=document.documentElement,w=Math.ceil(e.scrollWidth),h=Math.ceil(e.scrollHeight),s=w+'x'+h;if(s===lastSize)return;lastSize=s;notify('ui/notifications/size-changed',{width:w,height:h});}
+const DRAWING = `'use strict';
+var NS='http://www.w3.org/2000/svg',locale,uid=0;
 function textOf(r){return r&&r.content?r.content.filter(function(c){return c.type==='text';}).map(function(c){return c.text;}).join('\\n'):'';}
 function show(r){var root=document.getElementById('app'),d=r&&r.structuredContent;root.textContent='';
-if(!d||r.isError){var p=document.createElement('p');p.textContent=textOf(r)||'No data.';root.appendChild(p);reportSize();return;}
+if(!d||r.isError){var p=document.createElement('p');p.textContent=textOf(r)||'No data.';root.appendChild(p);return;}
 try{render(d,root);var f=document.createElement('footer');f.textContent=(d.as_of?'Data as of '+d.as_of+' · ':'')+(d.attribution||'Source: Chokepoint, CC-BY-4.0');root.appendChild(f);}
-catch(e){root.textContent='Cannot draw this result: '+e.message;}reportSize();}
-window.addEventListener('message',function(ev){if(ev.source!==window.parent)return;var m=ev.data;if(!m||m.jsonrpc!=='2.0')return;
-if(m.id!==undefined&&m.id!==null&&!m.method){var p=pending[m.id];if(p){delete pending[m.id];if(m.error)p[1](m.error);else p[0](m.result);}return;}
-if(m.method==='ui/notifications/tool-result')show(m.params);else if(m.method==='ui/notifications/host-context-changed')applyContext(m.params);
-else if(m.id!==undefined&&m.id!==null){if(m.method==='ui/resource-teardown'||m.method==='ping')send({id:m.id,result:{}});else send({id:m.id,error:{code:-32601,message:'Method not found: '+m.method}});}});
+catch(e){root.textContent='Cannot draw this result: '+e.message;}}
 function el(name,attrs,parent,text){var e=document.createElementNS(NS,name);for(var k in attrs)e.setAttribute(k,attrs[k]);if(text!==undefined)e.textContent=text;if(parent)parent.appendChild(e);return e;}
 function html(name,text,parent){var e=document.createElement(name);e.textContent=text;parent.appendChild(e);return e;}
 function fmt(v,digits){if(v===null||v===undefined||!isFinite(v))return 'n/a';var a=Math.abs(v);return Number(v).toLocaleString(locale,{maximumFractionDigits:digits!==undefined?digits:a>=1000?0:a>=10?1:2});}
@@ -74,16 +58,23 @@ function describe(label,pts,unit){if(!pts.length)return label+': no observation.
 return label+', '+pts.length+' points from '+pts[0].date+' to '+pts[pts.length-1].date+': last '+fmt(pts[pts.length-1].value)+' '+unit+', low '+fmt(lo.value)+' on '+lo.date+', high '+fmt(hi.value)+' on '+hi.date+'.';}
 `;
 
-const BOOT = (name: string) =>
-  `request('ui/initialize',{protocolVersion:'${MCP_APPS.protocolVersion}',appInfo:{name:'${name}',version:'1.0.0'},appCapabilities:{availableDisplayModes:['inline']}})` +
-  `.then(function(r){applyContext(r&&r.hostContext);notify('ui/notifications/initialized',{});},function(){});` +
-  `if(window.ResizeObserver)new ResizeObserver(reportSize).observe(document.body);`;
+/** What view.ts reads: the app's name for the handshake, and how to draw a result and follow the host's context. */
+const PAGE = (name: string) =>
+  `var chokepoint={name:${JSON.stringify(name)},show:show,setLocale:function(l){locale=l;},` +
+  `setMaxHeight:function(px){document.documentElement.style.maxHeight=px+'px';}};`;
 
-/** A self-contained app page: the styles, the runtime, the app's `render` and the handshake. */
+/** `</` would end the inline script early; `<\/` is the same in any JavaScript string or regex. */
+const inline = (script: string) => script.replace(/<\//g, '<\\/');
+
+/**
+ * A self-contained app page: the styles, the drawing helpers and the app's `render` (one classic
+ * script), then the ext-apps View (VIEW_SCRIPT). Nothing is fetched: the host's restrictive
+ * default CSP (inline scripts and styles only) is enough.
+ */
 export function appPage(name: string, title: string, render: string): string {
   return (
     `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
     `<title>${title}</title><style>${STYLE}</style></head><body><main id="app" aria-live="polite"><p>Waiting for the tool result…</p></main>` +
-    `<script>${RUNTIME}${render}\n${BOOT(name)}</script></body></html>`
+    `<script>${DRAWING}${render}\n${PAGE(name)}</script><script>${inline(VIEW_SCRIPT)}</script></body></html>`
   );
 }
