@@ -98,7 +98,8 @@ async function render(sample: (typeof SAMPLES)[number], theme: 'light' | 'dark')
   const { contents } = await client.readResource({ uri: sample.app });
   const html = (contents[0] as { text: string }).text;
   const page = await browser.newPage({ viewport: { width: 680, height: 900 }, colorScheme: theme });
-  page.setDefaultTimeout(10_000);
+  // Generous: Chromium shares the machine with the rest of the suite; nothing here measures time.
+  page.setDefaultTimeout(30_000);
   const errors: string[] = [];
   const requests: string[] = [];
   page.on('console', (m) => {
