@@ -12,6 +12,7 @@ import type { Phrases } from './phrases.ts';
 import { countryNameOf, onOrBefore } from './measures.ts';
 import { type CountryRef, isGeneric, type Metric, type Recognised, recognise } from './recognise.ts';
 import { type Lang, tokenize } from './text.ts';
+import { unknownCommodity } from './unknown.ts';
 
 export type { AnswerData, Fact } from './fact.ts';
 
@@ -467,6 +468,11 @@ export async function groundedAnswer(b: LoadedBuild, q: string, now: Date = new 
   const today = now.toISOString().slice(0, 10);
   const numeric = (['price', 'storage', 'stress', 'volume', 'cover'] as Metric[]).some((x) => r.metrics.has(x)) || r.spr;
   if ((r.date && r.date.from > today) || (r.forecast && numeric)) return cannot(p.reasons.forecast);
+  const unknown = unknownCommodity(lex, r, q);
+  if (unknown) {
+    const near = unknown.near.length ? `; ${p.reasons.nearCovered(PLAN_PHRASES[lang].list(unknown.near))}` : '';
+    return cannot(`${p.reasons.notCovered(unknown.name)}${near}`);
+  }
 
   const m = r.metrics;
   const explicit = m.size > 0 || r.spr;

@@ -17,6 +17,8 @@ export interface Phrases {
     instructions: string;
     /** A commodity or topic named that the data do not cover. */
     notCovered: (name: string) => string;
+    /** Covered commodities spelled close to a name not covered. */
+    nearCovered: (names: string) => string;
     forecast: string;
     noReserve: (commodity: string, place: string) => string;
     beforeSeries: (what: string, first: string) => string;

@@ -60,6 +60,8 @@ export const de = {
   months: ['januar|janner', 'februar', 'marz|maerz', 'april', 'mai', 'juni', 'juli', 'august', 'september', 'oktober|okt', 'november', 'dezember|dez'],
   spanWords: ['zwischen', 'von', 'vom', 'seit', 'und', 'bis', 'zum'],
   yearWords: ['im', 'ende', 'jahr', 'zwischen', 'von', 'seit', 'und', 'bis'],
+  nameAfter: ['von', 'vom', 'fur', 'bei', 'beim', 'uber', 'zu', 'zum'],
+  articles: ['der', 'die', 'das', 'dem', 'den'],
   metrics: {
     storage: ['reserven?', '*speicher', '*fullstand', '*gefullt', '*fullung', '*fullgrad', '*vorrat', '*vorrate'],
     cover: ['reichweite', 'tage', 'wie lange'],
@@ -188,6 +190,7 @@ export const de = {
       outOfScope: 'Chokepoint veröffentlicht Versorgungsdaten zu Rohstoffen und Energie, nicht zu diesem Thema',
       instructions: 'sie verlangt die Anweisungen des Dienstes oder einen Rollenwechsel, die er nicht gibt; fragen Sie stattdessen nach Versorgungsdaten',
       notCovered: (n) => `Chokepoint deckt „${n}“ nicht ab`,
+      nearCovered: (n) => `am nächsten kommen: ${n}`,
       forecast: 'Chokepoint veröffentlicht Beobachtungen, keine Prognosen',
       noReserve: (c, p) => `für ${p} gibt es keine Reihe der Reserven (${c})`,
       beforeSeries: (w, f) => `die Reihe (${w}) beginnt am ${f}`,

@@ -76,6 +76,8 @@ export const en = {
   ],
   spanWords: ['between', 'from', 'since', 'and', 'to', 'until', 'through'],
   yearWords: ['in', 'of', 'end', 'end of', 'year', 'between', 'from', 'since', 'and', 'to'],
+  nameAfter: ['of', 'for', 'on', 'about'],
+  articles: ['the'],
   metrics: {
     storage: ['storage', 'stored', 'stocks?', 'full', 'fill(?:ed|ing)?', 'fill level', 'inventor\\w*', 'reserves?'],
     cover: ['days? of (?:cover|supply)', 'coverage', 'how long', 'how many days'],
@@ -216,6 +218,7 @@ export const en = {
       outOfScope: 'Chokepoint publishes supply data on raw materials and energy, not this topic',
       instructions: 'it asks for the answerer’s instructions or a change of its role, which it does not give; ask about supply data instead',
       notCovered: (n) => `Chokepoint does not cover “${n}”`,
+      nearCovered: (n) => `the nearest it covers: ${n}`,
       forecast: 'Chokepoint publishes observations, not forecasts',
       noReserve: (c, p) => `there is no ${c} reserve series for ${p}`,
       beforeSeries: (w, f) => `the ${w} series starts on ${f}`,

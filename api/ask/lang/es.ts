@@ -54,6 +54,8 @@ export const es = {
   months: ['enero', 'febrero', 'marzo', 'abril', 'mayo', 'junio', 'julio', 'agosto', 'septiembre|setiembre', 'octubre', 'noviembre', 'diciembre'],
   spanWords: ['entre', 'desde', 'de', 'del', 'y', 'a', 'al', 'hasta'],
   yearWords: ['en', 'del', 'de', 'ano', 'entre', 'desde', 'y', 'al', 'hasta', 'a'],
+  nameAfter: ['de', 'del', 'para', 'sobre'],
+  articles: ['la', 'el', 'los', 'las'],
   metrics: {
     storage: ['reservas?', 'almacenamiento', 'almacenad\\w*', 'llen[oa]s?', 'llenado', 'existencias', 'depositos'],
     cover: ['dias de (?:cobertura|consumo)', 'cobertura', 'cuantos dias'],
@@ -158,6 +160,7 @@ export const es = {
       outOfScope: 'Chokepoint publica datos de suministro de materias primas y energía, no sobre este tema',
       instructions: 'pide las instrucciones del servicio o un cambio de papel, que no da; pregunte en cambio por los datos de suministro',
       notCovered: (n) => `Chokepoint no cubre «${n}»`,
+      nearCovered: (n) => `los más cercanos que cubre: ${n}`,
       forecast: 'Chokepoint publica observaciones, no previsiones',
       noReserve: (c, p) => `no hay serie de reservas de ${c} para ${p}`,
       beforeSeries: (w, f) => `la serie (${w}) empieza el ${f}`,

@@ -63,6 +63,8 @@ export const fr = {
   months: ['janvier|janv', 'fevrier|fevr', 'mars', 'avril|avr', 'mai', 'juin', 'juillet|juil', 'aout', 'septembre', 'octobre', 'novembre', 'decembre'],
   spanWords: ['entre', 'de', 'du', 'depuis', 'et', 'a', 'au', "jusqu'au"],
   yearWords: ['en', 'au', 'de', 'fin', 'annee', 'entre', 'et', 'a'],
+  nameAfter: ['de', 'du', 'des', "d'", 'pour', 'sur'],
+  articles: ['la', 'le', "l'", 'les'],
   metrics: {
     storage: ['stockage', 'stockes?', 'remplis?', 'remplie?s?', 'remplissage', 'reserves?'],
     cover: ['jours de (?:couverture|consommation)', 'couverture', 'combien de jours'],
@@ -159,6 +161,7 @@ export const fr = {
       instructions:
         'elle demande les instructions du service ou un changement de rôle, qu’il ne donne pas ; posez plutôt une question sur les données d’approvisionnement',
       notCovered: (n) => `Chokepoint ne couvre pas « ${n} »`,
+      nearCovered: (n) => `les plus proches couverts : ${n}`,
       forecast: 'Chokepoint publie des observations, pas des prévisions',
       noReserve: (c, p) => `il n’existe pas de série de réserves de ${c} pour ${p}`,
       beforeSeries: (w, f) => `la série (${w}) commence le ${f}`,

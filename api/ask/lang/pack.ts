@@ -49,6 +49,9 @@ export interface LanguagePack {
   forecast: Cue;
   /** The US Strategic Petroleum Reserve. */
   spr: Cue;
+  /** Words after which a name follows ("the price of coffee", "le prix du café"), and the articles that may come between. */
+  nameAfter: readonly string[];
+  articles: readonly string[];
   /** Question words that name no topic (no help in judging a search hit). */
   generic: readonly string[];
   /** Heads of compounds a commodity name starts ("Ölpreis", "Gasspeicher"): prefixes of the tail. */
