@@ -101,6 +101,76 @@ const OWN_CATEGORIES = Object.fromEntries(
 const BANDS = (['severe', 'high', 'moderate', 'low'] as const satisfies readonly StressBand[]).map((band) => [band, cue((p) => p.bands[band])] as const);
 const RECENT = cue((p) => p.recent);
 
+/** What the rules of the operations read from a question (folded), computed once. */
+interface Clues {
+  t: string;
+  /** A date relative to the day of the question ("one year ago"). */
+  ago: Intent['ago'];
+  /** A period named ("the last 6 months", "year on year"). */
+  last: { months: number; days: number } | null;
+  since: boolean;
+  order: 'max' | 'min';
+}
+
+/** The period "the last …" names, or a year for "year on year". */
+function lastPeriod(t: string): Clues['last'] {
+  for (const re of LAST) {
+    const m = re.exec(t);
+    if (m) {
+      const unit = m.slice(1).find((g) => g !== undefined && UNITS.some(([u]) => u.test(g)));
+      const count = m.slice(1).find((g) => g !== undefined && countWord(g) !== null && !UNITS.some(([u]) => u.test(g)));
+      if (unit) return period(unit, countWord(count) ?? 1);
+      break;
+    }
+  }
+  return YEAR_ON_YEAR.test(t) ? { months: 12, days: 0 } : null;
+}
+
+/**
+ * The operations in the order they are tried: the first whose rule reads the question wins. A
+ * bound with a number is a filter before anything else; "why" before a change; a change (a word of
+ * movement, "since", a period) before a superlative; a superlative unless it is a comparative
+ * ("plus … que", "more than"); a comparison; else a lookup. `lastIsDate`: for the operations after
+ * a change, a period named without a word of change is the date that long ago ("the price last
+ * month").
+ */
+const OPERATIONS: readonly { kind: Operation['kind']; lastIsDate: boolean; read: (c: Clues) => Operation | null }[] = [
+  {
+    kind: 'threshold',
+    lastIsDate: false,
+    read: ({ t }) => {
+      const th = THRESHOLD.exec(t);
+      const value = th ? Number(th[2]!.replace(',', '.')) : NaN;
+      // "in 2024" is a year, not a bound.
+      if (!th || (value >= 1900 && !th[3])) return null;
+      return { kind: 'threshold', op: IS_BELOW.test(th[1]!) ? '<' : '>', value };
+    },
+  },
+  { kind: 'explain', lastIsDate: false, read: ({ t }) => (EXPLAIN.test(t) ? { kind: 'explain' } : null) },
+  {
+    kind: 'change',
+    lastIsDate: false,
+    read: ({ t, ago, last, since }) => {
+      if (ago || !(CHANGE.test(t) || since || (last && OVER.test(t)) || YEAR_ON_YEAR.test(t))) return null;
+      const p = last ?? { months: since ? 0 : 1, days: 0 };
+      return { kind: 'change', months: p.months, days: p.days, since: since ? 'named' : null };
+    },
+  },
+  {
+    kind: 'rank',
+    lastIsDate: true,
+    read: ({ t, order }) => {
+      const top = TOP_N.exec(t);
+      if (!(SUPER_MIN.test(t) || SUPER_MAX.test(t) || RANKING.test(t) || top)) return null;
+      // "plus … que", "mas … que", "more than": a comparison, not a superlative.
+      if (COMPARATIVE.test(t) && !DEFINITE_SUPERLATIVE.test(t) && !RANKING.test(t) && !top) return null;
+      return { kind: 'rank', order, n: top ? countWord(top[1] ?? top[2]) : null };
+    },
+  },
+  { kind: 'compare', lastIsDate: true, read: ({ t }) => (COMPARE.test(t) ? { kind: 'compare' } : null) },
+  { kind: 'lookup', lastIsDate: true, read: () => ({ kind: 'lookup' }) },
+];
+
 /** The operation and the extra slots of a question (folded words; see recognise.ts for the rest). */
 export function readIntent(question: string, lang: Lang = 'en'): Intent {
   const t = fold(question);
@@ -116,52 +186,15 @@ export function readIntent(question: string, lang: Lang = 'en'): Intent {
   }
   const set: SetKind = COMMODITY_SET.test(t) ? 'commodities' : COUNTRY_SET.test(t) ? 'countries' : null;
   const group = set === 'commodities' ? (GROUPS.find(([, re]) => re.test(t))?.[0] ?? null) : null;
-  const base = {
-    set,
-    group,
-    ago,
-    categories,
-    recent: RECENT.test(t),
-    band: BANDS.find(([, re]) => re.test(t))?.[0] ?? null,
-    order: SUPER_MIN.test(t) && !MAX_OVERRIDE.test(t) ? ('min' as const) : ('max' as const),
-  };
-
-  const th = THRESHOLD.exec(t);
-  if (th && !(Number(th[2]!.replace(',', '.')) >= 1900 && !th[3])) {
-    const op = IS_BELOW.test(th[1]!) ? '<' : '>';
-    return { ...base, op: { kind: 'threshold', op, value: Number(th[2]!.replace(',', '.')) } };
+  const order = SUPER_MIN.test(t) && !MAX_OVERRIDE.test(t) ? ('min' as const) : ('max' as const);
+  const clues: Clues = { t, ago, last: lastPeriod(t), since: SINCE.test(t), order };
+  const recent = RECENT.test(t);
+  const band = BANDS.find(([, re]) => re.test(t))?.[0] ?? null;
+  for (const rule of OPERATIONS) {
+    const op = rule.read(clues);
+    if (op) return { set, group, ago: rule.lastIsDate ? (ago ?? clues.last) : ago, categories, recent, band, order, op };
   }
-  if (EXPLAIN.test(t)) return { ...base, op: { kind: 'explain' } };
-
-  let last: { months: number; days: number } | null = null;
-  for (const re of LAST) {
-    const m = re.exec(t);
-    if (m) {
-      const unit = m.slice(1).find((g) => g !== undefined && UNITS.some(([u]) => u.test(g)));
-      const count = m.slice(1).find((g) => g !== undefined && countWord(g) !== null && !UNITS.some(([u]) => u.test(g)));
-      if (unit) last = period(unit, countWord(count) ?? 1);
-      break;
-    }
-  }
-  if (!last && YEAR_ON_YEAR.test(t)) last = { months: 12, days: 0 };
-  const since = SINCE.test(t);
-  if (!ago && (CHANGE.test(t) || since || (last && OVER.test(t)) || YEAR_ON_YEAR.test(t))) {
-    const p = last ?? { months: since ? 0 : 1, days: 0 };
-    return { ...base, op: { kind: 'change', months: p.months, days: p.days, since: since ? 'named' : null } };
-  }
-  // "the price last month" (no word of change): the reading that long ago.
-  if (!ago && last) base.ago = last;
-
-  const min = SUPER_MIN.test(t);
-  const max = SUPER_MAX.test(t);
-  const top = TOP_N.exec(t);
-  if (min || max || RANKING.test(t) || top) {
-    const n = top ? countWord(top[1] ?? top[2]) : null;
-    // "plus … que", "mas … que", "more than": a comparison, not a superlative.
-    if (!COMPARATIVE.test(t) || DEFINITE_SUPERLATIVE.test(t) || RANKING.test(t) || top) return { ...base, op: { kind: 'rank', order: base.order, n } };
-  }
-  if (COMPARE.test(t)) return { ...base, op: { kind: 'compare' } };
-  return { ...base, op: { kind: 'lookup' } };
+  throw new Error('unreachable: the lookup rule always reads');
 }
 
 /** The day `p` before `iso` (calendar months, then days). */

@@ -10,7 +10,7 @@ import { type Intent, minusPeriod } from './intent.ts';
 import type { Lexicon } from './lexicon.ts';
 import { countryNameOf, entityName, measureOf, type Measure, type MeasureId, onOrBefore, type Point, type Reading } from './measures.ts';
 import { formatDate, formatNumber, formatPercent } from './numbers.ts';
-import { PHRASES, PLAN_PHRASES } from './lang/index.ts';
+import { cue, PHRASES, PLAN_PHRASES } from './lang/index.ts';
 import type { PlanPhrases } from './plan-phrases.ts';
 import type { Recognised } from './recognise.ts';
 import { fold, type Lang } from './text.ts';
@@ -450,13 +450,10 @@ function explainCountry(ctx: Ctx, iso3: string): Planned | null {
   return { text, used: [{ id: p.iso3, type: 'country', title: p.name, url: p.url, quote: bits.join('; ') }], derived: [] };
 }
 
-/** "behind last year", "par rapport à l'an dernier", "gegenüber dem Vorjahr", "que el año pasado": a year's move. */
 /** A word of movement (rise, fall, climb, surge, drop…) in the four languages. */
-const CHANGE_WORDS =
-  /\b(?:ris\w*|rose|f[ae]ll\w*|drop\w*|climb\w*|surg\w*|soar\w*|jump\w*|spik\w*|slump\w*|plung\w*|increas\w*|decreas\w*|up|down|expensive|cheap\w*|high|low|hausse|baisse|monte\w*|chute\w*|flamb\w*|envol\w*|augment\w*|diminu\w*|cher|chere|eleve\w*|gestiegen|steig\w*|gefallen|fall\w*|gesunken|sink\w*|teuer\w*|billig\w*|hoch|subid\w*|sub\w*|baj\w*|cayo|caido|caer|aument\w*|dispar\w*|car[oa]s?|alt[oa]s?)\b/;
-
-const LAST_YEAR =
-  /\b(?:last year|a year ago|year on year|l'an dernier|l'annee derniere|il y a un an|vorjahr\w*|letzten jahr|letztes jahr|vor einem jahr|ano pasado|hace un ano)\b/;
+const CHANGE_WORDS = cue((p) => p.movement);
+/** "behind last year", "par rapport à l'an dernier", "gegenüber dem Vorjahr", "que el año pasado": a year's move. */
+const LAST_YEAR = cue((p) => p.lastYear);
 
 /**
  * Why a figure moved: its change over the period the question implies (a span or a date named,

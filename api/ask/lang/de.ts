@@ -150,6 +150,8 @@ export const de = {
   yearOnYear: ['im jahresvergleich', 'gegenuber dem vorjahr', 'binnen eines jahres'],
   overBefore: ['in den', 'im', 'innerhalb (?:der|des)', 'binnen'],
   overLast: ['letzten', 'vergangenen'],
+  movement: ['gestiegen', 'steig\\w*', 'gefallen', 'fall\\w*', 'gesunken', 'sink\\w*', 'teuer\\w*', 'billig\\w*', 'hoch'],
+  lastYear: ['vorjahr\\w*', 'letzten jahr', 'letztes jahr', 'vor einem jahr'],
   since: ['seit'],
   change: ['veranderung\\w*', 'verandert\\w*', 'entwick\\w*', 'gestiegen', 'gefallen', 'gesunken', 'anstieg', 'ruckgang', 'zugenommen', 'abgenommen'],
   explain: ['warum', 'weshalb', 'wieso', 'treibt', 'treiber', 'getrieben', 'komponenten', 'zusammensetzung', 'zusammengesetzt', 'erklar\\w*', 'beitrag\\w*'],

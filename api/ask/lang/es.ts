@@ -112,6 +112,8 @@ export const es = {
   yearOnYear: ['interanual', 'en un ano', 'en el ultimo ano'],
   overBefore: ['durante (?:el|la|los|las)', 'en (?:el|la|los|las)'],
   overLast: ['ultim\\w*', 'pasad\\w*'],
+  movement: ['subid\\w*', 'sub\\w*', 'baj\\w*', 'cayo', 'caido', 'caer', 'aument\\w*', 'dispar\\w*', 'car[oa]s?', 'alt[oa]s?'],
+  lastYear: ['ano pasado', 'hace un ano'],
   since: ['desde'],
   change: ['cambi\\w*', 'variacion\\w*', 'subid[oa]', 'bajad[oa]', 'aumentad[oa]', 'disminuid[oa]', 'crecid[oa]', 'caid[oa]'],
   explain: ['por que', 'explica\\w*', 'componentes', 'factores', 'impulsa\\w*', 'detras', 'se compone', 'desglose'],

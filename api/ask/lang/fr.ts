@@ -120,6 +120,8 @@ export const fr = {
   yearOnYear: ['sur un an', 'en un an', "sur l'annee"],
   overBefore: ['au cours (?:du|de la|des)', 'sur (?:le|la|les)', 'pendant (?:le|la|les)'],
   overLast: ['dernier\\w*'],
+  movement: ['hausse', 'baisse', 'monte\\w*', 'chute\\w*', 'flamb\\w*', 'envol\\w*', 'augment\\w*', 'diminu\\w*', 'cher', 'chere', 'eleve\\w*'],
+  lastYear: ["l'an dernier", "l'annee derniere", 'il y a un an'],
   since: ['depuis'],
   change: ['evolu\\w*', 'variation\\w*', 'hausse', 'baisse', 'augment\\w*', 'diminu\\w*', 'progress\\w*', 'recul\\w*'],
   explain: ['pourquoi', 'explique\\w*', 'composantes?', "qu'est-ce qui", 'facteurs?', 'moteurs?', 'decompos\\w*'],

@@ -70,6 +70,10 @@ export interface LanguagePack {
   overBefore: Cue;
   overLast: Cue;
   since: Cue;
+  /** A word of movement (rise, fall, climb, dearer…): a "why" about a commodity asks why its price moved. */
+  movement: Cue;
+  /** "last year", "il y a un an": a "why" measured over a year rather than three months. */
+  lastYear: Cue;
   change: Cue;
   explain: Cue;
   compare: Cue;
