@@ -199,6 +199,23 @@ describe('composition', () => {
       expect(a.confidence).toBe(0);
     }
   });
+  it('declines a commodity it does not cover by name, in the language asked, suggesting only names spelled close to it', async () => {
+    for (const [q, said] of [
+      ['What is the price of coffee?', 'Chokepoint does not cover “coffee”.'],
+      ['What is the stress index for coffee?', 'Chokepoint does not cover “coffee”.'],
+      ['Quel est le prix du café ?', 'Chokepoint ne couvre pas « café ».'],
+      ['Wie hoch ist der Kaffeepreis?', 'Chokepoint deckt „Kaffee“ nicht ab.'],
+      ['¿Cuál es el precio del café?', 'Chokepoint no cubre «café».'],
+      ['What is the price of coper?', 'Chokepoint does not cover “coper”; the nearest it covers: Copper.'],
+    ]) {
+      const a = await answer(q!);
+      expect(a.answer, q).toContain(said);
+      expect(a.citations).toEqual([]);
+    }
+    // A covered commodity or a figure of a country is answered as before.
+    expect((await answer('What is the price of copper?')).citations.length).toBeGreaterThan(0);
+    expect((await answer('Warum hat Deutschland diesen Versorgungsstressindex?')).citations.length).toBeGreaterThan(0);
+  });
   it('never states a figure that is not in a cited record', async () => {
     const qs = [
       'Who is the largest producer of cobalt?',

@@ -1,3 +1,5 @@
+import { LANGS } from '../../contract/languages.ts';
+import { group, PACKS } from './lang/index.ts';
 import { fold, type Lang } from './text.ts';
 
 /** A date named in a question: the last day it covers, and how precise it was. */
@@ -12,24 +14,8 @@ export interface AskedDate {
 }
 
 const MONTHS: Record<string, number> = {};
-const addMonths = (names: string[]) => names.forEach((n, i) => n.split('|').forEach((x) => (MONTHS[x] = i + 1)));
-addMonths([
-  'january|jan',
-  'february|feb',
-  'march',
-  'april|apr',
-  'may',
-  'june|jun',
-  'july|jul',
-  'august|aug',
-  'september|sep|sept',
-  'october|oct',
-  'november|nov',
-  'december|dec',
-]);
-addMonths(['janvier|janv', 'fevrier|fevr', 'mars', 'avril|avr', 'mai', 'juin', 'juillet|juil', 'aout', 'septembre', 'octobre', 'novembre', 'decembre']);
-addMonths(['januar|janner', 'februar', 'marz|maerz', 'april', 'mai', 'juni', 'juli', 'august', 'september', 'oktober|okt', 'november', 'dezember|dez']);
-addMonths(['enero', 'febrero', 'marzo', 'abril', 'mayo', 'junio', 'julio', 'agosto', 'septiembre|setiembre', 'octubre', 'noviembre', 'diciembre']);
+/** The month names and abbreviations of every pack, folded, to their number. */
+for (const lang of LANGS) PACKS[lang].months.forEach((n, i) => n.split('|').forEach((x) => (MONTHS[x] = i + 1)));
 const MONTH_RE = Object.keys(MONTHS)
   .sort((a, b) => b.length - a.length)
   .join('|');
@@ -72,7 +58,7 @@ interface Partial {
 
 const DAY_SUFFIX = '(?:st|nd|rd|th|er|re|eme|o|º|°)?';
 /** Words that open or join the two ends of a span, in the four languages. */
-const SPAN_WORD = "(?:between|from|since|and|to|until|through|entre|de|du|depuis|et|a|au|jusqu'au|zwischen|von|vom|seit|und|bis|zum|desde|del|y|al|hasta)";
+const SPAN_WORD = group((p) => p.spanWords);
 
 /** Every full date a question names, in order of appearance, with the year-less ones completed. */
 function allDates(t: string, lang: Lang): Found[] {
@@ -95,10 +81,7 @@ function allDates(t: string, lang: Lang): Found[] {
   );
   each(new RegExp(`\\b(${MONTH_RE})\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+(\\d{4})\\b`, 'g'), (m) => day(+m[3]!, MONTHS[m[1]!]!, +m[2]!, m[0]));
   each(new RegExp(`\\b(${MONTH_RE})\\.?,?\\s+(?:de\\s+|del\\s+)?(\\d{4})\\b`, 'g'), (m) => monthOf(+m[2]!, MONTHS[m[1]!]!, m[0]));
-  each(
-    /\b(?:in|en|im|au|of|del|de|fin|ende|end|end of|year|jahr|annee|ano|between|from|since|and|to|entre|et|a|zwischen|von|seit|und|bis|desde|y|al|hasta)\s+(\d{4})\b(?!-)/g,
-    (m) => yearOf(+m[1]!, m[0]),
-  );
+  each(new RegExp(`\\b${group((p) => p.yearWords)}\\s+(\\d{4})\\b(?!-)`, 'g'), (m) => yearOf(+m[1]!, m[0]));
   // Year-less mentions ("between 1 April and …", "from April to …") take the year of the next full date.
   const partials: Partial[] = [];
   const part = (re: RegExp, f: (m: RegExpExecArray) => Omit<Partial, 'at' | 'end' | 'text'>) => {

@@ -7,11 +7,12 @@ import { type Intent, minusPeriod, readIntent } from './intent.ts';
 import { lexiconFor, type Lexicon } from './lexicon.ts';
 import { localUnit, plan } from './plan.ts';
 import { formatDate, formatNumber, formatPercent } from './numbers.ts';
-import { PHRASES, type Phrases } from './phrases.ts';
-import { PLAN_PHRASES } from './plan-phrases.ts';
+import { PHRASES, PLAN_PHRASES } from './lang/index.ts';
+import type { Phrases } from './phrases.ts';
 import { countryNameOf, onOrBefore } from './measures.ts';
 import { type CountryRef, isGeneric, type Metric, type Recognised, recognise } from './recognise.ts';
 import { type Lang, tokenize } from './text.ts';
+import { unknownCommodity } from './unknown.ts';
 
 export type { AnswerData, Fact } from './fact.ts';
 
@@ -47,7 +48,7 @@ function record<T>(b: LoadedBuild, path: string): T | null {
 
 export { onOrBefore } from './measures.ts';
 
-const lowerFirst = (s: string, lang: Lang) => (lang === 'de' || /^\p{Lu}{2}/u.test(s) ? s : s.charAt(0).toLowerCase() + s.slice(1));
+const lowerFirst = (s: string, lang: Lang) => (PHRASES[lang].nounsCapitalised || /^\p{Lu}{2}/u.test(s) ? s : s.charAt(0).toLowerCase() + s.slice(1));
 const num = (n: number, lang: Lang, d = 2) => formatNumber(n, lang, d);
 const pct = (n: number, lang: Lang, d = 2) => formatPercent(n, lang, d);
 const share = (ratio: number, lang: Lang) => formatPercent(ratio * 100, lang, 1);
@@ -59,10 +60,9 @@ function when(iso: string, monthly: boolean, lang: Lang): string {
     let f = monthFormatters.get(lang);
     if (!f) monthFormatters.set(lang, (f = new Intl.DateTimeFormat(lang, { month: 'long', year: 'numeric', timeZone: 'UTC' })));
     const m = f.format(new Date(`${iso}T00:00:00Z`));
-    return { en: `in ${m}`, fr: `en ${m}`, de: `im ${m}`, es: `en ${m}` }[lang];
+    return PHRASES[lang].inMonth(m);
   }
-  const d = formatDate(iso, lang);
-  return { en: `on ${d}`, fr: `le ${d}`, de: `am ${d}`, es: `el ${d}` }[lang];
+  return PHRASES[lang].onDay(formatDate(iso, lang));
 }
 
 function placeName(lex: Lexicon, b: LoadedBuild, c: CountryRef, lang: Lang): string {
@@ -256,7 +256,7 @@ function producerFacts(b: LoadedBuild, lex: Lexicon, d: Draft, slug: string, cou
   }
   let s = d.p.topProducer(name, countryName(lex, b, first!.iso3, lang), share(first!.share, lang), String(t.year), t.basis);
   const next = [second, third].filter((e) => e).map((e) => `${countryName(lex, b, e!.iso3, lang)} (${share(e!.share, lang)})`);
-  if (next.length) s += d.p.followedBy(next.join(lang === 'en' ? ' and ' : lang === 'fr' ? ' et ' : lang === 'de' ? ' und ' : ' y '));
+  if (next.length) s += d.p.followedBy(next.join(d.p.and));
   d.parts.push(`${s}.`);
   return true;
 }
@@ -468,6 +468,11 @@ export async function groundedAnswer(b: LoadedBuild, q: string, now: Date = new 
   const today = now.toISOString().slice(0, 10);
   const numeric = (['price', 'storage', 'stress', 'volume', 'cover'] as Metric[]).some((x) => r.metrics.has(x)) || r.spr;
   if ((r.date && r.date.from > today) || (r.forecast && numeric)) return cannot(p.reasons.forecast);
+  const unknown = unknownCommodity(lex, r, q);
+  if (unknown) {
+    const near = unknown.near.length ? `; ${p.reasons.nearCovered(PLAN_PHRASES[lang].list(unknown.near))}` : '';
+    return cannot(`${p.reasons.notCovered(unknown.name)}${near}`);
+  }
 
   const m = r.metrics;
   const explicit = m.size > 0 || r.spr;

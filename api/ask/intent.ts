@@ -7,6 +7,9 @@
  */
 import type { EventCategory } from '../../contract/content.ts';
 import type { StressBand } from '../../contract/stress.ts';
+import { LANGS } from '../../contract/languages.ts';
+import { cue, cueSource, entries, group, PACKS } from './lang/index.ts';
+import type { CommodityGroup as Group, PeriodUnit } from './lang/pack.ts';
 import { fold, type Lang } from './text.ts';
 
 export type Operation =
@@ -19,7 +22,7 @@ export type Operation =
 
 /** What a ranking or a filter runs over when the question names a kind of thing rather than things. */
 export type SetKind = 'countries' | 'commodities' | null;
-export type CommodityGroup = 'metals' | 'energy' | 'agri' | null;
+export type CommodityGroup = Group | null;
 
 export interface Intent {
   op: Operation;
@@ -36,138 +39,143 @@ export interface Intent {
   band: StressBand | null;
 }
 
-const NUMBER_WORDS: Record<string, number> = {
-  a: 1, an: 1, one: 1, un: 1, une: 1, ein: 1, eine: 1, einem: 1, einen: 1, einer: 1, uno: 1, una: 1,
-  two: 2, deux: 2, zwei: 2, dos: 2, three: 3, trois: 3, drei: 3, tres: 3, four: 4, quatre: 4, vier: 4, cuatro: 4,
-  five: 5, cinq: 5, funf: 5, cinco: 5, six: 6, sechs: 6, seis: 6, ten: 10, dix: 10, zehn: 10, diez: 10,
-  twelve: 12, douze: 12, zwolf: 12, doce: 12,
-}; // prettier-ignore
+const NUMBER_WORDS: Record<string, number> = Object.assign({}, ...LANGS.map((l) => PACKS[l].numbers));
 const countWord = (s: string | undefined): number | null => (s === undefined ? null : /^\d+$/.test(s) ? Number(s) : (NUMBER_WORDS[s] ?? null));
 const COUNT = `(\\d{1,2}|${Object.keys(NUMBER_WORDS).join('|')})`;
 
-/** Period units in the four languages, as [months, days]. */
-const UNITS: [RegExp, number, number][] = [
-  [/^(?:years?|ans?|annees?|jahre?n?|jahres|anos?)$/, 12, 0],
-  [/^(?:quarters?|trimestres?|quartale?n?|quartals)$/, 3, 0],
-  [/^(?:months?|mois|monate?n?|monats|mes|meses)$/, 1, 0],
-  [/^(?:weeks?|semaines?|wochen?|semanas?)$/, 0, 7],
-  [/^(?:days?|jours?|tage?n?|dias?)$/, 0, 1],
-];
-const UNIT =
-  '(years?|ans?|annees?|jahre?n?|jahres|anos?|quarters?|trimestres?|quartale?n?|quartals|months?|mois|monate?n?|monats|mes|meses|weeks?|semaines?|wochen?|semanas?|days?|jours?|tage?n?|dias?)';
+/** Period units, as [months, days]. */
+const UNIT_SPANS: Record<PeriodUnit, [number, number]> = { year: [12, 0], quarter: [3, 0], month: [1, 0], week: [0, 7], day: [0, 1] };
+const UNITS = (Object.entries(UNIT_SPANS) as [PeriodUnit, [number, number]][]).map(
+  ([u, [months, days]]) => [new RegExp(`^${group((p) => p.units[u])}$`), months, days] as const,
+);
+const UNIT = `(${Object.keys(UNIT_SPANS)
+  .flatMap((u) => entries((p) => p.units[u as PeriodUnit]))
+  .join('|')})`;
 function period(unit: string, count: number): { months: number; days: number } {
   const u = UNITS.find(([re]) => re.test(unit));
   return u ? { months: u[1] * count, days: u[2] * count } : { months: 0, days: 0 };
 }
+/** A pack's template with its `{COUNT}` and `{UNIT}` capture groups filled in. */
+const template = (src: string) => new RegExp(src.replaceAll('{COUNT}', COUNT).replaceAll('{UNIT}', UNIT));
 
 /** "one year ago", "il y a un mois", "vor einem Jahr", "hace 3 meses". */
-const AGO = [
-  new RegExp(`\\b${COUNT}\\s+${UNIT}\\s+ago\\b`),
-  new RegExp(`\\bil y a\\s+${COUNT}\\s+${UNIT}\\b`),
-  new RegExp(`\\bvor\\s+${COUNT}\\s+${UNIT}\\b`),
-  new RegExp(`\\bhace\\s+${COUNT}\\s+${UNIT}\\b`),
-];
+const AGO = LANGS.flatMap((l) => PACKS[l].ago.map(template));
 /** "over the last month", "in the past 3 months", "au cours des 12 derniers mois", "in den letzten 6 Monaten", "en el último año". */
-const LAST = [
-  new RegExp(`\\b(?:last|past|previous)\\s+(?:${COUNT}\\s+)?${UNIT}\\b`),
-  new RegExp(`\\b(?:dernier|derniere|derniers|dernieres)\\s+(?:${COUNT}\\s+)?${UNIT}\\b`),
-  new RegExp(`\\b(?:${COUNT}\\s+)?(?:dernier|derniere|derniers|dernieres)\\s+${UNIT}\\b`),
-  new RegExp(`\\b(?:letzten|vergangenen|letzte|vergangene)\\s+(?:${COUNT}\\s+)?${UNIT}\\b`),
-  new RegExp(`\\b(?:ultimo|ultima|ultimos|ultimas|pasado|pasada)\\s+(?:${COUNT}\\s+)?${UNIT}\\b`),
-  new RegExp(`\\b(?:${COUNT}\\s+)?${UNIT}\\s+(?:pasados|pasadas|anteriores)\\b`),
-];
-const YEAR_ON_YEAR =
-  /\b(?:year on year|year-on-year|yoy|over the year|sur un an|en un an|sur l'annee|im jahresvergleich|gegenuber dem vorjahr|binnen eines jahres|interanual|en un ano|en el ultimo ano)\b/;
+const LAST = LANGS.flatMap((l) => PACKS[l].last.map(template));
+const YEAR_ON_YEAR = cue((p) => p.yearOnYear);
 /** "over the last month", "au cours des derniers mois", "in den letzten", "durante el último año": a period to measure a change over. */
-const OVER =
-  /\b(?:over|during|within|across|throughout|au cours (?:du|de la|des)|sur (?:le|la|les)|pendant (?:le|la|les)|in den|im|innerhalb (?:der|des)|binnen|durante (?:el|la|los|las)|en (?:el|la|los|las))\s+(?:the\s+)?(?:\d+\s+)?(?:last|past|previous|dernier\w*|letzten|vergangenen|ultim\w*|pasad\w*)\b/;
-const SINCE = /\b(?:since|depuis|seit|desde)\b/;
-
-const CHANGE =
-  /\b(?:chang\w*|mov(?:e|ed|ement)|evolv\w*|evolution|trend\w*|ris(?:e|en|ing)|rose|f[ae]ll(?:en|ing)?|drop\w*|increas\w*|decreas\w*|grow\w*|grew|gone (?:up|down)|go(?:ne)? up|went (?:up|down)|evolu\w*|variation\w*|hausse|baisse|augment\w*|diminu\w*|progress\w*|recul\w*|veranderung\w*|verandert\w*|entwick\w*|gestiegen|gefallen|gesunken|anstieg|ruckgang|zugenommen|abgenommen|cambi\w*|variacion\w*|subid[oa]|bajad[oa]|aumentad[oa]|disminuid[oa]|crecid[oa]|caid[oa])\b/;
-
-const EXPLAIN =
-  /\b(?:why|drives?|driving|driven|drivers?|explain\w*|behind|components?|breakdown|break down|made up|composed|what makes|contribut\w*|pourquoi|explique\w*|composantes?|qu'est-ce qui|facteurs?|moteurs?|decompos\w*|warum|weshalb|wieso|treibt|treiber|getrieben|komponenten|zusammensetzung|zusammengesetzt|erklar\w*|beitrag\w*|por que|explica\w*|componentes|factores|impulsa\w*|detras|se compone|desglose)\b/;
-
-const COMPARE =
-  /\b(?:compar\w*|versus|vs|than|fuller|emptier|higher|lower|bigger|smaller|larger|cheaper|dearer|more expensive|plus (?:\w+ )?que|moins (?:\w+ )?que|davantage que|vergleich\w*|gegenuber|als|voller|hoher|niedriger|teurer|billiger|grosser|kleiner|mas (?:\w+ )?que|menos (?:\w+ )?que|mas (?:car[oa]s?|barat[oa]s?|llen[oa]s?|alt[oa]s?|baj[oa]s?)|plus (?:cher|chere|chers|rempli\w*|eleve\w*|bas|basse|faible)|frente a|respecto a|mayor que|menor que)\b/;
-
+const OVER = new RegExp(`\\b${group((p) => p.overBefore)}\\s+(?:the\\s+)?(?:\\d+\\s+)?${group((p) => p.overLast)}\\b`);
+const SINCE = cue((p) => p.since);
+const CHANGE = cue((p) => p.change);
+const EXPLAIN = cue((p) => p.explain);
+const COMPARE = cue((p) => p.compare);
 /** What makes a comparison of a superlative-looking word: "than", "plus … que", "más … que", "als", "X or Y". */
-const COMPARATIVE =
-  /\b(?:than|als|compar\w*|versus|vs|frente a|respecto a|gegenuber|vergleich\w*|or|ou|oder|o)\b|\b(?:plus|moins|mas|menos) (?:\S+ ){0,2}que\b/;
-
+const COMPARATIVE = cue((p) => p.comparative);
+/** "the most", "le plus", "el más": a superlative even beside a comparative word. */
+const DEFINITE_SUPERLATIVE = cue((p) => p.definiteSuperlative);
 /** Superlatives: the word and which end of the ranking it asks for. */
-const SUPER_MIN =
-  /\b(?:lowest|least|smallest|emptiest|cheapest|weakest|minimum|bottom|le moins|la moins|les moins|plus bas(?:se)?s?|plus faibles?|moins (?:rempli|eleve)e?s?|am niedrigsten|am wenigsten|am geringsten|niedrigsten?|geringsten?|wenigsten|kleinsten?|leersten?|billigsten?|el menor|la menor|los menores|las menores|menos|mas baj[oa]s?|mas vaci[oa]s?|mas barat[oa]s?)\b/;
-const SUPER_MAX =
-  /\b(?:highest|most|largest|biggest|fullest|greatest|strongest|top|maximum|le plus|la plus|les plus|plus eleve(?:e|s|es)?|plus rempli(?:e|s|es)?|am hochsten|am meisten|am starksten|am vollsten|am grossten|hochsten?|meisten|grossten?|starksten?|vollsten?|el mayor|la mayor|los mayores|las mayores|mas alt[oa]s?|mas llen[oa]s?|mas fuertes?|mas)\b/;
+const SUPER_MIN = cue((p) => p.superMin);
+const SUPER_MAX = cue((p) => p.superMax);
 /** "most" beside a word of the low end ("the most … least" is rare; "le plus bas" is the low end itself). */
-const MAX_OVERRIDE = /\b(?:most|(?:le|la|les) plus(?! (?:bas|basse|basses|faibles?|petite?s?|vides?|pauvres?)\b)|am meisten|am hochsten)\b/;
-const RANKING = /\b(?:rank\w*|classement|classe|rangliste|rangfolge|reihenfolge|clasificacion|ranking)\b/;
+const MAX_OVERRIDE = cue((p) => p.maxOverride);
+const RANKING = cue((p) => p.ranking);
 /** "top 5", "les 5", "die 3", "los 5", "five most", "5 countries". */
-const TOP_N = new RegExp(
-  `\\b(?:top|les|die|los|las|the)\\s+${COUNT}\\b|\\b${COUNT}\\s+(?:most|least|largest|highest|lowest|countries|commodities|pays|lander|paises|rohstoffe|matieres|materias)\\b`,
-);
+const TOP_N = new RegExp(`\\b${group((p) => p.topBefore)}\\s+${COUNT}\\b|\\b${COUNT}\\s+${group((p) => p.topAfter)}\\b`);
 
 /** "below 20 %", "plus de 80 %", "unter 30 Prozent", "por encima del 50 %". */
-const BELOW =
-  '(?:below|under|less than|lower than|beneath|at most|moins de|en dessous de|en deca de|sous|inferieure?s? a|au plus|unter|weniger als|niedriger als|hochstens|menos de|menos del|por debajo de|por debajo del|inferior(?:es)? al?|como mucho)';
-const ABOVE =
-  '(?:above|over|more than|greater than|higher than|exceeding|at least|plus de|au-dessus de|au dessus de|superieure?s? a|au moins|uber|mehr als|hoher als|mindestens|mas de|mas del|por encima de|por encima del|superior(?:es)? al?|al menos)';
-const THRESHOLD = new RegExp(`\\b(${BELOW}|${ABOVE})\\s+(\\d+(?:[.,]\\d+)?)\\s*(%|percent|per cent|pour ?cent|prozent|por ?ciento|points?|punkte?n?|puntos?)?`);
+const BELOW = group((p) => p.below);
+const ABOVE = group((p) => p.above);
+const THRESHOLD = new RegExp(`\\b(${BELOW}|${ABOVE})\\s+(\\d+(?:[.,]\\d+)?)\\s*(${entries((p) => p.percent).join('|')})?`);
+const IS_BELOW = new RegExp(`^${BELOW}$`);
 
-const COUNTRY_SET =
-  /\b(?:countries|country|nations?|member states?|pays|etats membres|etat membre|land|lander|staaten|staat|mitgliedstaaten|mitgliedsstaaten|paises|pais|estados miembros|estado miembro|where|ou|wo|donde)\b/;
-const COMMODITY_SET =
-  /\b(?:commodit\w*|raw materials?|materials?|metals?|minerals?|resources?|fuels?|crops?|matieres? premieres?|matieres?|metaux|metal|mineraux|ressources?|rohstoff\w*|metall\w*|mineral\w*|brennstoff\w*|materias? primas?|metales|minerales|recursos?|combustibles?)\b/;
-const GROUPS: [Exclude<CommodityGroup, null>, RegExp][] = [
-  ['metals', /\b(?:metals?|metaux|metall\w*|metales|minerals?|mineraux|minerales)\b/],
-  ['energy', /\b(?:energy|energie|energia|fuels?|combustibles?|brennstoff\w*)\b/],
-  [
-    'agri',
-    /\b(?:agri\w*|crops?|food|cultures?|alimentaires?|landwirtschaft\w*|agrar\w*|lebensmittel|cultivos?|alimentos?|fertili[sz]\w*|engrais|dunger|fertilizantes?)\b/,
-  ],
-];
+const COUNTRY_SET = cue((p) => p.countrySet);
+const COMMODITY_SET = cue((p) => p.commoditySet);
+const GROUPS = (['metals', 'energy', 'agri'] as const).map((g) => [g, cue((p) => p.groups[g])] as const);
+const CATEGORY_ORDER = ['sanction', 'conflict', 'catastrophe', 'policy', 'infrastructure'] as const satisfies readonly EventCategory[];
+const CATEGORIES = CATEGORY_ORDER.map((c) => [c, cue((p) => p.categories[c])] as const);
+/** Category words of one language only (English "war" is German "was"). */
+const OWN_CATEGORIES = Object.fromEntries(
+  LANGS.map((l) => [l, CATEGORY_ORDER.filter((c) => PACKS[l].ownCategories[c]).map((c) => [c, new RegExp(cueSource(PACKS[l].ownCategories[c]!))] as const)]),
+) as Record<Lang, (readonly [EventCategory, RegExp])[]>;
+/** The stress bands by name, with their inflections (the first that matches wins). */
+const BANDS = (['severe', 'high', 'moderate', 'low'] as const satisfies readonly StressBand[]).map((band) => [band, cue((p) => p.bands[band])] as const);
+const RECENT = cue((p) => p.recent);
 
-const CATEGORIES: [EventCategory, RegExp][] = [
-  [
-    'sanction',
-    /\b(?:sanction\w*|embargo\w*|price caps?|plafonds? de prix|sanktion\w*|preisdeckel|sancion\w*|bans?|banned|interdi\w*|verbot\w*|prohibi\w*|boycott\w*)\b/,
-  ],
-  [
-    'conflict',
-    /\b(?:conflicts?|conflits?|guerres?|krieg\w*|guerras?|attacks?|strikes?|attaques?|frappes?|angriff\w*|ataques?|military|militaire\w*|militar\w*|blockades?|blocus|bloqueos?|konflikt\w*|conflictos?)\b/,
-  ],
-  [
-    'catastrophe',
-    /\b(?:catastroph\w*|disasters?|katastroph\w*|desastres?|hurricanes?|ouragans?|hurrikan\w*|huracan\w*|earthquakes?|seismes?|erdbeben|terremotos?|floods?|inondations?|hochwasser|uberschwemmung\w*|inundacion\w*|fires?|incendies?|incendios?|storms?|tempetes?|sturm\w*|tormentas?|droughts?|secheresses?|durre\w*|sequias?|accidents?|unfall\w*|unfalle|accidentes?)\b/,
-  ],
-  [
-    'policy',
-    /\b(?:polic(?:y|ies)|politiques?|politik\w*|politicas?|regulations?|reglementations?|regulierung\w*|regulacion\w*|export (?:bans?|controls?|restrictions?)|quotas?|tariffs?|droits de douane|zolle?n?|aranceles?|stock release|releases?|opec|opep)\b/,
-  ],
-  [
-    'infrastructure',
-    /\b(?:infrastructures?|infrastruktur\w*|infraestructuras?|pipelines?|gazoducs?|oleoducs?|gasoductos?|oleoductos?|outages?|pannes?|ausfall\w*|refiner(?:y|ies)|raffineries?|raffinerie\w*|refinerias?|terminals?|terminaux|shutdowns?|stilllegung\w*|cierres?|leitung\w*)\b/,
-  ],
-];
-/** The stress bands by name in the four languages, with their inflections. */
-const BANDS: [StressBand, RegExp][] = [
-  ['severe', /\b(?:severe|severes?|schwer(?:e|en|em|er)?|kritisch\w*|sever[oa]s?|grave|graves)\b/],
-  ['high', /\b(?:high|elevee?s?|hoch|hohe[nmrs]?|alt[oa]s?)\b/],
-  ['moderate', /\b(?:moderate|moderee?s?|massig\w*|maessig\w*|moderad[oa]s?)\b/],
-  ['low', /\b(?:low|faibles?|niedrig\w*|baj[oa]s?)\b/],
-];
+/** What the rules of the operations read from a question (folded), computed once. */
+interface Clues {
+  t: string;
+  /** A date relative to the day of the question ("one year ago"). */
+  ago: Intent['ago'];
+  /** A period named ("the last 6 months", "year on year"). */
+  last: { months: number; days: number } | null;
+  since: boolean;
+  order: 'max' | 'min';
+}
 
-const RECENT =
-  /\b(?:recent\w*|latest|newest|last|derniers?|dernieres?|recents?|recentes?|neueste\w*|letzte\w*|aktuell\w*|jungste\w*|reciente\w*|ultim[oa]s?)\b/;
+/** The period "the last …" names, or a year for "year on year". */
+function lastPeriod(t: string): Clues['last'] {
+  for (const re of LAST) {
+    const m = re.exec(t);
+    if (m) {
+      const unit = m.slice(1).find((g) => g !== undefined && UNITS.some(([u]) => u.test(g)));
+      const count = m.slice(1).find((g) => g !== undefined && countWord(g) !== null && !UNITS.some(([u]) => u.test(g)));
+      if (unit) return period(unit, countWord(count) ?? 1);
+      break;
+    }
+  }
+  return YEAR_ON_YEAR.test(t) ? { months: 12, days: 0 } : null;
+}
+
+/**
+ * The operations in the order they are tried: the first whose rule reads the question wins. A
+ * bound with a number is a filter before anything else; "why" before a change; a change (a word of
+ * movement, "since", a period) before a superlative; a superlative unless it is a comparative
+ * ("plus … que", "more than"); a comparison; else a lookup. `lastIsDate`: for the operations after
+ * a change, a period named without a word of change is the date that long ago ("the price last
+ * month").
+ */
+const OPERATIONS: readonly { kind: Operation['kind']; lastIsDate: boolean; read: (c: Clues) => Operation | null }[] = [
+  {
+    kind: 'threshold',
+    lastIsDate: false,
+    read: ({ t }) => {
+      const th = THRESHOLD.exec(t);
+      const value = th ? Number(th[2]!.replace(',', '.')) : NaN;
+      // "in 2024" is a year, not a bound.
+      if (!th || (value >= 1900 && !th[3])) return null;
+      return { kind: 'threshold', op: IS_BELOW.test(th[1]!) ? '<' : '>', value };
+    },
+  },
+  { kind: 'explain', lastIsDate: false, read: ({ t }) => (EXPLAIN.test(t) ? { kind: 'explain' } : null) },
+  {
+    kind: 'change',
+    lastIsDate: false,
+    read: ({ t, ago, last, since }) => {
+      if (ago || !(CHANGE.test(t) || since || (last && OVER.test(t)) || YEAR_ON_YEAR.test(t))) return null;
+      const p = last ?? { months: since ? 0 : 1, days: 0 };
+      return { kind: 'change', months: p.months, days: p.days, since: since ? 'named' : null };
+    },
+  },
+  {
+    kind: 'rank',
+    lastIsDate: true,
+    read: ({ t, order }) => {
+      const top = TOP_N.exec(t);
+      if (!(SUPER_MIN.test(t) || SUPER_MAX.test(t) || RANKING.test(t) || top)) return null;
+      // "plus … que", "mas … que", "more than": a comparison, not a superlative.
+      if (COMPARATIVE.test(t) && !DEFINITE_SUPERLATIVE.test(t) && !RANKING.test(t) && !top) return null;
+      return { kind: 'rank', order, n: top ? countWord(top[1] ?? top[2]) : null };
+    },
+  },
+  { kind: 'compare', lastIsDate: true, read: ({ t }) => (COMPARE.test(t) ? { kind: 'compare' } : null) },
+  { kind: 'lookup', lastIsDate: true, read: () => ({ kind: 'lookup' }) },
+];
 
 /** The operation and the extra slots of a question (folded words; see recognise.ts for the rest). */
 export function readIntent(question: string, lang: Lang = 'en'): Intent {
   const t = fold(question);
   const categories = CATEGORIES.filter(([, re]) => re.test(t)).map(([c]) => c);
-  // German "war" is "was": the English word counts only in English.
-  if (lang === 'en' && /\bwars?\b/.test(t) && !categories.includes('conflict')) categories.push('conflict');
+  for (const [c, re] of OWN_CATEGORIES[lang]) if (re.test(t) && !categories.includes(c)) categories.push(c);
   let ago: Intent['ago'] = null;
   for (const re of AGO) {
     const m = re.exec(t);
@@ -178,53 +186,15 @@ export function readIntent(question: string, lang: Lang = 'en'): Intent {
   }
   const set: SetKind = COMMODITY_SET.test(t) ? 'commodities' : COUNTRY_SET.test(t) ? 'countries' : null;
   const group = set === 'commodities' ? (GROUPS.find(([, re]) => re.test(t))?.[0] ?? null) : null;
-  const base = {
-    set,
-    group,
-    ago,
-    categories,
-    recent: RECENT.test(t),
-    band: BANDS.find(([, re]) => re.test(t))?.[0] ?? null,
-    order: SUPER_MIN.test(t) && !MAX_OVERRIDE.test(t) ? ('min' as const) : ('max' as const),
-  };
-
-  const th = THRESHOLD.exec(t);
-  if (th && !(Number(th[2]!.replace(',', '.')) >= 1900 && !th[3])) {
-    const op = new RegExp(`^${BELOW}$`).test(th[1]!) ? '<' : '>';
-    return { ...base, op: { kind: 'threshold', op, value: Number(th[2]!.replace(',', '.')) } };
+  const order = SUPER_MIN.test(t) && !MAX_OVERRIDE.test(t) ? ('min' as const) : ('max' as const);
+  const clues: Clues = { t, ago, last: lastPeriod(t), since: SINCE.test(t), order };
+  const recent = RECENT.test(t);
+  const band = BANDS.find(([, re]) => re.test(t))?.[0] ?? null;
+  for (const rule of OPERATIONS) {
+    const op = rule.read(clues);
+    if (op) return { set, group, ago: rule.lastIsDate ? (ago ?? clues.last) : ago, categories, recent, band, order, op };
   }
-  if (EXPLAIN.test(t)) return { ...base, op: { kind: 'explain' } };
-
-  let last: { months: number; days: number } | null = null;
-  for (const re of LAST) {
-    const m = re.exec(t);
-    if (m) {
-      const unit = m.slice(1).find((g) => g !== undefined && UNITS.some(([u]) => u.test(g)));
-      const count = m.slice(1).find((g) => g !== undefined && countWord(g) !== null && !UNITS.some(([u]) => u.test(g)));
-      if (unit) last = period(unit, countWord(count) ?? 1);
-      break;
-    }
-  }
-  if (!last && YEAR_ON_YEAR.test(t)) last = { months: 12, days: 0 };
-  const since = SINCE.test(t);
-  if (!ago && (CHANGE.test(t) || since || (last && OVER.test(t)) || YEAR_ON_YEAR.test(t))) {
-    const p = last ?? { months: since ? 0 : 1, days: 0 };
-    return { ...base, op: { kind: 'change', months: p.months, days: p.days, since: since ? 'named' : null } };
-  }
-  // "the price last month" (no word of change): the reading that long ago.
-  if (!ago && last) base.ago = last;
-
-  const min = SUPER_MIN.test(t);
-  const max = SUPER_MAX.test(t);
-  const top = TOP_N.exec(t);
-  if (min || max || RANKING.test(t) || top) {
-    const n = top ? countWord(top[1] ?? top[2]) : null;
-    // "plus … que", "mas … que", "more than": a comparison, not a superlative.
-    if (!COMPARATIVE.test(t) || /\b(?:le|la|les|el|los|las|the|am)\s+(?:plus|mas|most|least|moins|menos)\b/.test(t) || RANKING.test(t) || top)
-      return { ...base, op: { kind: 'rank', order: base.order, n } };
-  }
-  if (COMPARE.test(t)) return { ...base, op: { kind: 'compare' } };
-  return { ...base, op: { kind: 'lookup' } };
+  throw new Error('unreachable: the lookup rule always reads');
 }
 
 /** The day `p` before `iso` (calendar months, then days). */

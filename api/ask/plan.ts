@@ -10,8 +10,8 @@ import { type Intent, minusPeriod } from './intent.ts';
 import type { Lexicon } from './lexicon.ts';
 import { countryNameOf, entityName, measureOf, type Measure, type MeasureId, onOrBefore, type Point, type Reading } from './measures.ts';
 import { formatDate, formatNumber, formatPercent } from './numbers.ts';
-import { PHRASES } from './phrases.ts';
-import { PLAN_PHRASES, type PlanPhrases } from './plan-phrases.ts';
+import { cue, PHRASES, PLAN_PHRASES } from './lang/index.ts';
+import type { PlanPhrases } from './plan-phrases.ts';
 import type { Recognised } from './recognise.ts';
 import { fold, type Lang } from './text.ts';
 
@@ -58,11 +58,8 @@ function valueText(m: Measure, key: string, v: number, lang: Lang): string {
   }
 }
 
-/** Units published in English, as each language writes them. */
-const UNIT_WORDS: Record<string, Record<Lang, string>> = {
-  'thousand barrels': { en: 'thousand barrels', fr: 'milliers de barils', de: 'Tausend Barrel', es: 'miles de barriles' },
-};
-export const localUnit = (u: string, lang: Lang) => UNIT_WORDS[u]?.[lang] ?? u;
+/** A unit published in English, as the language writes it. */
+export const localUnit = (u: string, lang: Lang) => PHRASES[lang].units[u] ?? u;
 
 function diffText(m: Measure, key: string, d: number, ctx: Ctx): string {
   const a = Math.abs(d);
@@ -381,7 +378,7 @@ function explainCommodity(ctx: Ctx, slug: string): Planned | null {
   if (!s || s.stress_index === null) return null;
   const { lang, pp } = ctx;
   const cname = s.names[lang];
-  const lowered = lang === 'de' ? cname : cname.charAt(0).toLowerCase() + cname.slice(1);
+  const lowered = PHRASES[lang].nounsCapitalised ? cname : cname.charAt(0).toLowerCase() + cname.slice(1);
   let text = pp.explainHead(
     lowered,
     formatNumber(s.stress_index, lang, 1),
@@ -453,13 +450,10 @@ function explainCountry(ctx: Ctx, iso3: string): Planned | null {
   return { text, used: [{ id: p.iso3, type: 'country', title: p.name, url: p.url, quote: bits.join('; ') }], derived: [] };
 }
 
-/** "behind last year", "par rapport à l'an dernier", "gegenüber dem Vorjahr", "que el año pasado": a year's move. */
 /** A word of movement (rise, fall, climb, surge, drop…) in the four languages. */
-const CHANGE_WORDS =
-  /\b(?:ris\w*|rose|f[ae]ll\w*|drop\w*|climb\w*|surg\w*|soar\w*|jump\w*|spik\w*|slump\w*|plung\w*|increas\w*|decreas\w*|up|down|expensive|cheap\w*|high|low|hausse|baisse|monte\w*|chute\w*|flamb\w*|envol\w*|augment\w*|diminu\w*|cher|chere|eleve\w*|gestiegen|steig\w*|gefallen|fall\w*|gesunken|sink\w*|teuer\w*|billig\w*|hoch|subid\w*|sub\w*|baj\w*|cayo|caido|caer|aument\w*|dispar\w*|car[oa]s?|alt[oa]s?)\b/;
-
-const LAST_YEAR =
-  /\b(?:last year|a year ago|year on year|l'an dernier|l'annee derniere|il y a un an|vorjahr\w*|letzten jahr|letztes jahr|vor einem jahr|ano pasado|hace un ano)\b/;
+const CHANGE_WORDS = cue((p) => p.movement);
+/** "behind last year", "par rapport à l'an dernier", "gegenüber dem Vorjahr", "que el año pasado": a year's move. */
+const LAST_YEAR = cue((p) => p.lastYear);
 
 /**
  * Why a figure moved: its change over the period the question implies (a span or a date named,
@@ -530,7 +524,7 @@ function why(ctx: Ctx, m: Measure, key: string, slug: string): Planned | null {
 
 const lowerName = (ctx: Ctx, slug: string) => {
   const n = ctx.lex.sheets.get(slug)?.names[ctx.lang] ?? slug;
-  return ctx.lang === 'de' ? n : n.charAt(0).toLowerCase() + n.slice(1);
+  return PHRASES[ctx.lang].nounsCapitalised ? n : n.charAt(0).toLowerCase() + n.slice(1);
 };
 
 /** Carry out the operation the question asks for; null when the lookup should answer it instead. */

@@ -2,69 +2,25 @@ import type { ScenarioStatus } from '../../contract/content.ts';
 import { nearestName } from './typos.ts';
 import { findDate, findPeriod, type AskedDate, type AskedPeriod } from './dates.ts';
 import { languageScores, pickLanguage } from './lang.ts';
+import { cue, entries, type Metric, METRICS } from './lang/index.ts';
 import type { LexEntry, Lexicon } from './lexicon.ts';
 import { fold, type Lang, type Token, tokenize } from './text.ts';
 
-export type Metric =
-  'storage' | 'cover' | 'volume' | 'price' | 'stress' | 'producer' | 'reserves_in_ground' | 'concentration' | 'autonomy' | 'imports' | 'scenario' | 'event';
+export type { Metric } from './lang/index.ts';
 
-/** Words (folded, in the four languages) that ask for a metric; unanchored stems catch German compounds. */
-const METRIC_PATTERNS: [Metric, RegExp][] = [
-  [
-    'storage',
-    /\b(?:storage|stored|stocks?|full|fill(?:ed|ing)?|fill level|inventor\w*|reserves?|reserven?|reservas?|stockage|stockes?|remplis?|remplie?s?|remplissage|almacenamiento|almacenad\w*|llen[oa]s?|llenado|existencias|depositos)\b|speicher|fullstand|gefullt|fullung|fullgrad|vorrat|vorrate/,
-  ],
-  [
-    'cover',
-    /\b(?:days? of (?:cover|supply)|coverage|how long|how many days|jours de (?:couverture|consommation)|couverture|combien de jours|reichweite|tage|wie lange|dias de (?:cobertura|consumo)|cobertura|cuantos dias)\b/,
-  ],
-  ['volume', /\b(?:volume|volumen|twh|barrels?|barils?|barriles|how much (?:gas|oil)|quantite|menge|cantidad|cuanto gas|combien de gaz|wie viel gas)\b/],
-  [
-    'price',
-    /(?<!\ben )\bcours\b|\b(?:price[sd]?|cost(?:s|ing)?|expensive|cheap\w*|cher|chere|bon marche|teuer\w*|billig\w*|car[oa]s?|barat[oa]s?|trading at|trade at|worth|prix|coute|vaut|kostet|kurs|notiert|precios?|cuesta|cotiza\w*|vale)\b|preis/,
-  ],
-  ['stress', /stress|\btension|spannung|anspannung|\bestres/],
-  [
-    'producer',
-    /\b(?:produc\w*|produi\w*|produz\w*|produktion\w*|mined|mining|mines?|supplier\w*|fournisseur\w*|proveedor\w*|lieferant\w*|exporter|biggest source|largest source|share|part|parts|anteil\w*|cuota|participacion|porcentaje|hersteller\w*|erzeuger\w*|extrai\w*|extrae\w*)\b|forder|bergbau/,
-  ],
-  [
-    'reserves_in_ground',
-    /\b(?:reserves in the ground|in.ground reserves|geological reserves|mineral reserves|reserves geologiques|reserves miniers|reservas minerales|reservas probadas|proven reserves|lagerstatten|bodenschatze)\b/,
-  ],
-  ['concentration', /\b(?:concentrat\w*|konzentration|concentracion|hhi|herfindahl)\b/],
-  ['autonomy', /\b(?:self.?suffic\w*|autonom\w*|autosuffis\w*|autarc\w*|autark\w*|selbstversorg\w*|autosuficien\w*|autoabastec\w*|eigenversorg\w*)\b/],
-  ['imports', /\b(?:imports?|importations?|importe|importaciones|importado\w*|dependen\w*|dependan\w*|abhangig\w*|importabhangig\w*|importquote)\b/],
-  ['scenario', /scenari|szenari|escenari|\b(?:risks?|risques?|risiko|risiken|riesgos?|threats?|menaces?|bedrohung\w*|amenazas?)\b/],
-  [
-    'event',
-    /\b(?:events?|evenements?|ereignis\w*|eventos?|acontecimientos?|news|actualites?|nachrichten|noticias|happen\w*|passiert|ocurri\w*|sucedi\w*|sucesos|what'?s new|developments|incidents?|vorfalle|se passe|s'est passe)\b/,
-  ],
-];
-
-const STATUS_PATTERNS: [ScenarioStatus, RegExp][] = [
-  ['active', /\b(?:active|actifs?|actives?|aktiv\w*|activos?|activas?|en cours|laufend\w*|in progress|ongoing)\b/],
-  ['elevated', /\b(?:elevated|eleves?|elevees?|erhoht\w*|elevad[oa]s?)\b/],
-  ['monitoring', /\b(?:monitoring|monitored|watch(?:ed)?|surveill\w*|beobacht\w*|vigilancia|vigilad[oa]s?|observacion)\b/],
-  ['resolved', /\b(?:resolved|resolus?|resolues?|gelost\w*|resuelt[oa]s?)\b/],
-  ['dismissed', /\b(?:dismissed|ecartes?|ecartees?|verworfen\w*|descartad[oa]s?)\b/],
-];
-
+/** Words that ask for a metric, from the packs: unanchored stems catch German compounds. */
+const METRIC_PATTERNS = METRICS.map((m) => [m, cue((p) => p.metrics[m])] as const);
+const STATUS_PATTERNS = (['active', 'elevated', 'monitoring', 'resolved', 'dismissed'] as const satisfies readonly ScenarioStatus[]).map(
+  (s) => [s, cue((p) => p.statuses[s])] as const,
+);
 /** Topics outside the data: answered plainly with "the data cannot answer". */
-const OUT_OF_SCOPE =
-  /\b(?:population|inhabitants|einwohner\w*|bevolkerung|poblacion|habitantes|gdp|pib|bip|inflation|inflacion|unemploy\w*|chomage|arbeitslos\w*|desempleo|weather|meteo|wetter|president\w*|prasident\w*|prime minister|premier ministre|kanzler\w*|election\w*|wahl(?:en)?|eleccion\w*|football|fussball\w*|futbol|world cup|coupe du monde|weltmeister\w*|mundial de futbol|copa del mundo|capital city|capitale|hauptstadt|bitcoin|crypto\w*|exchange rate|taux de change|wechselkurs|tipo de cambio|interest rate|taux d'interet|leitzins|tipo de interes|share price|cours de l'action|aktienkurs|cotizacion de la accion|recipe|recette|rezept|receta)\b/;
-/**
- * A request to reveal the answerer's instructions or to change its role, in the four languages:
- * declined as such, whatever data question it carries.
- */
-const INSTRUCTIONS =
-  /\b(?:system prompt|developer mode|jailbreak|(?:ignore|disregard|forget) (?:all |any |the |your )?(?:previous |prior |above |earlier )?(?:instructions|rules|prompts?)|(?:reveal|print|show|repeat|output|tell me) (?:me )?(?:your|the) (?:full |entire |hidden |secret )?(?:system )?(?:prompt|instructions|rules)|you are now|act as|pretend (?:to be|you are)|prompt systeme|invite systeme|mode developpeur|ignore[rz]? (?:toutes )?(?:les |tes |vos )?(?:instructions|consignes)|(?:affiche|montre|revele|repete)[rz]? (?:moi )?(?:tes|vos|les) (?:instructions|consignes)|agis comme|fais semblant|systemprompt|system-prompt|entwicklermodus|ignorier\w* (?:alle |die |deine |vorherige\w* )*(?:anweisungen|regeln)|(?:zeig|gib|nenn)\w* (?:mir )?(?:deine|die) (?:anweisungen|regeln|systemanweisungen)|verhalte dich wie|tu so als|prompt del sistema|modo desarrollador|ignora (?:todas )?(?:las |tus )?(?:instrucciones|reglas)|(?:muestra|revela|imprime|repite)(?:me)? (?:tus|las) (?:instrucciones|reglas)|actua como|finge ser)\b/;
-
+const OUT_OF_SCOPE = cue((p) => p.outOfScope);
+/** A request to reveal the answerer's instructions or to change its role: declined as such, whatever data question it carries. */
+const INSTRUCTIONS = cue((p) => p.instructions);
 /** Asking about the future: the data holds observations only. */
-const FORECAST =
-  /\b(?:will (?:\w+ )?(?:be|cost|reach|rise|fall|drop|increase|decrease|go|hit|fill|stand|have|happen|trade)|forecast\w*|predict\w*|projection|prevision\w*|prevoi\w*|sera|seront|prognos\w*|vorhersage|pronostic\w*|predic\w*|estara|habra|tendra|next year|l'an prochain|l'annee prochaine|nachstes jahr|el ano que viene|el proximo ano)\b|\bwird\b.*\b(?:sein|kosten|liegen|steigen|fallen)\b/;
-const SPR =
-  /\b(?:spr|strategic petroleum reserve|strategic (?:oil|crude) reserves?|reserves? strategiques? de petrole|reserve strategique (?:americaine|des etats unis)|strategischen? (?:erdol|ol|rohol)reserven?|strategische (?:erdol|ol|rohol)reserve|reserva estrategica de petroleo|reservas estrategicas de petroleo)\b/;
+const FORECAST = cue((p) => p.forecast);
+const SPR = cue((p) => p.spr);
+const GENERIC = new RegExp(`^(?:${entries((p) => p.generic).join('|')})$`);
 
 export interface CountryRef {
   iso3: string | null;
@@ -91,8 +47,7 @@ export interface Recognised {
 }
 
 const isUpper = (s: string) => /^[A-Z]+$/.test(s);
-const COMPOUND_TAILS =
-  /^(?:preis|speicher|vorrat|vorrate|reserve|lager|bestand|forder|produ|markt|import|export|versorg|fullstand|abhangig|stress|index|knapp|angebot|handel|minen|bergbau|sektor|kurs|menge|sanktion|embargo|lieferung)/;
+const COMPOUND_TAILS = new RegExp(`^(?:${entries((p) => p.compoundTails).join('|')})`);
 
 function accept(e: LexEntry, tokens: readonly Token[], i: number, len: number, lang: Lang, strongFound: boolean): boolean {
   if (e.upperOnly && !(len === 1 && isUpper(tokens[i]!.raw))) return false;
@@ -210,11 +165,5 @@ export function recognise(lex: Lexicon, question: string): Recognised {
 
 /** A word that asks for a metric or a status rather than naming a topic (no help in judging a search hit). */
 export function isGeneric(word: string): boolean {
-  return (
-    METRIC_PATTERNS.some(([, re]) => re.test(word)) ||
-    STATUS_PATTERNS.some(([, re]) => re.test(word)) ||
-    /^(?:what|which|where|about|there|currently|today|latest|current|actuel\w*|aktuell\w*|actual\w*|quelle?s?|welche\w*|cuales?|donde|combien|cuanto\w*|wieviel|countries|country|pays|lander|paises|world|monde|welt|mundo)$/.test(
-      word,
-    )
-  );
+  return METRIC_PATTERNS.some(([, re]) => re.test(word)) || STATUS_PATTERNS.some(([, re]) => re.test(word)) || GENERIC.test(word);
 }
