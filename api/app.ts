@@ -4,6 +4,7 @@ import { ASK_MAX_BODY_BYTES, ROUTES, type RouteSpec } from '../contract/api.ts';
 import { fileAt, hasFile, type LoadedBuild } from './build.ts';
 import type { BuildSource } from './build-store.ts';
 import { DATA_CACHE_CONTROL, HTML_CACHE_CONTROL, JSON_TYPE } from '../contract/http.ts';
+import { BUILD_PATHS, fileForUrl, isServedAsIs } from '../contract/layout.ts';
 import { commonHeaders, pageHeaders } from './headers.ts';
 import { MEMO_KEY, queryObject, sendFile, sendMemoised, urlEncodingProblem } from './http.ts';
 import { negotiateFormat, negotiatedFormat, varyOf } from './negotiate.ts';
@@ -72,9 +73,6 @@ export function canonicalJson(params: Record<string, unknown>): string {
 
 /** Methods every page and file outside /v1/ answers (HEAD is GET without the body). */
 const READ_ONLY_ALLOW = 'GET, HEAD, OPTIONS';
-
-/** Files of the build served as they are, outside /v1/: the contract, discovery files, feeds. */
-const STATIC_PREFIXES = ['openapi.json', 'llms.txt', '.well-known/', 'feeds/', 'bulk/'];
 
 /** Site assets under /_astro/ carry a content hash in their name. */
 export const ASSET_CACHE = 'public, max-age=31536000, immutable';
@@ -244,7 +242,7 @@ export function createApp(opts: AppOptions): Hono {
 
   app.get('/*', async (c, next) => {
     const path = c.req.path.slice(1);
-    if (!STATIC_PREFIXES.some((p) => path === p || (p.endsWith('/') && path.startsWith(p)))) return next();
+    if (!isServedAsIs(path)) return next();
     const b = opts.source.current();
     const file = b && (await fileAt(b, path));
     if (!b || !file) return next();
@@ -261,14 +259,10 @@ export function createApp(opts: AppOptions): Hono {
     const b = opts.source.current();
     if (!b) return next();
     const path = c.req.path;
-    const md = /^\/docs\/([a-z-]+)\.md$/.exec(path);
-    if (md) {
-      const file = await fileAt(b, `docs/${md[1]}`);
-      return file ? sendFile(c, b, file, { 'cache-control': DATA_CACHE_CONTROL }) : next();
-    }
-    const exact = path.endsWith('/') ? `site${path}index.html` : `site${path}`;
-    const file = await fileAt(b, exact);
-    if (file) {
+    const exact = fileForUrl(path);
+    const file = exact === null ? undefined : await fileAt(b, exact);
+    if (exact?.startsWith(BUILD_PATHS.docs)) return file ? sendFile(c, b, file, { 'cache-control': DATA_CACHE_CONTROL }) : next();
+    if (file && exact) {
       if (exact.endsWith('.html')) return sendFile(c, b, file, { 'cache-control': HTML_CACHE_CONTROL, ...pageHeaders(path) });
       return sendFile(c, b, file, { 'cache-control': path.startsWith('/_astro/') ? ASSET_CACHE : DATA_CACHE_CONTROL });
     }
@@ -314,12 +308,9 @@ export function createApp(opts: AppOptions): Hono {
     const b = opts.source.current();
     if (!b || c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.method === 'OPTIONS') return next();
     const path = c.req.path;
-    const rel = path.slice(1);
-    const md = /^\/docs\/([a-z-]+)\.md$/.exec(path);
+    const file = fileForUrl(path);
     const served =
-      (STATIC_PREFIXES.some((p) => rel === p || (p.endsWith('/') && rel.startsWith(p))) && hasFile(b, rel)) ||
-      (md !== null && hasFile(b, `docs/${md[1]}`)) ||
-      hasFile(b, path.endsWith('/') ? `site${path}index.html` : `site${path}`) ||
+      (file !== null && hasFile(b, file)) ||
       (!path.endsWith('/') && hasFile(b, `site${path}/index.html`)) ||
       siteRedirect(path, '', null, (f) => hasFile(b, f)) !== null;
     return served ? notAllowed(c.req.method, path) : next();

@@ -56,3 +56,38 @@ export const BUILD_PATHS = {
   bulk: 'bulk/',
   site: 'site/',
 } as const;
+
+/** Files of the build served as they are at their own address: the contract, discovery files, feeds, bulk downloads. */
+export const SERVED_AS_IS = ['openapi.json', 'llms.txt', '.well-known/', 'feeds/', 'bulk/'] as const;
+
+/** Whether a build file (a path relative to the build) is one of those served as it is. */
+export const isServedAsIs = (file: string): boolean => SERVED_AS_IS.some((p) => file === p || (p.endsWith('/') && file.startsWith(p)));
+
+const GUIDE_URL = /^\/docs\/([a-z-]+)\.md$/;
+
+/**
+ * The public address of a build file the servers send as it is (Node and the Worker's asset layer
+ * alike), or null when none does: the site at the root (`site/fr/index.html` → `/fr/index.html`,
+ * which `/fr/` also names), a guide's Markdown at `/docs/<page>.md`, the files served as they are at
+ * their own path. The inverse of `fileForUrl` on every file it gives an address.
+ */
+export function urlForFile(file: string): string | null {
+  if (file.startsWith(BUILD_PATHS.site)) return `/${file.slice(BUILD_PATHS.site.length)}`;
+  const guide = /^docs\/([a-z-]+)$/.exec(file);
+  if (guide) return `/docs/${guide[1]}.md`;
+  return isServedAsIs(file) ? `/${file}` : null;
+}
+
+/**
+ * The build file a public address names, whether or not the build has it: a file served as it is,
+ * a guide, else the site's file (a directory address names its index.html). Null under /v1/, whose
+ * addresses are the API's routes.
+ */
+export function fileForUrl(url: string): string | null {
+  if (url.startsWith('/v1/') || url === '/v1') return null;
+  const rel = url.slice(1);
+  if (isServedAsIs(rel)) return rel;
+  const guide = GUIDE_URL.exec(url);
+  if (guide) return `${BUILD_PATHS.docs}${guide[1]}`;
+  return `${BUILD_PATHS.site}${url.endsWith('/') ? `${rel}index.html` : rel}`;
+}

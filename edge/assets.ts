@@ -5,7 +5,8 @@ import { commonHeaders, pageHeaders } from '../api/headers.ts';
 import { DATA_CACHE_CONTROL, HTML_CACHE_CONTROL } from '../contract/http.ts';
 import { BUILD_FILES, BUILD_PATHS } from '../contract/layout.ts';
 import type { BuildManifest } from '../contract/manifest.ts';
-import { BUILD_PREFIX, LAZY_FILES, publicPathOf, workerLoads } from './layout.ts';
+import { urlForFile } from '../contract/layout.ts';
+import { BUILD_PREFIX, LAZY_FILES, workerLoads } from './layout.ts';
 
 /**
  * `_headers` rules: URL pattern → headers. Where several rules match, Cloudflare sends each header
@@ -41,7 +42,7 @@ export function headerRules(manifest: BuildManifest): HeaderRules {
     '/_astro/*': { 'cache-control': ASSET_CACHE },
   };
   for (const [path, f] of Object.entries(manifest.files)) {
-    const at = publicPathOf(path);
+    const at = urlForFile(path);
     if (!at) continue;
     if (path.startsWith(BUILD_PATHS.site)) {
       if (path.endsWith('.html') || at.startsWith('/_astro/')) continue;
@@ -109,7 +110,7 @@ export async function packageAssets(buildDir: string, outDir: string): Promise<P
   await rm(outDir, { recursive: true, force: true });
   const copies: [string, string, number][] = [[manifestPath, BUILD_PREFIX.slice(1) + manifestPath, 0]];
   for (const [path, f] of Object.entries(manifest.files)) {
-    const at = publicPathOf(path);
+    const at = urlForFile(path);
     if (at) copies.push([path, at.slice(1), f.bytes]);
     if (workerLoads(path) || (LAZY_FILES as readonly string[]).includes(path)) copies.push([path, BUILD_PREFIX.slice(1) + path, f.bytes]);
   }

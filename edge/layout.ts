@@ -13,9 +13,6 @@ export const BUILD_PREFIX = '/_build/';
 /** Routes the worker answers before the asset layer (wrangler.jsonc `assets.run_worker_first`). */
 export const WORKER_FIRST = ['/v1/*', '/mcp', '/healthz', `${BUILD_PREFIX}*`] as const;
 
-/** Prefixes of the build the Node app serves as they are outside /v1/ (STATIC_PREFIXES of api/app.ts). */
-export const PUBLIC_PREFIXES = ['openapi.json', 'llms.txt', '.well-known/', 'feeds/', 'bulk/'] as const;
-
 /**
  * The files of the build the worker loads into memory (the rest is the asset layer's): the
  * bodies of the path-addressed /v1 routes, the full data the
@@ -27,12 +24,3 @@ export function workerLoads(path: string): boolean {
   return path.startsWith('v1/') || path.startsWith('data/') || path.startsWith('.well-known/') || /^site\/(?:[a-z]{2}\/)?404\.html$/.test(path);
 }
 export const LAZY_FILES = [BUILD_PATHS.searchIndex, BUILD_PATHS.searchLexicon, BUILD_PATHS.searchVectors] as const;
-
-/** The public address of a build file on the asset layer, or null when the Node server does not send it as it is. */
-export function publicPathOf(path: string): string | null {
-  if (path.startsWith(BUILD_PATHS.site)) return `/${path.slice(BUILD_PATHS.site.length)}`;
-  const doc = /^docs\/([a-z-]+)$/.exec(path);
-  if (doc) return `/docs/${doc[1]}.md`;
-  if (PUBLIC_PREFIXES.some((p) => path === p || (p.endsWith('/') && path.startsWith(p)))) return `/${path}`;
-  return null;
-}
