@@ -58,6 +58,12 @@ const Translation = z
   })
   .describe('Title and summary in one language.');
 
+/** One Translation for each language besides English: a new language of the contract is required here without a change. */
+const Translations = z.object(
+  Object.fromEntries(TRANSLATION_LANGS.map((l) => [l, Translation])) as Record<(typeof TRANSLATION_LANGS)[number], typeof Translation>,
+);
+const TRANSLATED = `${TRANSLATION_LANGS.slice(0, -1).join(', ')} and ${TRANSLATION_LANGS.at(-1)}`;
+
 const EventFields = z.object({
   id: z
     .string()
@@ -67,9 +73,7 @@ const EventFields = z.object({
   category: z.enum(EVENT_CATEGORIES).describe('Exactly one category: conflict, sanction, catastrophe, policy or infrastructure.'),
   title: z.string().min(1).describe('Short headline, in English.'),
   summary: z.string().min(1).describe('Two or three sentences on what happened and why it matters for supply, in English.'),
-  translations: z
-    .object({ fr: Translation, de: Translation, es: Translation })
-    .describe('Title and summary in French, German and Spanish (every event carries all three).'),
+  translations: Translations.describe(`Title and summary in ${TRANSLATED} (every event carries them all).`),
   commodities: z.array(CommoditySlug).describe('Commodities whose supply the event affects.'),
   countries: z.array(Iso3).describe('Countries most concerned (producers, transit or importing countries).'),
   source_url: z.url({ protocol: /^https$/ }).describe('Address of a public report of the event, preferably from the official body concerned.'),
@@ -122,7 +126,7 @@ export const ScenarioSchema = z
       .describe("Stable identifier in kebab-case, e.g. 'hormuz-closure'."),
     title: z.string().min(1).describe('Title, in English.'),
     summary: z.string().min(1).describe('What would happen and what it would do to supply, in English.'),
-    translations: z.object({ fr: Translation, de: Translation, es: Translation }).describe('Title and summary in French, German and Spanish.'),
+    translations: Translations.describe(`Title and summary in ${TRANSLATED}.`),
     commodities: z.array(CommoditySlug).describe('Commodities whose supply the scenario would affect.'),
     countries: z.array(Iso3).describe('Countries most concerned.'),
     probability: z.number().min(0).max(1).describe('Editorial estimate that the scenario materialises (or persists) over the next 12 months, 0–1.'),

@@ -1,12 +1,12 @@
 import type { Db } from './db.ts';
 
 import { COUNTRY_NAME_OVERRIDES } from '../contract/countries.ts';
-import { LANGS } from '../contract/languages.ts';
+import { LANGS, type Lang } from '../contract/languages.ts';
 const displayNames = Object.fromEntries(LANGS.map((l) => [l, new Intl.DisplayNames([l], { type: 'region', fallback: 'none' })])) as Record<
   (typeof LANGS)[number],
   Intl.DisplayNames
 >;
-const EU_NAMES = { en: 'European Union', fr: 'Union européenne', de: 'Europäische Union', es: 'Unión Europea' } as const;
+const EU_NAMES: Readonly<Record<Lang, string>> = { en: 'European Union', fr: 'Union européenne', de: 'Europäische Union', es: 'Unión Europea' };
 
 /**
  * Country names in the four languages. ISO codes come from the country-codes source; the

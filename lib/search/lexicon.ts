@@ -46,6 +46,8 @@ export function makeLexicon(file: LexiconFile): Lexicon {
 }
 
 export type Votes = Record<Lang, number>;
+/** A count of zero for every language. */
+export const noVotes = (): Votes => Object.fromEntries(LANGS.map((l) => [l, 0])) as Votes;
 
 export interface Expansion {
   /** Words for the vector side, with weights (English concept words, and the query's own words). */
@@ -80,7 +82,7 @@ export function expandQuery(lex: Lexicon, q: string | readonly string[], isEngli
   const items: WeightedWord[] = [];
   const marks: string[] = [];
   const spans: Expansion['spans'] = [];
-  const votes: Votes = { en: 0, fr: 0, de: 0, es: 0 };
+  const votes = noVotes();
   for (const w of ws) {
     const ls = LANGS.filter((l) => STOP_WORDS[l].has(w));
     for (const l of ls) votes[l] += 1 / ls.length;

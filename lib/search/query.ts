@@ -5,7 +5,7 @@
  * expansion into English for the vector side (lib/search/lexicon.ts).
  */
 import { LANGS, type Lang } from '../../contract/languages.ts';
-import { expandQuery, pickLang, type Expansion, type Lexicon, type LexiconFile } from './lexicon.ts';
+import { expandQuery, noVotes, pickLang, type Expansion, type Lexicon, type LexiconFile } from './lexicon.ts';
 import { Corrector, maxEdits, spellBudget } from './spell.ts';
 import { STOP_WORDS, isStopWord, stem, words, type Splitter } from './text.ts';
 
@@ -112,7 +112,7 @@ export function analyse(a: Analyser, q: string, lang?: Lang): Analysis {
   const out: string[] = [];
   const ws = words(q);
   // The language the words typed right point to, if any: a correction must be a word of it (`Wetter` is no `weiter` in an English query).
-  const before: Record<Lang, number> = { en: 0, fr: 0, de: 0, es: 0 };
+  const before = noVotes();
   for (const w of ws) vote(before, isStopWord(w) ? LANGS.filter((l) => STOP_WORDS[l].has(w)) : langsOf(v, w));
   const hint = LANGS.some((l) => before[l] > 0) ? pickLang(before) : null;
   const fits = hint ? (c: string) => langsOf(v, c).length === 0 || langsOf(v, c).includes(hint) : undefined;
@@ -146,7 +146,7 @@ export function analyse(a: Analyser, q: string, lang?: Lang): Analysis {
   // for the languages of the documents it occurs in (a misspelt word as its correction), one vote
   // shared among them, so a word of several languages (cobalt, Congo) weighs little; each phrase
   // of the expansion table adds half a vote for the languages of its entry.
-  const votes: Record<Lang, number> = { en: 0, fr: 0, de: 0, es: 0 };
+  const votes = noVotes();
   for (const w of out)
     if (isStopWord(w))
       vote(

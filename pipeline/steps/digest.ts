@@ -57,29 +57,32 @@ async function storageMoves(db: Db): Promise<StorageMove[]> {
     FROM l JOIN agsi_storage a ON a.country = l.country AND a.date <= l.d1 - INTERVAL 7 DAY GROUP BY l.country, l.d1, l.f1 ORDER BY l.country = 'eu' DESC`);
 }
 
-const T = {
-  en: {
-    bands: { low: 'low', moderate: 'moderate', high: 'high', severe: 'severe' } as Record<string, string>,
-    title: (w: string) => `Weekly data digest, week ${w}`,
-    summary: (n: number) =>
-      `What moved in the published data: the largest price changes, gas storage, the stress index and ${n === 1 ? 'one new event' : `${n} new events`}.`,
-    prices: 'Prices',
-    storage: 'Gas storage',
-    stress: 'Stress index',
-    events: 'Events',
-    move: (m: Mover, pct: string, to: string, from: string) =>
-      `- **${m.names.en}**: ${pct} ${m.basis === 'week' ? 'on the week' : 'on the month'} (${from} → ${to})`,
-    fill: (name: string, f1: string, f0: string, to: string, from: string) => `- ${name}: ${f1} full on ${to}, against ${f0} on ${from}.`,
-    eu: 'EU',
-    de: 'Germany',
-    top: 'Highest readings:',
-    moved: 'Largest changes since the previous build:',
-    none: 'No index moved since the previous build.',
-    noPrices: (d: string | null) => `No price in the published data has a new observation this week${d ? `; the newest is from ${d}` : ''}.`,
-    noStorage: (d: string) => `No new gas storage reading this week; the newest is from ${d}.`,
-    noEvents: (d: string | null) => `No new event was recorded in the past seven days${d ? `; the latest dates from ${d}` : ''}.`,
-    note: 'This digest is written by the pipeline from the published data at every build; each figure links back to its source through the API.',
-  },
+/** The words of a digest in English; each language has the same. */
+const EN = {
+  bands: { low: 'low', moderate: 'moderate', high: 'high', severe: 'severe' } as Record<string, string>,
+  title: (w: string) => `Weekly data digest, week ${w}`,
+  summary: (n: number) =>
+    `What moved in the published data: the largest price changes, gas storage, the stress index and ${n === 1 ? 'one new event' : `${n} new events`}.`,
+  prices: 'Prices',
+  storage: 'Gas storage',
+  stress: 'Stress index',
+  events: 'Events',
+  move: (m: Mover, pct: string, to: string, from: string) =>
+    `- **${m.names.en}**: ${pct} ${m.basis === 'week' ? 'on the week' : 'on the month'} (${from} → ${to})`,
+  fill: (name: string, f1: string, f0: string, to: string, from: string) => `- ${name}: ${f1} full on ${to}, against ${f0} on ${from}.`,
+  eu: 'EU',
+  de: 'Germany',
+  top: 'Highest readings:',
+  moved: 'Largest changes since the previous build:',
+  none: 'No index moved since the previous build.',
+  noPrices: (d: string | null) => `No price in the published data has a new observation this week${d ? `; the newest is from ${d}` : ''}.`,
+  noStorage: (d: string) => `No new gas storage reading this week; the newest is from ${d}.`,
+  noEvents: (d: string | null) => `No new event was recorded in the past seven days${d ? `; the latest dates from ${d}` : ''}.`,
+  note: 'This digest is written by the pipeline from the published data at every build; each figure links back to its source through the API.',
+};
+
+const T: Readonly<Record<Lang, typeof EN>> = {
+  en: EN,
   fr: {
     bands: { low: 'faible', moderate: 'modérée', high: 'élevée', severe: 'sévère' } as Record<string, string>,
     title: (w: string) => `Synthèse hebdomadaire des données, semaine ${w}`,
@@ -147,7 +150,7 @@ const T = {
     noEvents: (d: string | null) => `No se registró ningún evento nuevo en los últimos siete días${d ? `; el más reciente es del ${d}` : ''}.`,
     note: 'Este resumen lo redacta el pipeline a partir de los datos publicados en cada compilación; cada cifra remite a su fuente a través de la API.',
   },
-} as const;
+};
 
 /**
  * The weekly data digest, written by the pipeline at every build in the four languages from
