@@ -218,6 +218,35 @@ describe('the fast path counts against the rate limit exactly as the app does', 
   });
 });
 
+describe('a refusal is never dearer than an answer', () => {
+  it('refuses a request with a 14 KB Accept header over the limit in the listener, with the same 429 as a plain one', async () => {
+    const server = await startTestServer({ RATE_LIMIT_DATA: '3', FAST_PATH: 'on' });
+    try {
+      const path = '/v1/commodities/agri.maize';
+      const from = '127.0.0.14';
+      // 14 KB of media types the route does not offer: negotiating it would be a 406 from the app.
+      const accept = Array.from({ length: 1100 }, (_, i) => `text/x-${String(i).padStart(4, '0')}`).join(', ');
+      expect(accept.length).toBeGreaterThan(14_000);
+      for (let i = 0; i < 3; i++) expect((await send(server.port, path, {}, 'GET', from)).status).toBe(200);
+      const before = await fastAnswers(server.port);
+      const plain = await send(server.port, path, { 'x-request-id': 'refused' }, 'GET', from);
+      const heavy = await send(server.port, path, { 'x-request-id': 'refused', accept }, 'GET', from);
+      expect(plain.status).toBe(429);
+      // Both refused by the listener before any negotiation (the app would have negotiated nothing: it counts first too).
+      expect(await fastAnswers(server.port)).toBe(before + 2);
+      const same = (r: Reply) => {
+        const { headers, ...rest } = comparable(r);
+        const { 'retry-after': retry, ...others } = headers;
+        const body = r.body.toString().replace(/retry in \d+ s/, 'retry in … s');
+        return { ...rest, body, headers: { ...others, ratelimit: String(others.ratelimit).replace(/t=\d+/, 't=…') }, retry: Number(retry) > 0 };
+      };
+      expect(same(heavy)).toEqual(same(plain));
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 // --- with the counts in Redis: the fast path waits for the count -----------------------------
 
 function ping(port: number): Promise<boolean> {

@@ -3,6 +3,7 @@ import type { createClient as CreateClient } from 'redis';
 import { clientIp, type TrustProxy } from './client-ip.ts';
 import { rateKey } from './ip-text.ts';
 import { LIMIT_OFF, policyHeader, RATE_LIMIT_POLICIES, rateLimitHeaders, type RateLimitPolicy, type RateLimitResult } from '../contract/rate-limits.ts';
+import { takeCounted } from './prebuilt.ts';
 import type { Problem } from './problem.ts';
 import { limitMiddleware, refusal as refusalOf } from './rate-limit/middleware.ts';
 import { Outage } from './rate-limit/outage.ts';
@@ -141,7 +142,8 @@ export async function createRateLimits(opts: RateLimitOptions): Promise<RateLimi
     return rateLimitHeaders(policy, r, quota ? { quota } : {});
   }
 
-  const counter = { count: (c: Context, policy: Policy) => consumeKey(policy, keyOf(c)), headers };
+  // A request the listener's fast path counted before handing it over is not counted again.
+  const counter = { count: (c: Context, policy: Policy) => takeCounted(c, policy) ?? consumeKey(policy, keyOf(c)), headers };
   return {
     data: limitMiddleware('data', counter, limits.data > 0),
     ask: limitMiddleware('ask', counter, limits.ask > 0),
