@@ -4,6 +4,7 @@ import { request } from 'node:http';
 import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROUTES } from '../contract/api.ts';
 import { freePort, startTestServer } from '../test/http.ts';
 import type { LoadedBuild } from './build.ts';
 import { PrebuiltAnswers, prebuiltKey, type Prebuilt } from './prebuilt.ts';
@@ -53,7 +54,8 @@ async function fastAnswers(port: number): Promise<number> {
     .reduce((n, l) => n + Number(l.slice(l.lastIndexOf(' ') + 1)), 0);
 }
 
-type Case = { name: string; path: string; headers?: Record<string, string>; method?: string; fast: boolean };
+/** `fast`: whether the fast path answers the case's second request; undefined: either, as long as the answers are the app's. */
+type Case = { name: string; path: string; headers?: Record<string, string>; method?: string; fast?: boolean };
 
 /**
  * Each case is sent twice to each server, in this order; `fast`: whether the fast path answers
@@ -107,6 +109,13 @@ const CASES: Case[] = [
   { name: 'health', path: '/healthz', fast: false },
 ];
 
+/** Every GET route of the contract, by its example: as JSON, as CSV by format= where it has one, and HEAD. */
+const ROUTE_CASES: Case[] = ROUTES.filter((r) => r.method === 'get').flatMap((r) => [
+  { name: `${r.operationId}: its example`, path: r.example },
+  ...(r.csv ? [{ name: `${r.operationId}: its example as CSV`, path: `${r.example}${r.example.includes('?') ? '&' : '?'}format=csv` }] : []),
+  { name: `${r.operationId}: its example, HEAD`, path: r.example, method: 'HEAD' },
+]);
+
 describe('the fast path answers as the app does', () => {
   let on: Awaited<ReturnType<typeof startTestServer>>;
   let off: Awaited<ReturnType<typeof startTestServer>>;
@@ -127,7 +136,7 @@ describe('the fast path answers as the app does', () => {
       const [first] = [await send(off.port, c.path, c.headers ?? {}), await send(on.port, c.path, c.headers ?? {})];
       return first.headers.etag ? [{ ...c, name: `${c.name}, If-None-Match`, headers: { ...c.headers, 'if-none-match': String(first.headers.etag) } }] : [];
     };
-    const cases = [...CASES];
+    const cases = [...CASES, ...ROUTE_CASES];
     for (const c of CASES.filter((x) => x.fast && !x.method)) cases.push(...(await withEtag(c)).map((x) => ({ ...x, fast: true })));
     let fastBefore = await fastAnswers(on.port);
     for (const c of cases) {
@@ -138,8 +147,8 @@ describe('the fast path answers as the app does', () => {
       }
       const fastNow = await fastAnswers(on.port);
       // The second request of a case is the fast path's when it should be; never when it should not.
-      if (c.fast) expect(fastNow - fastBefore, c.name).toBeGreaterThanOrEqual(1);
-      else expect(fastNow - fastBefore, c.name).toBe(0);
+      if (c.fast === true) expect(fastNow - fastBefore, c.name).toBeGreaterThanOrEqual(1);
+      else if (c.fast === false) expect(fastNow - fastBefore, c.name).toBe(0);
       fastBefore = fastNow;
     }
     expect(await fastAnswers(off.port)).toBe(0);
@@ -214,6 +223,35 @@ describe('the fast path counts against the rate limit exactly as the app does', 
       }
     } finally {
       await Promise.all([on.close(), off.close()]);
+    }
+  });
+});
+
+describe('a refusal is never dearer than an answer', () => {
+  it('refuses a request with a 14 KB Accept header over the limit in the listener, with the same 429 as a plain one', async () => {
+    const server = await startTestServer({ RATE_LIMIT_DATA: '3', FAST_PATH: 'on' });
+    try {
+      const path = '/v1/commodities/agri.maize';
+      const from = '127.0.0.14';
+      // 14 KB of media types the route does not offer: negotiating it would be a 406 from the app.
+      const accept = Array.from({ length: 1100 }, (_, i) => `text/x-${String(i).padStart(4, '0')}`).join(', ');
+      expect(accept.length).toBeGreaterThan(14_000);
+      for (let i = 0; i < 3; i++) expect((await send(server.port, path, {}, 'GET', from)).status).toBe(200);
+      const before = await fastAnswers(server.port);
+      const plain = await send(server.port, path, { 'x-request-id': 'refused' }, 'GET', from);
+      const heavy = await send(server.port, path, { 'x-request-id': 'refused', accept }, 'GET', from);
+      expect(plain.status).toBe(429);
+      // Both refused by the listener before any negotiation (the app would have negotiated nothing: it counts first too).
+      expect(await fastAnswers(server.port)).toBe(before + 2);
+      const same = (r: Reply) => {
+        const { headers, ...rest } = comparable(r);
+        const { 'retry-after': retry, ...others } = headers;
+        const body = r.body.toString().replace(/retry in \d+ s/, 'retry in … s');
+        return { ...rest, body, headers: { ...others, ratelimit: String(others.ratelimit).replace(/t=\d+/, 't=…') }, retry: Number(retry) > 0 };
+      };
+      expect(same(heavy)).toEqual(same(plain));
+    } finally {
+      await server.close();
     }
   });
 });

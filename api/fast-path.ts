@@ -5,7 +5,8 @@ import { headLines, setHead } from './head-text.ts';
 import { matches } from './headers.ts';
 import { routeLabel } from './metrics.ts';
 import { chooseFormat, preferredCoding } from './negotiate.ts';
-import { prebuiltKey, prebuiltOf, replyOf, SLOT, type Reply, type Slot } from './prebuilt.ts';
+import { COUNTED, prebuiltKey, prebuiltOf, replyOf, SLOT, type Counted, type PrebuiltAnswers, type Reply, type Slot, type Target } from './prebuilt.ts';
+import type { LoadedBuild } from './build.ts';
 import { problemReply } from './problem.ts';
 import type { ConsumeResult, RateLimits } from './rate-limit.ts';
 
@@ -34,6 +35,7 @@ export interface FastPathOptions {
 export type FastPath = (req: IncomingMessage, res: ServerResponse, id: string) => string | null;
 
 type WithSlot = IncomingMessage & { [SLOT]?: Slot };
+type WithCount = IncomingMessage & { [COUNTED]?: Counted };
 
 /** A header object as the flat [name, value, …] list writeHead() takes. */
 function flat(headers: Record<string, string>): string[] {
@@ -160,6 +162,34 @@ export function fastPath(opts: FastPathOptions): FastPath {
     else refuse(req, res, id, common, policy, r);
   }
 
+  /**
+   * The reply to a counted (or uncounted) request whose target the app has answered from bytes:
+   * the format negotiated, then the coding; null when the app must answer (a 406, an answer not
+   * recorded for this format, or one the memo no longer holds, for which a slot is left).
+   */
+  function replyFor(req: IncomingMessage, b: LoadedBuild, table: PrebuiltAnswers, key: string, target: Target): Reply | null {
+    const format = target.offers ? chooseFormat(target.urlFormat, req.headers.accept, target.offers) : 'any';
+    // Accept admits nothing the route offers: the app's 406.
+    if (format === null) return null;
+    const p = target.answers[format]?.deref();
+    // A memoised answer is served while the memo holds it (and stays the most recently used there).
+    if (!p || (p.memo && b.memo.get(p.memo.key) !== p.memo.entry)) {
+      if (!p) delete target.answers[format];
+      (req as WithSlot)[SLOT] = table.slot(b, key);
+      return null;
+    }
+    const coding = preferredCoding(req.headers['accept-encoding'], p.codings);
+    // No acceptable coding: the app's 406.
+    if (coding === null) return null;
+    return (p.replies[coding] ??= replyOf(b.headers, p.answer, coding, p.vary));
+  }
+
+  /** The app answers a request the fast path has counted: it takes this count instead of counting again. */
+  function handOver(req: IncomingMessage, counted: Counted): null {
+    (req as WithCount)[COUNTED] = counted;
+    return null;
+  }
+
   return (req, res, id) => {
     const b = source.current();
     if (!b) return null;
@@ -167,37 +197,42 @@ export function fastPath(opts: FastPathOptions): FastPath {
     if (key === null) return null;
     const table = prebuiltOf(b);
     const target = table.get(key);
-    const format = target ? (target.offers ? chooseFormat(target.urlFormat, req.headers.accept, target.offers) : 'any') : 'any';
-    // Accept admits nothing the route offers: the app's 406.
-    if (format === null) return null;
-    const p = target?.answers[format]?.deref();
-    // A memoised answer is served while the memo holds it (and stays the most recently used there).
-    if (!p || (p.memo && b.memo.get(p.memo.key) !== p.memo.entry)) {
-      if (target && !p) delete target.answers[format];
+    if (!target) {
       (req as WithSlot)[SLOT] = table.slot(b, key);
       return null;
     }
-    const coding = preferredCoding(req.headers['accept-encoding'], p.codings);
-    // No acceptable coding: the app's 406.
-    if (coding === null) return null;
-    const reply = (p.replies[coding] ??= replyOf(b.headers, p.answer, coding, p.vary));
-    const label = (target!.label ??= routeLabel(pathOf(key), 200));
-    const policy = target!.policy;
+    const label = (target.label ??= routeLabel(pathOf(key), 200));
+    const policy = target.policy;
     if (!policy) {
+      const reply = replyFor(req, b, table, key, target);
+      if (!reply) return null;
       answer(req, res, id, reply, null, null);
       return label;
     }
+    // Counted first: a refusal is never dearer than an answer, whatever the request's Accept or
+    // Accept-Encoding (BENCHMARKS.md, docs/rate-limits.md).
     const counted = limits.consumeKey(policy, clientKey(req));
-    if (counted instanceof Promise) {
-      // Counted in Redis: answer when the count is back, unless the client left meanwhile.
-      const common = b.headers;
-      counted.then(
-        (r) => {
-          if (!res.destroyed) settle(req, res, id, common, reply, policy, r);
-        },
-        (err: unknown) => res.destroy(err instanceof Error ? err : new Error(String(err))),
-      );
-    } else settle(req, res, id, b.headers, reply, policy, counted);
+    if (!(counted instanceof Promise)) {
+      if (!counted.allowed) {
+        refuse(req, res, id, b.headers, policy, counted);
+        return label;
+      }
+      const reply = replyFor(req, b, table, key, target);
+      if (!reply) return handOver(req, { policy, result: counted });
+      answer(req, res, id, reply, policy, counted.limit === 0 ? null : counted);
+      return label;
+    }
+    // Counted in Redis: the reply is looked up while the count is in flight; answer when it is
+    // back, unless the client left meanwhile.
+    const reply = replyFor(req, b, table, key, target);
+    if (!reply) return handOver(req, { policy, result: counted });
+    const common = b.headers;
+    counted.then(
+      (r) => {
+        if (!res.destroyed) settle(req, res, id, common, reply, policy, r);
+      },
+      (err: unknown) => res.destroy(err instanceof Error ? err : new Error(String(err))),
+    );
     return label;
   };
 }

@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import type { RateLimitPolicy } from '../contract/http.ts';
+import type { RateLimitResult } from '../contract/rate-limits.ts';
 import type { ContentCoding } from '../contract/manifest.ts';
 import { perBuild, type EncodedBody, type LoadedBuild } from './build.ts';
 import type { MemoEntry } from './memo.ts';
@@ -145,6 +146,26 @@ export interface Slot {
 
 /** Property of the Node request under which the fast path leaves its slot for the app. */
 export const SLOT = Symbol('chokepoint.prebuilt');
+
+/**
+ * Property of the Node request under which the fast path leaves the rate-limit count it made
+ * before handing the request to the app (it counts before negotiating, so that a refusal costs
+ * no negotiation): the app's limiter takes that count instead of counting again.
+ */
+export const COUNTED = Symbol('chokepoint.counted');
+export interface Counted {
+  policy: RateLimitPolicy;
+  result: RateLimitResult | Promise<RateLimitResult>;
+}
+
+/** The count the fast path made for this request under `policy`, taken once; undefined when it made none. */
+export function takeCounted(c: Context, policy: RateLimitPolicy): Counted['result'] | undefined {
+  const incoming = (c.env as { incoming?: { [COUNTED]?: Counted } } | undefined)?.incoming;
+  const counted = incoming?.[COUNTED];
+  if (!counted || counted.policy !== policy) return undefined;
+  delete incoming![COUNTED];
+  return counted.result;
+}
 
 const DAY_MS = 86_400_000;
 

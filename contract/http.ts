@@ -34,5 +34,4 @@ export const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
 /** The Link header every response carries: the licence and the backlink reusers must give. */
 export const linkHeader = (baseUrl: string) => `<${LICENSE_URL}>; rel="license", <${baseUrl}/>; rel="cite-as"`;
 
-/** The rate-limit policies, as RateLimit-Policy names them: the data routes and MCP reads, and /v1/ask. */
-export type RateLimitPolicy = 'data' | 'ask';
+export type { RateLimitPolicy } from './rate-limits.ts';

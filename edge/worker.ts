@@ -2,6 +2,7 @@ import type { Hono } from 'hono';
 import { createApp } from '../api/app.ts';
 import { StatelessMcpEndpoint } from '../api/mcp/stateless.ts';
 import { EdgeBuildSource, type AssetFetcher } from './source.ts';
+import { DEFAULT_RATE_LIMITS, RATE_LIMIT_WINDOW_SECONDS } from '../contract/rate-limits.ts';
 import { edgeClientKey, edgeRateLimits, type RateLimitBinding } from './rate-limit.ts';
 
 /** The worker's bindings and variables (edge/wrangler.jsonc). */
@@ -36,10 +37,10 @@ const list = (v: string | undefined) =>
 /** One app per isolate, over the build in its assets. */
 export function createEdgeApp(env: Env): Instance {
   const source = new EdgeBuildSource(env.ASSETS);
-  const period = Number(env.RATE_LIMIT_PERIOD ?? 60) || 60;
+  const period = Number(env.RATE_LIMIT_PERIOD ?? RATE_LIMIT_WINDOW_SECONDS) || RATE_LIMIT_WINDOW_SECONDS;
   const limits = edgeRateLimits({
-    data: { binding: env.RATE_LIMIT_DATA_LIMITER, limit: Number(env.RATE_LIMIT_DATA ?? 60) || 0, period },
-    ask: { binding: env.RATE_LIMIT_ASK_LIMITER, limit: Number(env.RATE_LIMIT_ASK ?? 10) || 0, period },
+    data: { binding: env.RATE_LIMIT_DATA_LIMITER, limit: Number(env.RATE_LIMIT_DATA ?? DEFAULT_RATE_LIMITS.data) || 0, period },
+    ask: { binding: env.RATE_LIMIT_ASK_LIMITER, limit: Number(env.RATE_LIMIT_ASK ?? DEFAULT_RATE_LIMITS.ask) || 0, period },
   });
   const hosts = list(env.MCP_ALLOWED_HOSTS);
   const app = createApp({

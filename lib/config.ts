@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { DEFAULT_RATE_LIMITS } from '../contract/rate-limits.ts';
 import { z } from 'zod';
 import { DEFAULT_EMBEDDINGS_MODEL, type EmbeddingsConfig } from './search/remote.ts';
 import { LOG_LEVELS } from './log.ts';
@@ -31,8 +32,8 @@ export interface VariableDoc {
   shown?: string;
 }
 
-/** Requests per minute per client IP of each rate-limit policy unless configured (0 turns one off). */
-export const DEFAULT_RATE_LIMITS = { data: 60, ask: 10 } as const;
+/** Requests per minute per client IP of each rate-limit policy unless configured (0 turns one off): the contract's. */
+export { DEFAULT_RATE_LIMITS };
 export const DEFAULT_SECURITY_CONTACT = 'mailto:security@chokepoint.example';
 /** Hosts that mean "this machine" for the default PUBLIC_BASE_URL. */
 const LOCAL_HOSTS = new Set(['0.0.0.0', '::', '[::]', 'localhost', '127.0.0.1']);

@@ -8,7 +8,7 @@ import {
   type JSONRPCRequest,
   type Transport,
 } from '@modelcontextprotocol/server';
-import type { ConsumeResult } from '../rate-limit.ts';
+import { refusalDetail, type RateLimitResult as ConsumeResult } from '../../contract/rate-limits.ts';
 import { MCP_CHARGED_METHODS, MCP_RATE_LIMITED, MCP_RESPONSE_TOO_LARGE, type FlowLimits } from './limits.ts';
 import type { McpSession, McpSessions } from './sessions.ts';
 
@@ -87,13 +87,9 @@ export function paramsTooLong(request: JSONRPCRequest, flow: FlowLimits): string
   return walk(request.params, 'params', 0);
 }
 
-function windowOf(post: PostContext, r: ConsumeResult): string {
-  return /w=(\d+)/.exec(post.headers(r)['RateLimit-Policy'] ?? '')?.[1] ?? '60';
-}
-
 /** The answer to a request over the data budget: a tool error for tools/call (as before), a JSON-RPC error otherwise; both with the RateLimit values. */
 export function rateRefusal(request: JSONRPCRequest, r: ConsumeResult, post: PostContext): JSONRPCMessage {
-  const detail = `rate limit exceeded: the "data" policy allows ${r.limit} requests per ${windowOf(post, r)} seconds per client (MCP requests and HTTP data requests together); retry in ${r.resetSeconds} s`;
+  const detail = refusalDetail('data', r, ' (MCP requests and HTTP data requests together)');
   const info = { policy: 'data', limit: r.limit, remaining: r.remaining, retryAfterSeconds: r.resetSeconds, ...post.headers(r) };
   if (request.method === 'tools/call') {
     const result: CallToolResult = { isError: true, content: [{ type: 'text', text: detail }], _meta: info };

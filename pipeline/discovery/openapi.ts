@@ -14,6 +14,7 @@ import { DATA_CACHE_CONTROL, EXPOSED_HEADERS } from '../../contract/http.ts';
 import { CSV_COLUMNS } from '../../contract/csv.ts';
 import { docOf, jsonSchemaOf, parameterSchema, shapeOf, type JsonSchema } from '../../contract/json-schema.ts';
 import { DEFAULT_RATE_LIMITS } from '../../lib/config.ts';
+import { limitHeader, policyHeader, RATE_LIMIT_WINDOW_SECONDS, refusalDetail, type RateLimitPolicy } from '../../contract/rate-limits.ts';
 import { sitePage } from '../../contract/site.ts';
 
 export interface OpenApiOptions {
@@ -30,19 +31,14 @@ export interface OpenApiOptions {
  * (lib/config.ts: RATE_LIMIT_DATA, RATE_LIMIT_ASK); 0 means the policy is off. The discovery
  * files describe these, so they say what the running server does.
  */
-export interface RateLimitQuotas {
-  data: number;
-  ask: number;
-}
-export const RATE_LIMIT_WINDOW_SECONDS = 60;
+export type RateLimitQuotas = Record<RateLimitPolicy, number>;
+export { policyHeader, RATE_LIMIT_WINDOW_SECONDS };
 
 /** How the documents word one policy: its quota, or that it is off. */
 export function policyText(policy: keyof RateLimitQuotas, limits: RateLimitQuotas, on: (quota: number) => string, off: string): string {
   return limits[policy] > 0 ? on(limits[policy]) : off;
 }
 
-/** The RateLimit-Policy header value of a policy that is on. */
-export const policyHeader = (policy: keyof RateLimitQuotas, quota: number) => `"${policy}";q=${quota};w=${RATE_LIMIT_WINDOW_SECONDS}`;
 export const LANGS_ALL = ['en', 'fr', 'de', 'es'] as const;
 
 /** The attribution rule, worded once for every discovery file. */
@@ -280,10 +276,10 @@ function components(limits: RateLimitQuotas): JsonSchema {
       },
       RateLimit: {
         description: first
-          ? `IETF RateLimit header fields draft: remaining requests (r) and seconds until the window resets (t) for the policy, e.g. \`"${first}";r=${Math.max(0, limits[first] - 3)};t=42\`.`
+          ? `IETF RateLimit header fields draft: remaining requests (r) and seconds until the window resets (t) for the policy, e.g. \`${limitHeader(first, Math.max(0, limits[first] - 3), 42)}\`.`
           : 'IETF RateLimit header fields draft. Not sent: every rate-limit policy is off on this server.',
         schema: str,
-        ...(first ? { example: `"${first}";r=${Math.max(0, limits[first] - 3)};t=42` } : {}),
+        ...(first ? { example: limitHeader(first, Math.max(0, limits[first] - 3), 42) } : {}),
       },
       'RateLimit-Policy': {
         description: first
@@ -324,7 +320,7 @@ function components(limits: RateLimitQuotas): JsonSchema {
         429,
         'Too many requests',
         first
-          ? `the "${first}" quota of ${limits[first]} requests per ${RATE_LIMIT_WINDOW_SECONDS} s is used up; retry after 42 s`
+          ? refusalDetail(first, { allowed: false, limit: limits[first], remaining: 0, resetSeconds: 42, windowSeconds: RATE_LIMIT_WINDOW_SECONDS })
           : 'too many connections open from this client address',
         first ? { policy: first } : {},
         { 'Retry-After': ref('headers', 'Retry-After'), RateLimit: ref('headers', 'RateLimit'), 'RateLimit-Policy': ref('headers', 'RateLimit-Policy') },
