@@ -1,10 +1,10 @@
 import type { BuildManifest } from '../contract/manifest.ts';
 import { headerRules, type HeaderRules } from './assets.ts';
-import { publicPathOf } from './layout.ts';
+import { urlForFile } from '../contract/layout.ts';
 
 /**
  * The files the Node server sends as they are, as an nginx `server` block: the same addresses
- * as the Worker's asset layer (edge/layout.ts publicPathOf) and the same headers, from the same
+ * as the Worker's asset layer (contract/layout.ts urlForFile) and the same headers, from the same
  * rules as its `_headers` file (edge/assets.ts headerRules), so the two self-hosted fronts and
  * the Node server cannot drift apart. Everything else (the /v1 routes, which the rate limits
  * count, /mcp, /healthz, redirects and 404 pages) goes to the Node server behind it.
@@ -61,7 +61,7 @@ function quoted(v: string): string {
 export function publicFiles(manifest: BuildManifest): Array<{ url: string; path: string; contentType: string }> {
   const out: Array<{ url: string; path: string; contentType: string }> = [];
   for (const [path, f] of Object.entries(manifest.files)) {
-    const url = publicPathOf(path);
+    const url = urlForFile(path);
     if (!url) continue;
     out.push({ url, path, contentType: f.content_type });
     if (url.endsWith('/index.html')) out.push({ url: url.slice(0, -'index.html'.length), path, contentType: f.content_type });
