@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Lang } from './languages.ts';
 import { CommoditySlug, DateString, Iso2, Iso3, envelope } from './common.ts';
 import { Names } from './commodities.ts';
 import { StressBand, StressHistoryPoint } from './stress.ts';
@@ -7,7 +8,7 @@ import { StressBand, StressHistoryPoint } from './stress.ts';
  * Country names where the usual form differs from CLDR's (Intl.DisplayNames gives "Congo -
  * Kinshasa"): used by the build's names (pipeline/names.ts) and by the answers of /v1/ask.
  */
-export const COUNTRY_NAME_OVERRIDES: Readonly<Record<string, Readonly<Record<'en' | 'fr' | 'de' | 'es', string>>>> = {
+export const COUNTRY_NAME_OVERRIDES: Readonly<Record<string, Readonly<Record<Lang, string>>>> = {
   COD: { en: 'DR Congo', fr: 'RD Congo', de: 'DR Kongo', es: 'RD del Congo' },
   COG: { en: 'Republic of the Congo', fr: 'République du Congo', de: 'Republik Kongo', es: 'República del Congo' },
 };

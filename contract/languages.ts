@@ -7,6 +7,8 @@ export type Lang = z.infer<typeof Lang>;
 
 /** Each language's name in itself (language switches, feed titles). */
 export const LANG_LABEL: Readonly<Record<Lang, string>> = { en: 'English', fr: 'Français', de: 'Deutsch', es: 'Español' };
+/** Each language's name in English (instructions to a model, prompt arguments). */
+export const LANG_NAME_EN: Readonly<Record<Lang, string>> = { en: 'English', fr: 'French', de: 'German', es: 'Spanish' };
 /** The locale numbers and dates are written in, per language. */
 export const LOCALES: Readonly<Record<Lang, string>> = { en: 'en-GB', fr: 'fr-FR', de: 'de-DE', es: 'es-ES' };
 

@@ -5,7 +5,7 @@
  * are read by recognise.ts; this module reads the operation and the slots it adds (order, count,
  * bound, period, the set a ranking runs over, event categories).
  */
-import type { EventCategory } from '../../contract/content.ts';
+import { EVENT_CATEGORIES, type EventCategory } from '../../contract/content.ts';
 import type { StressBand } from '../../contract/stress.ts';
 import { LANGS } from '../../contract/languages.ts';
 import { cue, cueSource, entries, group, PACKS } from './lang/index.ts';
@@ -91,7 +91,9 @@ const IS_BELOW = new RegExp(`^${BELOW}$`);
 const COUNTRY_SET = cue((p) => p.countrySet);
 const COMMODITY_SET = cue((p) => p.commoditySet);
 const GROUPS = (['metals', 'energy', 'agri'] as const).map((g) => [g, cue((p) => p.groups[g])] as const);
-const CATEGORY_ORDER = ['sanction', 'conflict', 'catastrophe', 'policy', 'infrastructure'] as const satisfies readonly EventCategory[];
+/** The order in which category words are tried (the first that matches comes first in the answer). */
+const CATEGORY_RANK: Readonly<Record<EventCategory, number>> = { sanction: 0, conflict: 1, catastrophe: 2, policy: 3, infrastructure: 4 };
+const CATEGORY_ORDER = EVENT_CATEGORIES.toSorted((a, b) => CATEGORY_RANK[a] - CATEGORY_RANK[b]);
 const CATEGORIES = CATEGORY_ORDER.map((c) => [c, cue((p) => p.categories[c])] as const);
 /** Category words of one language only (English "war" is German "was"). */
 const OWN_CATEGORIES = Object.fromEntries(
@@ -174,7 +176,7 @@ const OPERATIONS: readonly { kind: Operation['kind']; lastIsDate: boolean; read:
 /** The operation and the extra slots of a question (folded words; see recognise.ts for the rest). */
 export function readIntent(question: string, lang: Lang = 'en'): Intent {
   const t = fold(question);
-  const categories = CATEGORIES.filter(([, re]) => re.test(t)).map(([c]) => c);
+  const categories: EventCategory[] = CATEGORIES.filter(([, re]) => re.test(t)).map(([c]) => c);
   for (const [c, re] of OWN_CATEGORIES[lang]) if (re.test(t) && !categories.includes(c)) categories.push(c);
   let ago: Intent['ago'] = null;
   for (const re of AGO) {

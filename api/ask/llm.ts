@@ -6,6 +6,7 @@ import { citationOf, type ExecutedCall, type Leaf, modelTools, runCall, type Uni
 import type { LlmConfig } from './config.ts';
 import type { AnswerData, Fact } from './fact.ts';
 import { type FoundNumber, formatDate, formatNumber, formatPercent, numberReadings, quoteNumbers, sameFigure } from './numbers.ts';
+import { LANG_NAME_EN } from '../../contract/languages.ts';
 import type { Lang } from './text.ts';
 
 /**
@@ -19,8 +20,6 @@ import type { Lang } from './text.ts';
 export const MAX_ROUNDS = 4;
 /** Tool calls per question, all rounds together (failed calls included). */
 export const MAX_TOOL_CALLS = 8;
-
-const LANG_NAMES: Record<Lang, string> = { en: 'English', fr: 'French', de: 'German', es: 'Spanish' };
 
 const clients = new Map<string, OpenAI>();
 /** The client, imported on first use: a server without a model configured never loads it. */
@@ -36,7 +35,7 @@ async function client(cfg: LlmConfig): Promise<OpenAI> {
 }
 
 export function systemPrompt(lang: Lang, today: string): string {
-  const L = LANG_NAMES[lang];
+  const L = LANG_NAME_EN[lang];
   return [
     'You answer questions about the open data published by Chokepoint (supply stress for raw materials and energy: strategic reserves, prices, country exposure, crisis scenarios, events, briefings).',
     `Today is ${today}.`,
@@ -99,13 +98,13 @@ interface LeafRef {
 export function matchFigures(answer: string, refs: readonly LeafRef[], question: string, lang?: Lang): Map<LeafRef, number[]> | string {
   if (lang) {
     const iso = /\b\d{4}-\d{2}-\d{2}\b/.exec(answer);
-    if (iso) return `the date ${iso[0]} is not written the way ${LANG_NAMES[lang]} writes dates`;
+    if (iso) return `the date ${iso[0]} is not written the way ${LANG_NAME_EN[lang]} writes dates`;
   }
   const asked = quoteNumbers(question);
   const open: { readings: FoundNumber[]; by: Map<LeafRef, number> }[] = [];
   for (const f of figuresOf(answer)) {
     const readings = lang ? f.readings.filter((x) => writtenAs(x, lang)) : f.readings;
-    if (readings.length === 0) return `the figure ${f.text} is not written the way ${LANG_NAMES[lang!]} writes numbers`;
+    if (readings.length === 0) return `the figure ${f.text} is not written the way ${LANG_NAME_EN[lang!]} writes numbers`;
     const by = new Map<LeafRef, number>();
     for (const ref of refs) {
       const hit = ref.leaf.nums.find((a) => readings.some((x) => sameFigure(x.value, x.decimals, a)));

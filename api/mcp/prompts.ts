@@ -1,6 +1,7 @@
 import { completable, type GetPromptResult, type McpServer, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { LANGS } from '../../contract/common.ts';
+import { LANG_NAME_EN, type Lang } from '../../contract/languages.ts';
 import type { LoadedBuild } from '../build.ts';
 import { ApiError } from '../problem.ts';
 import { resolveCommodity, resolveCountry, resolveReserve } from '../resolve.ts';
@@ -9,8 +10,6 @@ import { countryResource, reserveResource, type ResourceText } from './resources
 import { errorText, explained, identifierArg, rpcError } from './tools/common.ts';
 import { CommodityParam, CountryParam } from '../../contract/api.ts';
 import { TOOL_MODULES } from './tools/index.ts';
-
-const LANGUAGE_NAMES: Record<(typeof LANGS)[number], string> = { en: 'English', fr: 'French', de: 'German', es: 'Spanish' };
 
 function currentBuild(deps: McpServerDeps): LoadedBuild {
   const b = deps.source.current();
@@ -98,7 +97,7 @@ export function registerPrompts(mcp: McpServer, deps: McpServerDeps): void {
             LANGS.filter((l) => code.startsWith(l)),
           ),
         );
-      const language = LANGUAGE_NAMES[code as keyof typeof LANGUAGE_NAMES];
+      const language = LANG_NAME_EN[code as Lang];
       const profile = orInvalid(b, () => countryResource(b, c.iso3));
       return {
         description: `Supply-risk briefing for ${c.name}`,

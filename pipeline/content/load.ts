@@ -20,6 +20,7 @@ import {
   EventSchema,
   SCENARIO_STATUSES,
   ScenarioSchema,
+  TRANSLATION_LANGS,
   type Briefing,
   type BriefingLang,
   type Event,
@@ -329,11 +330,7 @@ type I18nText = z.infer<typeof I18n>;
 
 /** The fr/de/es title and summary of a record written as { en, fr, de, es } maps. */
 function translationsOf(title: I18nText, summary: I18nText): Event['translations'] {
-  return {
-    fr: { title: title.fr, summary: summary.fr },
-    de: { title: title.de, summary: summary.de },
-    es: { title: title.es, summary: summary.es },
-  };
+  return Object.fromEntries(TRANSLATION_LANGS.map((l) => [l, { title: title[l], summary: summary[l] }])) as Event['translations'];
 }
 
 async function loadEvents(ctx: Ctx, dataDir: string, rel: (f: string) => string): Promise<Event[]> {

@@ -1,7 +1,7 @@
 /** German: the words, cues and sentences of the answerer in German (folded: ä → a, ß → ss). */
 import type { LanguagePack } from './pack.ts';
 
-export const de = {
+export const de: LanguagePack = {
   words: [
     'der',
     'die',
@@ -317,4 +317,4 @@ export const de = {
       events: (n) => `${n} erfasste Ereignisse berücksichtigt`,
     },
   },
-} satisfies LanguagePack;
+};

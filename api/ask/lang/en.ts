@@ -1,7 +1,7 @@
 /** English: the words, cues and sentences of the answerer in English. */
 import type { LanguagePack } from './pack.ts';
 
-export const en = {
+export const en: LanguagePack = {
   words: [
     'the',
     'is',
@@ -363,4 +363,4 @@ export const en = {
       events: (n) => `${n} tagged events counted`,
     },
   },
-} satisfies LanguagePack;
+};

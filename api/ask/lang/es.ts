@@ -1,7 +1,7 @@
 /** Spanish: the words, cues and sentences of the answerer in Spanish (folded: no accents, ñ → n). */
 import type { LanguagePack } from './pack.ts';
 
-export const es = {
+export const es: LanguagePack = {
   words: [
     'el',
     'los',
@@ -287,4 +287,4 @@ export const es = {
       events: (n) => `${n} acontecimientos registrados contados`,
     },
   },
-} satisfies LanguagePack;
+};

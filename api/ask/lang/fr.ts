@@ -1,7 +1,7 @@
 /** French: the words, cues and sentences of the answerer in French (folded: no accents). */
 import type { LanguagePack } from './pack.ts';
 
-export const fr = {
+export const fr: LanguagePack = {
   words: [
     'le',
     'la',
@@ -289,4 +289,4 @@ export const fr = {
       events: (n) => `${n} événements répertoriés pris en compte`,
     },
   },
-} satisfies LanguagePack;
+};
