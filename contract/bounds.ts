@@ -99,6 +99,9 @@ export const BOUNDS: { readonly [T in TableName]?: TableBounds<T> } = {
   ei_mineral_prices: { series: ['series'], rules: [positive('value', 'a price')] },
   ei_trade: { series: ['sheet', 'exporter', 'importer'], rules: [nonNegative('value', 'a traded volume')] },
   usgs_world: { series: ['commodity', 'statistic', 'country'], rules: [nonNegative('value', 'a production or capacity')] },
+  usgs_world_2022: { series: ['slug', 'type', 'country'], rules: [nonNegative('value', 'a production')] },
+  usgs_world_2023: { series: ['slug', 'type', 'country'], rules: [nonNegative('value', 'a production')] },
+  usgs_world_2024: { series: ['slug', 'type', 'country'], rules: [nonNegative('value', 'a production')] },
   usgs_us: {
     series: ['commodity', 'statistic', 'detail', 'country'],
     rules: [

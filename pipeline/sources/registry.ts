@@ -12,6 +12,7 @@ import { nyfedGscpiSource } from './nyfed-gscpi.ts';
 import { theGasConsumptionSource } from './the-gas-consumption.ts';
 import type { SourceAdapter } from './types.ts';
 import { usgsMcsSource } from './usgs-mcs.ts';
+import { usgsMcsVintageSources } from './usgs-mcs-vintage.ts';
 import { worldbankPinkSheetSource } from './worldbank-pink-sheet.ts';
 
 /** Every source the pipeline reads, one adapter each (the dataset list of ../shared/sources/SOURCES.md). */
@@ -19,6 +20,7 @@ export const SOURCES: readonly SourceAdapter[] = [
   countryCodesSource,
   eiStatisticalReviewSource,
   usgsMcsSource,
+  ...usgsMcsVintageSources,
   worldbankPinkSheetSource,
   imfCommodityPricesSource,
   eiaOilPricesSource,
