@@ -94,6 +94,7 @@ export const BOUNDS: { readonly [T in TableName]?: TableBounds<T> } = {
   worldbank_indices: { series: ['series'], rules: [positive('value', 'a price index')] },
   imf_prices: { series: ['code'], rules: [positive('value', 'a price or price index'), { kind: 'jump', column: 'value', change: 'ratio' }] },
   ei_energy: { series: ['sheet', 'country'], rules: [nonNegative('value', 'an energy volume')] },
+  ei_energy_2026: { series: ['sheet', 'country'], rules: [nonNegative('value', 'an energy volume')] },
   ei_mine_production: { series: ['mineral', 'country'], rules: [nonNegative('value', 'a mine output')] },
   ei_mineral_reserves: { series: ['mineral', 'country'], rules: [nonNegative('value', 'a mineral reserve')] },
   ei_mineral_prices: { series: ['series'], rules: [positive('value', 'a price')] },

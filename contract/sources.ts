@@ -8,6 +8,7 @@ import { z } from 'zod';
 export const SOURCE_IDS = [
   'country-codes',
   'ei-statistical-review-2024',
+  'ei-statistical-review-2026',
   'usgs-mcs-2026',
   'usgs-mcs-2022',
   'usgs-mcs-2023',

@@ -56,6 +56,7 @@ const SCHEMAS = {
   },
   country_names: { name: 'VARCHAR', iso3: 'VARCHAR' },
   ei_energy: { sheet: 'VARCHAR', unit: 'VARCHAR', section: 'VARCHAR', country: 'VARCHAR', is_aggregate: 'BOOLEAN', year: 'INTEGER', value: 'DOUBLE' },
+  ei_energy_2026: { sheet: 'VARCHAR', unit: 'VARCHAR', section: 'VARCHAR', country: 'VARCHAR', is_aggregate: 'BOOLEAN', year: 'INTEGER', value: 'DOUBLE' },
   ei_mine_production: { mineral: 'VARCHAR', sheet: 'VARCHAR', unit: 'VARCHAR', country: 'VARCHAR', is_aggregate: 'BOOLEAN', year: 'INTEGER', value: 'DOUBLE' },
   ei_mineral_reserves: {
     mineral: 'VARCHAR',

@@ -34,6 +34,7 @@ const MIRROR_AS_OF: Record<string, string | null> = {
   'usgs-mcs-2023': '2022-12-31',
   'usgs-mcs-2024': '2023-12-31',
   'ei-statistical-review-2024': '2023-12-31',
+  'ei-statistical-review-2026': '2025-12-31',
   'eurostat-gas-imports-by-partner': '2020-12-31',
   'imf-portwatch-chokepoints': '2026-08-16',
   'eia-chokepoints': '2025-12-31',

@@ -1,5 +1,5 @@
 import { countryCodesSource } from './country-codes.ts';
-import { eiStatisticalReviewSource } from './ei-statistical-review.ts';
+import { eiStatisticalReview2026Source, eiStatisticalReviewSource } from './ei-statistical-review.ts';
 import { eiaChokepointsSource } from './eia-chokepoints.ts';
 import { eiaHenryHubSource } from './eia-henry-hub.ts';
 import { eiaOilPricesSource } from './eia-oil-prices.ts';
@@ -19,6 +19,7 @@ import { worldbankPinkSheetSource } from './worldbank-pink-sheet.ts';
 export const SOURCES: readonly SourceAdapter[] = [
   countryCodesSource,
   eiStatisticalReviewSource,
+  eiStatisticalReview2026Source,
   usgsMcsSource,
   ...usgsMcsVintageSources,
   worldbankPinkSheetSource,

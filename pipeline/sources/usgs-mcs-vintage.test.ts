@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SOURCES_DIR } from '../../test/support.ts';
 import { Db } from '../db.ts';
 import { exposureAt, loadExposures } from '../steps/exposure.ts';
-import { eiStatisticalReviewSource } from './ei-statistical-review.ts';
+import { eiStatisticalReview2026Source, eiStatisticalReviewSource } from './ei-statistical-review.ts';
 import { eiaChokepointsSource } from './eia-chokepoints.ts';
 import { SourceError } from './types.ts';
 import { usgsMcsSource } from './usgs-mcs.ts';
@@ -17,7 +17,8 @@ describe('USGS MCS 2022–2024 vintages', () => {
   let db: Db;
   beforeAll(async () => {
     db = await Db.open();
-    for (const s of [...usgsMcsVintageSources, usgsMcsSource, eiStatisticalReviewSource, eiaChokepointsSource]) await s.load(db, join(SOURCES_DIR, s.id));
+    for (const s of [...usgsMcsVintageSources, usgsMcsSource, eiStatisticalReviewSource, eiStatisticalReview2026Source, eiaChokepointsSource])
+      await s.load(db, join(SOURCES_DIR, s.id));
   }, 120_000);
   afterAll(() => db.close());
 

@@ -6,11 +6,12 @@
  * chokepoint, the newest row published by t. USGS rows carry their edition's publication day (MCS
  * 2023 and 2024 as vintages, MCS 2026 as the current release: pipeline/sources/usgs-mcs-vintage.ts),
  * so a month reads the production shares known then; EI rows the end of their data year plus EI's
- * lag. A month before any row's publication falls back to the oldest row and says so
+ * lag, each year from the first EI edition that published it (2024 edition to 2023, 2026 after). A month before any row's publication falls back to the oldest row and says so
  * (`before_publication`).
  */
 import type { SourceId } from '../../contract/sources.ts';
 import type { Db } from '../db.ts';
+import { eiFirstPublishedSql, loadedEiEditions } from './ei-editions.ts';
 import { USGS_CURRENT_PUBLISHED, USGS_VINTAGES, vintageTable } from '../sources/usgs-mcs-vintage.ts';
 import { round } from './reserves.ts';
 
@@ -85,7 +86,7 @@ async function oilRows(db: Db): Promise<ExposureRow[]> {
     `SELECT chokepoint, year, full_year, mbd FROM eia_chokepoint_oil ORDER BY chokepoint, year`,
   );
   const world = await db.all<{ year: number; value: number }>(
-    `SELECT year, value FROM ei_energy WHERE sheet = 'Oil Production - barrels' AND country = 'Total World' AND value IS NOT NULL ORDER BY year`,
+    `SELECT year, value FROM ${eiFirstPublishedSql(await loadedEiEditions(db))} WHERE sheet = 'Oil Production - barrels' AND country = 'Total World' AND value IS NOT NULL ORDER BY year`,
   );
   if (!world.length) return [];
   const worldAt = (y: number) => world.filter((w) => w.year <= y).at(-1) ?? (world[0] as { year: number; value: number });
@@ -106,10 +107,11 @@ async function oilRows(db: Db): Promise<ExposureRow[]> {
 
 /** LNG: the Gulf states' share of world LNG exports (Hormuz, every year EI gives); Gulf LNG to Europe (Red Sea, 2023 trade). */
 async function lngRows(db: Db): Promise<ExposureRow[]> {
-  const years = await db.all<{ year: number; gulf: number; world: number }>(
+  // Each year as its first edition published it (2024 edition to 2023, 2026 edition after).
+  const years = await db.all<{ year: number; gulf: number; world: number; source: SourceId }>(
     `SELECT year, sum(value) FILTER (WHERE country IN (${GULF.map(() => '?').join(', ')})) AS gulf,
-            max(value) FILTER (WHERE country = 'Total LNG exports') AS world
-     FROM ei_energy WHERE sheet = 'Gas - LNG exports bcm' AND value IS NOT NULL GROUP BY year HAVING world > 0 ORDER BY year`,
+            max(value) FILTER (WHERE country = 'Total LNG exports') AS world, any_value(source) AS source
+     FROM ${eiFirstPublishedSql(await loadedEiEditions(db))} WHERE sheet = 'Gas - LNG exports bcm' AND value IS NOT NULL GROUP BY year HAVING world > 0 ORDER BY year`,
     [...GULF],
   );
   const rows: ExposureRow[] = years.map((y) => ({
@@ -118,10 +120,11 @@ async function lngRows(db: Db): Promise<ExposureRow[]> {
     year: y.year,
     published: addDays(`${y.year}-12-31`, LAG.ei),
     basis: `EI: LNG exports of the Gulf states ${round(y.gulf ?? 0, 1)} bcm / world LNG exports ${round(y.world, 1)} bcm, ${y.year}`,
-    source: 'ei-statistical-review-2024',
+    source: y.source,
   }));
   const europe = await gulfLngToEurope(db);
   const world = years.find((y) => y.year === europe?.year)?.world;
+  // The Red Sea rows stay on the 2024 edition: its trade matrices (2023) are the only ones in the mirror.
   if (europe && world)
     for (const chokepoint of ['bab_el_mandeb', 'suez'])
       rows.push({

@@ -140,6 +140,7 @@ export const de: Messages = {
       'usgs-mcs-2023': 'Die Daten der USGS Mineral Commodity Summaries 2023',
       'usgs-mcs-2024': 'Die Daten der USGS Mineral Commodity Summaries 2024',
       'ei-statistical-review-2024': 'Die Daten der Energy Institute Statistical Review 2024',
+      'ei-statistical-review-2026': 'Die Daten der Energy Institute Statistical Review 2026',
       'eurostat-gas-imports-by-partner': 'Die Gasimportdaten von Eurostat',
       'country-codes': 'Die Ländercodes',
       'imf-portwatch-chokepoints': 'Die IMF-PortWatch-Transitdaten',

@@ -136,6 +136,7 @@ export const en = {
       'usgs-mcs-2023': 'USGS Mineral Commodity Summaries 2023 data',
       'usgs-mcs-2024': 'USGS Mineral Commodity Summaries 2024 data',
       'ei-statistical-review-2024': 'Energy Institute Statistical Review 2024 data',
+      'ei-statistical-review-2026': 'Energy Institute Statistical Review 2026 data',
       'eurostat-gas-imports-by-partner': 'Eurostat gas import data',
       'country-codes': 'Country code data',
       'imf-portwatch-chokepoints': 'IMF PortWatch transit data',

@@ -140,6 +140,7 @@ export const es: Messages = {
       'usgs-mcs-2023': 'Los datos de USGS Mineral Commodity Summaries 2023',
       'usgs-mcs-2024': 'Los datos de USGS Mineral Commodity Summaries 2024',
       'ei-statistical-review-2024': 'Los datos de la Energy Institute Statistical Review 2024',
+      'ei-statistical-review-2026': 'Los datos de la Energy Institute Statistical Review 2026',
       'eurostat-gas-imports-by-partner': 'Los datos de importaciones de gas de Eurostat',
       'country-codes': 'Los códigos de país',
       'imf-portwatch-chokepoints': 'Los datos de tránsito de IMF PortWatch',

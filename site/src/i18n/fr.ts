@@ -144,6 +144,7 @@ export const fr: Messages = {
       'usgs-mcs-2023': 'Les données USGS Mineral Commodity Summaries 2023',
       'usgs-mcs-2024': 'Les données USGS Mineral Commodity Summaries 2024',
       'ei-statistical-review-2024': 'Les données de l’Energy Institute Statistical Review 2024',
+      'ei-statistical-review-2026': 'Les données de l’Energy Institute Statistical Review 2026',
       'eurostat-gas-imports-by-partner': 'Les données d’importation de gaz d’Eurostat',
       'country-codes': 'Les codes pays',
       'imf-portwatch-chokepoints': 'Les données de transit IMF PortWatch',
