@@ -180,6 +180,15 @@ describe('build from the real sources', () => {
     expect(lng.producers).toMatchObject({ year: 2025, source: 'ei-statistical-review-2026' });
   });
 
+  it("gives Türkiye its pipeline gas suppliers (EI's 'Rest of Europe'), and counts no pipeline gas at Hormuz", () => {
+    const tur = CountryProfileResponse.parse(readJson(cur('v1/countries/TUR.json'))).data;
+    const gas = tur.exposures.find((e) => e.commodity === 'energy.gas')!;
+    expect(gas.suppliers_basis).toMatch(/'Rest of Europe' aggregate/);
+    expect(gas.suppliers.map((s) => s.iso3)).toEqual(expect.arrayContaining(['RUS', 'AZE', 'NOR']));
+    const part = tur.stress.parts.find((p) => p.commodity === 'energy.gas')!;
+    expect(part.suppliers_at_risk.find((s) => s.iso3 === 'IRN')).toBeUndefined();
+  });
+
   it('weighs a country by its energy mix: negligible coal does not stress Qatar, and UK gas comes mostly from Norway', () => {
     const qat = CountryProfileResponse.parse(readJson(cur('v1/countries/QAT.json'))).data;
     const coal = qat.stress.parts.find((p) => p.commodity === 'energy.coal')!;

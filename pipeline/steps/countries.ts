@@ -278,7 +278,20 @@ export const EU27 = new Set([
 ]);
 
 type SupplierRow = { iso3: string; exporter: string; exporter_iso3: string | null; value: number; unit: string };
-export type SupplierTable = { entries: { iso3: string | null; name: string; value: number; share: number }[]; hhi: number; unit: string; basis: string };
+export type SupplierTable = {
+  entries: { iso3: string | null; name: string; value: number; share: number }[];
+  hhi: number;
+  unit: string;
+  basis: string;
+  /** Per supplier name, the share of the country's imports that arrives by pipeline: no sea route, so no chokepoint. */
+  overland?: ReadonlyMap<string, number>;
+};
+
+/**
+ * Countries EI counts in its 'Europe' (so their pipeline imports only inside 'Rest of Europe') that
+ * UN M49 places elsewhere: Türkiye is in Western Asia for the UN, in Europe for EI.
+ */
+export const EI_EUROPE_OUTSIDE_UN_EUROPE: ReadonlySet<string> = new Set(['TUR']);
 
 /**
  * Import suppliers per importing country from EI's 2023 trade matrices; exporters may be regions.
@@ -304,16 +317,25 @@ async function supplierTables(
       flows.flatMap((t) => [t.sheet, t.flow]),
     );
   const rows = await query('ni.iso3', trade);
+  const pipeline = trade.find((t) => t.flow === 'natural gas (pipeline)');
+  // Pipeline volume per importer and exporter: those imports pass no chokepoint.
+  const piped = new Map<string, Map<string, number>>();
+  const pipe = (iso3: string, exporter: string, value: number) => {
+    const m = piped.get(iso3) ?? new Map<string, number>();
+    m.set(exporter, (m.get(exporter) ?? 0) + value);
+    piped.set(iso3, m);
+  };
+  const directRows = pipeline ? await query('ni.iso3', [pipeline]) : [];
+  for (const r of directRows) pipe(r.iso3, r.exporter, r.value);
   const byImporter = new Map<string, SupplierRow[]>();
   for (const r of rows) push(byImporter, r.iso3, r);
   const basis = new Map<string, string>();
   for (const iso3 of byImporter.keys()) basis.set(iso3, `recorded imports (EI trade movements ${EI_TRADE_YEAR})`);
-  const pipeline = trade.find((t) => t.flow === 'natural gas (pipeline)');
   if (pipeline && netImports && region) {
     const aggregates = { EU: await query(`'EU'`, [pipeline]), 'Rest of Europe': await query(`'Rest of Europe'`, [pipeline]) };
-    const direct = new Set((await query('ni.iso3', [pipeline])).map((r) => r.iso3));
+    const direct = new Set(directRows.map((r) => r.iso3));
     for (const [iso3, net] of netImports) {
-      const agg = EU27.has(iso3) ? 'EU' : region.get(iso3) === 'Europe' ? 'Rest of Europe' : null;
+      const agg = EU27.has(iso3) ? 'EU' : region.get(iso3) === 'Europe' || EI_EUROPE_OUTSIDE_UN_EUROPE.has(iso3) ? 'Rest of Europe' : null;
       if (!agg || net <= 0 || direct.has(iso3)) continue;
       // Not a direct pipeline importer: its own rows are LNG only.
       const own = byImporter.get(iso3) ?? [];
@@ -325,6 +347,7 @@ async function supplierTables(
       const merged = new Map(own.map((r) => [r.exporter, { ...r }]));
       for (const r of mix) {
         const add = (r.value / total) * volume;
+        pipe(iso3, r.exporter, add);
         const m = merged.get(r.exporter);
         if (m) m.value += add;
         else merged.set(r.exporter, { ...r, iso3, value: add });
@@ -343,7 +366,14 @@ async function supplierTables(
     const entries = list
       .map((r) => ({ iso3: r.exporter_iso3, name: r.exporter, value: round(r.value, 4), share: round(r.value / total, 4) }))
       .sort((a, b) => b.value - a.value || a.name.localeCompare(b.name));
-    out.set(iso3, { entries, hhi: hhi(list.map((r) => r.value / total)), unit: list[0]?.unit ?? '', basis: basis.get(iso3) ?? '' });
+    const overland = new Map([...(piped.get(iso3) ?? [])].filter(([, v]) => v > 0).map(([name, v]) => [name, round(v / total, 4)]));
+    out.set(iso3, {
+      entries,
+      hhi: hhi(list.map((r) => r.value / total)),
+      unit: list[0]?.unit ?? '',
+      basis: basis.get(iso3) ?? '',
+      ...(overland.size ? { overland } : {}),
+    });
   }
   return out;
 }
@@ -383,6 +413,11 @@ export function routeOf(exporter: string, region: string | null, subregion: stri
 export type LossAt = (chokepoint: string, vessel: 'tanker' | 'cargo', t: string) => { loss: number; level: number } | null;
 const VESSEL: Record<string, 'tanker' | 'cargo'> = { 'energy.oil': 'tanker', 'energy.gas': 'tanker', 'energy.coal': 'cargo' };
 
+/** The part of a supplier's import share that comes by sea (pipeline gas passes no strait: Iran's to Türkiye). */
+export function seaborne(sup: SupplierTable | undefined, e: SupplierTable['entries'][number]): number {
+  return round(Math.max(0, e.share - (sup?.overland?.get(e.name) ?? 0)), 4);
+}
+
 /** Route exposure of a fuel's imports: the share of imports behind each measured chokepoint, with its level at t. */
 export function routeExposure(
   sup: SupplierTable | undefined,
@@ -393,7 +428,7 @@ export function routeExposure(
   lossAt: LossAt,
 ): Route[] {
   const shares = new Map<string, number>();
-  for (const e of sup?.entries ?? []) for (const c of routeOf(e.name, region, subregion)) shares.set(c, (shares.get(c) ?? 0) + e.share);
+  for (const e of sup?.entries ?? []) for (const c of routeOf(e.name, region, subregion)) shares.set(c, (shares.get(c) ?? 0) + seaborne(sup, e));
   return [...shares].map(([c, share]) => {
     const l = lossAt(c, VESSEL[fuel] ?? 'tanker', t);
     return {
@@ -445,6 +480,8 @@ export function countryStressAt(
     const weight = round(share * dep, 4);
     const atRisk: Part['suppliers_at_risk'] = [];
     for (const e of sup?.entries ?? []) {
+      const bySea = seaborne(sup, e);
+      if (bySea <= 0) continue;
       const counted = routeOf(e.name, c.region, c.subregion ?? null).filter((k) => COUNTED_AS_LOSS.has(k));
       for (const k of counted) {
         const l = lossAt(k, VESSEL[b.slug] ?? 'tanker', t);
@@ -455,7 +492,7 @@ export function countryStressAt(
         atRisk.push({
           supplier: e.name,
           iso3: e.iso3,
-          import_share: e.share,
+          import_share: bySea,
           chokepoint: k,
           loss: l.loss,
           contribution: round(100 * weight * e.share * l.loss, 2),
