@@ -94,11 +94,15 @@ export const BOUNDS: { readonly [T in TableName]?: TableBounds<T> } = {
   worldbank_indices: { series: ['series'], rules: [positive('value', 'a price index')] },
   imf_prices: { series: ['code'], rules: [positive('value', 'a price or price index'), { kind: 'jump', column: 'value', change: 'ratio' }] },
   ei_energy: { series: ['sheet', 'country'], rules: [nonNegative('value', 'an energy volume')] },
+  ei_energy_2026: { series: ['sheet', 'country'], rules: [nonNegative('value', 'an energy volume')] },
   ei_mine_production: { series: ['mineral', 'country'], rules: [nonNegative('value', 'a mine output')] },
   ei_mineral_reserves: { series: ['mineral', 'country'], rules: [nonNegative('value', 'a mineral reserve')] },
   ei_mineral_prices: { series: ['series'], rules: [positive('value', 'a price')] },
   ei_trade: { series: ['sheet', 'exporter', 'importer'], rules: [nonNegative('value', 'a traded volume')] },
   usgs_world: { series: ['commodity', 'statistic', 'country'], rules: [nonNegative('value', 'a production or capacity')] },
+  usgs_world_2022: { series: ['slug', 'type', 'country'], rules: [nonNegative('value', 'a production')] },
+  usgs_world_2023: { series: ['slug', 'type', 'country'], rules: [nonNegative('value', 'a production')] },
+  usgs_world_2024: { series: ['slug', 'type', 'country'], rules: [nonNegative('value', 'a production')] },
   usgs_us: {
     series: ['commodity', 'statistic', 'detail', 'country'],
     rules: [

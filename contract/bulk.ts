@@ -114,7 +114,7 @@ export const BULK_RESOURCES: readonly BulkResource[] = [
     name: 'producers',
     title: 'Producers and consumers',
     primaryKey: ['slug', 'role', 'country'],
-    sources: ['ei-statistical-review-2024', 'usgs-mcs-2026'],
+    sources: ['ei-statistical-review-2026', 'usgs-mcs-2026'],
     description:
       'Country shares of world production and consumption. Volumes are given only where the source is open (USGS); Energy Institute rows carry shares and ranks.',
     fields: [
@@ -134,7 +134,7 @@ export const BULK_RESOURCES: readonly BulkResource[] = [
     name: 'countries',
     title: 'Countries',
     primaryKey: ['iso3'],
-    sources: ['ei-statistical-review-2024', 'country-codes'],
+    sources: ['ei-statistical-review-2026', 'ei-statistical-review-2024', 'country-codes'],
     description: 'One row per country: its energy-mix stress index.',
     fields: [
       f('iso3', 'string', 'ISO 3166-1 alpha-3'),
@@ -151,7 +151,7 @@ export const BULK_RESOURCES: readonly BulkResource[] = [
     name: 'country_stress_parts',
     title: 'Country stress: each fuel',
     primaryKey: ['iso3', 'commodity'],
-    sources: ['ei-statistical-review-2024'],
+    sources: ['ei-statistical-review-2026', 'ei-statistical-review-2024'],
     description: 'The parts of each country index: index = Σ contribution.',
     fields: [
       f('iso3', 'string', 'Country'),

@@ -8,7 +8,11 @@ import { z } from 'zod';
 export const SOURCE_IDS = [
   'country-codes',
   'ei-statistical-review-2024',
+  'ei-statistical-review-2026',
   'usgs-mcs-2026',
+  'usgs-mcs-2022',
+  'usgs-mcs-2023',
+  'usgs-mcs-2024',
   'worldbank-pink-sheet',
   'imf-commodity-prices',
   'eia-oil-prices',

@@ -21,6 +21,18 @@ const USGS_COLUMNS = {
   value_high: 'DOUBLE',
   is_critical: 'BOOLEAN',
 } as const;
+/** An earlier USGS data release's world tables (pipeline/sources/usgs-mcs-vintage.ts): one row per file, country and year. */
+const USGS_VINTAGE_COLUMNS = {
+  slug: 'VARCHAR',
+  country: 'VARCHAR',
+  is_aggregate: 'BOOLEAN',
+  is_world_total: 'BOOLEAN',
+  type: 'VARCHAR',
+  unit: 'VARCHAR',
+  year: 'INTEGER',
+  estimated: 'BOOLEAN',
+  value: 'DOUBLE',
+} as const;
 
 const SCHEMAS = {
   eia_oil_prices: { series: 'VARCHAR', frequency: 'VARCHAR', date: 'DATE', value: 'DOUBLE' },
@@ -44,6 +56,7 @@ const SCHEMAS = {
   },
   country_names: { name: 'VARCHAR', iso3: 'VARCHAR' },
   ei_energy: { sheet: 'VARCHAR', unit: 'VARCHAR', section: 'VARCHAR', country: 'VARCHAR', is_aggregate: 'BOOLEAN', year: 'INTEGER', value: 'DOUBLE' },
+  ei_energy_2026: { sheet: 'VARCHAR', unit: 'VARCHAR', section: 'VARCHAR', country: 'VARCHAR', is_aggregate: 'BOOLEAN', year: 'INTEGER', value: 'DOUBLE' },
   ei_mine_production: { mineral: 'VARCHAR', sheet: 'VARCHAR', unit: 'VARCHAR', country: 'VARCHAR', is_aggregate: 'BOOLEAN', year: 'INTEGER', value: 'DOUBLE' },
   ei_mineral_reserves: {
     mineral: 'VARCHAR',
@@ -67,6 +80,9 @@ const SCHEMAS = {
   },
   usgs_world: USGS_COLUMNS,
   usgs_us: USGS_COLUMNS,
+  usgs_world_2022: USGS_VINTAGE_COLUMNS,
+  usgs_world_2023: USGS_VINTAGE_COLUMNS,
+  usgs_world_2024: USGS_VINTAGE_COLUMNS,
   eurostat_gas_imports: { siec: 'VARCHAR', partner: 'VARCHAR', unit: 'VARCHAR', geo: 'VARCHAR', is_aggregate: 'BOOLEAN', year: 'INTEGER', value: 'DOUBLE' },
   agsi_storage: {
     country: 'VARCHAR',

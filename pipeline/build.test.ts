@@ -71,16 +71,16 @@ describe('build from the real sources', () => {
     expect(body.data).toMatchObject({ as_of: newest.period, volume: { value: Number(newest.value), unit: 'thousand barrels' } });
   });
 
-  it("computes Germany's gas self-sufficiency as EI production over consumption", () => {
-    const rows = readCsv(join(SOURCES_DIR, 'ei-statistical-review-2024/ei_energy_country_year.csv')).filter(
-      (r) => r.country === 'Germany' && r.year === '2023',
+  it("computes Germany's gas self-sufficiency as EI production over consumption, from the current (2026) edition", () => {
+    const rows = readCsv(join(SOURCES_DIR, 'ei-statistical-review-2026/ei2026_country_year_long.csv')).filter(
+      (r) => r.country === 'Germany' && r.year === '2025',
     );
     const prod = Number(rows.find((r) => r.sheet === 'Gas Production - Bcm')!.value);
     const cons = Number(rows.find((r) => r.sheet === 'Gas Consumption - Bcm')!.value);
     const profile = CountryProfileResponse.parse(readJson(cur('v1/countries/DEU.json')));
     const gas = profile.data.autonomy.find((a) => a.commodity === 'energy.gas')!;
     expect(gas.ratio).toBeCloseTo(prod / cons, 4);
-    expect(gas).toMatchObject({ production: prod, consumption: cons, year: 2023 });
+    expect(gas).toMatchObject({ production: prod, consumption: cons, year: 2025, source: 'ei-statistical-review-2026' });
   });
 
   it('lets anyone recompute a stress index from the published components', () => {
@@ -165,17 +165,28 @@ describe('build from the real sources', () => {
     expect(oil.stress_history.find((p) => p.date === '2026-02-28')!.band).toBe('low');
   });
 
-  it("divides LNG exporters by EI's 'Total LNG exports' row", () => {
-    const rows = readCsv(join(SOURCES_DIR, 'ei-statistical-review-2024/ei_energy_country_year.csv')).filter(
-      (r) => r.sheet === 'Gas - LNG exports bcm' && r.year === '2023',
+  it("divides LNG exporters by EI's 'Total LNG exports' row (2026 edition, 2025)", () => {
+    const rows = readCsv(join(SOURCES_DIR, 'ei-statistical-review-2026/ei2026_country_year_long.csv')).filter(
+      (r) => r.sheet === 'Gas - LNG exports bcm' && r.year === '2025',
     );
     const world = Number(rows.find((r) => r.country === 'Total LNG exports')!.value);
-    const us = Number(rows.find((r) => r.country === 'US')!.value);
+    // The 2026 edition's LNG sheet writes ' US' (the loader trims labels).
+    const us = Number(rows.find((r) => r.country?.trim() === 'US')!.value);
     const lng = CommoditySheetResponse.parse(readJson(cur('v1/commodities/energy.lng.json'))).data;
     const top = lng.producers!.entries[0]!;
     expect(top.iso3).toBe('USA');
     expect(top.share).toBe(Math.round((us / world) * 1e4) / 1e4);
     expect(lng.producers!.world_total).toBe(world);
+    expect(lng.producers).toMatchObject({ year: 2025, source: 'ei-statistical-review-2026' });
+  });
+
+  it("gives Türkiye its pipeline gas suppliers (EI's 'Rest of Europe'), and counts no pipeline gas at Hormuz", () => {
+    const tur = CountryProfileResponse.parse(readJson(cur('v1/countries/TUR.json'))).data;
+    const gas = tur.exposures.find((e) => e.commodity === 'energy.gas')!;
+    expect(gas.suppliers_basis).toMatch(/'Rest of Europe' aggregate/);
+    expect(gas.suppliers.map((s) => s.iso3)).toEqual(expect.arrayContaining(['RUS', 'AZE', 'NOR']));
+    const part = tur.stress.parts.find((p) => p.commodity === 'energy.gas')!;
+    expect(part.suppliers_at_risk.find((s) => s.iso3 === 'IRN')).toBeUndefined();
   });
 
   it('weighs a country by its energy mix: negligible coal does not stress Qatar, and UK gas comes mostly from Norway', () => {

@@ -399,7 +399,7 @@ export const BUILD_STEPS: readonly AnyStep<BuildValues>[] = [
     run: async ({ writer, readings, metaFor }) => {
       const index = [];
       for (const [key, r] of readings) {
-        const sources: CitedSource[] = r.reserve.commodity === 'gas' ? ['gie-agsi-gas-storage', 'ei-statistical-review-2024'] : ['eia-weekly-petroleum'];
+        const sources: CitedSource[] = r.reserve.commodity === 'gas' ? ['gie-agsi-gas-storage', 'ei-statistical-review-2026'] : ['eia-weekly-petroleum'];
         const meta = metaFor(sources, r.reserve.as_of, {}, { [sources[0]!]: r.reserve.as_of });
         await writer.file(BUILD_FILES.reserve(key), { data: r.reserve, meta });
         await writer.file(BUILD_FILES.reserveSeries(key), { data: r.series, meta });
@@ -432,7 +432,9 @@ export const BUILD_STEPS: readonly AnyStep<BuildValues>[] = [
     output: 'countryFiles',
     run: async ({ writer, profiles, metaFor }) => {
       for (const p of profiles) {
+        // Energy balances from the current EI edition (2026), import suppliers from the 2024 edition's trade matrices (2023).
         const sources: CitedSource[] = [
+          'ei-statistical-review-2026',
           'ei-statistical-review-2024',
           'usgs-mcs-2026',
           'eurostat-gas-imports-by-partner',
@@ -452,7 +454,9 @@ export const BUILD_STEPS: readonly AnyStep<BuildValues>[] = [
       await writer.raw(BUILD_PATHS.countryStressCsv, historyCsv(profiles.map((p) => [p.iso3, p.stress_history])), CSV_TYPE);
       await writer.file(BUILD_FILES.countryIndex(), {
         data: profiles.map((p) => ({ iso3: p.iso3, iso2: p.iso2, name: p.name, stress_index: p.stress_index, stress_band: p.stress_band, url: p.url })),
-        meta: metaFor(['country-codes', 'ei-statistical-review-2024'], maxDate(profiles.map((p) => p.updated_at)), { count: profiles.length }),
+        meta: metaFor(['country-codes', 'ei-statistical-review-2026', 'ei-statistical-review-2024'], maxDate(profiles.map((p) => p.updated_at)), {
+          count: profiles.length,
+        }),
       });
       return profiles.length + 2;
     },

@@ -19,7 +19,7 @@ const PriceRef = z.strictObject({
   scale: z.number().positive().optional(),
 });
 
-const EiRef = z.strictObject({ source: z.literal('ei-statistical-review-2024'), sheet: z.string(), basis: z.string() });
+const EiRef = z.strictObject({ source: z.enum(['ei-statistical-review-2024', 'ei-statistical-review-2026']), sheet: z.string(), basis: z.string() });
 const UsgsRef = z.strictObject({ source: z.literal('usgs-mcs-2026'), chapter: z.string(), detail: z.string(), basis: z.string().optional() });
 
 export const CatalogueEntry = z

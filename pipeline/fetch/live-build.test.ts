@@ -9,6 +9,7 @@ import { startTestServer } from '../../test/http.ts';
 import { type ReplayServer, type Router, USGS_ITEM, originsOf, recordedPlays, recording, replayPublishers } from '../../test/publishers.ts';
 import { DATA_DIR, NO_SITE, SOURCES_DIR, readCsv, readJson, tempDir, testEffects } from '../../test/support.ts';
 import { type BuildResult, runBuild } from '../build.ts';
+import { SOURCES } from '../sources/registry.ts';
 import type { FetchLine, FetchPolicy } from './polite.ts';
 import { readFetchState } from './state.ts';
 
@@ -121,6 +122,16 @@ describe('a live build against the publishers’ recorded answers and faults', (
       expect(s.fetch!.reason, id).toBe(s.stale_reason);
     }
     expect(afterFirst['eia-oil-prices']).toBe(2);
+  });
+
+  it('reads the sources that cannot be fetched (closed editions, a table published only as HTML) from the embedded mirror, not as failures', () => {
+    const mirrorOnly = SOURCES.filter((a) => a.mirrorOnly).map((a) => a.id);
+    expect(mirrorOnly.toSorted()).toEqual(['eia-chokepoints', 'imf-portwatch-chokepoints', 'nyfed-gscpi', 'usgs-mcs-2022', 'usgs-mcs-2023', 'usgs-mcs-2024']);
+    for (const id of mirrorOnly) {
+      expect(status(first, id), id).toMatchObject({ status: 'unchanged', stale_reason: null, sha256: status(seed, id).sha256 });
+      expect(status(first, id).fetch, id).toBeUndefined();
+      expect(servers[id]!.seen, id).toHaveLength(0);
+    }
   });
 
   it('logs one line per fetch, with the source, the URL without the key, status, bytes, time and retries', () => {

@@ -36,7 +36,8 @@ const message = (err: unknown) => (err instanceof Error ? err.message : String(e
 /**
  * Fetch every due source from its publisher, all at once, each isolated: one that fails, hangs
  * or overruns its deadline fails alone (its result says why) and never holds the others past
- * that deadline. Sources not due are not asked.
+ * that deadline. Sources not due are not asked; a mirror-only source has no result, and is read
+ * from the mirror.
  */
 export async function fetchSources(adapters: readonly SourceAdapter[], o: FetchSourcesOptions, fx: Effects): Promise<Map<string, Fetched>> {
   const policy: FetchPolicy = { ...DEFAULT_POLICY, ...o.live.policy };
@@ -79,7 +80,8 @@ export async function fetchSources(adapters: readonly SourceAdapter[], o: FetchS
       return { kind: 'failed', reason: message(err).replace(`${adapter.id}: `, ''), ...base };
     }
   };
-  const results = await Promise.all(adapters.map(async (a) => [a.id, await one(a)] as const));
+  for (const a of adapters.filter((x) => x.mirrorOnly)) fx.log.info(`${a.id}: read from the embedded mirror (${a.mirrorOnly})`);
+  const results = await Promise.all(adapters.filter((a) => !a.mirrorOnly).map(async (a) => [a.id, await one(a)] as const));
   return new Map(results);
 }
 

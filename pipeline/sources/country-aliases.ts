@@ -18,6 +18,7 @@ export const COUNTRY_ALIASES: Readonly<Record<string, string>> = {
   'czech republic': 'CZE',
   curacao: 'CUW',
   turkey: 'TUR',
+  türkiye: 'TUR',
   uae: 'ARE',
   // USGS
   burma: 'MMR',

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -5,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Db } from '../db.ts';
-import { convertWorkbook, eiStatisticalReviewSource as ei } from './ei-statistical-review.ts';
+import { convertWorkbook, eiStatisticalReview2026Source as ei2026, eiStatisticalReviewSource as ei } from './ei-statistical-review.ts';
 import { compareByKey, readCsvRecords, recording, replayFetch } from '../../test/publisher-recordings.ts';
 import { SourceError } from './types.ts';
 
@@ -200,7 +201,8 @@ describe('ei-statistical-review-2024 adapter', () => {
       figures[file] = [ours.length, cmp.shared, cmp.maxDiff, cmp.onlyOurs.length];
     }
     expect(figures).toEqual({
-      'ei_energy_country_year.csv': [98313, 98034, 0, 0],
+      // Total energy supply (TES), which replaces primary energy consumption in the 2026 edition, is kept too.
+      'ei_energy_country_year.csv': [104596, 104317, 0, 0],
       'ei_minerals_mine_production.csv': [2360, 2348, 0, 0],
       'ei_minerals_reserves.csv': [120, 120, 0, 0],
     });
@@ -229,4 +231,40 @@ describe('ei-statistical-review-2024 adapter', () => {
     gas.addRow(['Germany', 4.2, 3.8]);
     await expect(convertWorkbook(wb, await mkdtemp(join(tmpdir(), 'ei-bad-')))).rejects.toThrow(/workbook has no crude oil trade matrix/);
   });
+});
+
+describe('ei-statistical-review-2026 adapter (the current edition)', () => {
+  let db: Db;
+  beforeAll(async () => {
+    db = await Db.open();
+  });
+  afterAll(() => db.close());
+  const mirror2026 = join(mirror, '..', ei2026.id);
+  const germany = `SELECT sheet, year, value FROM ei_energy_2026 WHERE country = 'Germany' AND year = 2025 AND sheet IN ('Gas Consumption - Bcm', 'Total Energy Supply (TES) -EJ') ORDER BY sheet`;
+
+  it('loads the year sheets of the 2026 mirror, total energy supply among them, data to 2025', async () => {
+    await ei2026.load(db, mirror2026);
+    const csv = readCsvRecords(join(mirror2026, 'ei2026_country_year_long.csv')).filter((r) => r.country === 'Germany' && r.year === '2025');
+    const value = (sheet: string) => Number(csv.find((r) => r.sheet === sheet)!.value);
+    expect(await db.all(germany)).toEqual([
+      { sheet: 'Gas Consumption - Bcm', year: 2025, value: value('Gas Consumption - Bcm') },
+      { sheet: 'Total Energy Supply (TES) -EJ', year: 2025, value: value('Total Energy Supply (TES) -EJ') },
+    ]);
+    // Only the sheets the 2024 mirror keeps (plus TES): no CO2, electricity or mineral sheets.
+    expect(await db.one(`SELECT count(*)::INTEGER AS n FROM ei_energy_2026 WHERE sheet LIKE 'CO2%' OR sheet LIKE '%P-R'`)).toEqual({ n: 0 });
+  });
+
+  it('downloads the real 2026 workbook into the mirror layout: the same rows load as from the mirror, and no trade file', async () => {
+    const publisher = replayFetch([{ url: /\/__data\/assets\/file\/0008\/1827620\/EI-Stats-Review-ALL-data\.xlsx$/, body: recording(WORKBOOK_2026) }]);
+    const dir = await mkdtemp(join(tmpdir(), 'ei-2026-dl-'));
+    await ei2026.download(dir, publisher.fetch);
+    expect(publisher.asked).toHaveLength(1);
+    expect(existsSync(join(dir, 'ei_trade_movements_2023.csv'))).toBe(false);
+    const all = `SELECT sheet, country, year, value FROM ei_energy_2026 ORDER BY ALL`;
+    await ei2026.load(db, dir);
+    const downloaded = await db.all(all);
+    await ei2026.load(db, mirror2026);
+    expect(downloaded.length).toBeGreaterThan(90_000);
+    expect(downloaded).toEqual(await db.all(all));
+  }, 120_000);
 });

@@ -14,6 +14,10 @@ const F = {
 } as const;
 
 const XLSX_URL = 'https://www.energyinst.org/__data/assets/excel_doc/0020/1540550/EI-Stats-Review-All-Data.xlsx';
+/** The 2026 edition's workbook (data year 2025), at the address EI serves it from (../shared/publishers/RECORDINGS.md). */
+const XLSX_2026_URL = 'https://www.energyinst.org/__data/assets/file/0008/1827620/EI-Stats-Review-ALL-data.xlsx';
+/** The 2026 mirror's files: the long conversion of the year sheets (no bilateral trade file). */
+const F2026 = { energy: 'ei2026_country_year_long.csv' } as const;
 
 /** Plain decimal number (EI writes no thousands separators); anything else is a flag such as 'n/a'. */
 const num = (col: string) => `TRY_CAST(CASE WHEN regexp_full_match(trim(${col}), '-?[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]+)?') THEN trim(${col}) END AS DOUBLE)`;
@@ -104,6 +108,45 @@ export const eiStatisticalReviewSource: SourceAdapter = {
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load(await res.arrayBuffer());
     await convertWorkbook(wb, dir);
+  },
+};
+
+/**
+ * The 2026 edition (75th, data year 2025): the current edition of the energy balances (production,
+ * consumption, total energy supply, LNG). Its mirror holds no bilateral trade matrices, so the
+ * inter-area trade stays from the 2024 edition (EI_TRADE_SOURCE in pipeline/steps/ei-editions.ts).
+ */
+export const eiStatisticalReview2026Source: SourceAdapter = {
+  id: 'ei-statistical-review-2026',
+  publisher: 'Energy Institute',
+  dataset: 'Statistical Review of World Energy 2026 (75th edition, data year 2025)',
+  url: 'https://www.energyinst.org/statistical-review',
+  licence: '© Energy Institute 2026, free to access, no open licence',
+  redistribution: 'derived-only',
+  files: [{ path: F2026.energy, url: XLSX_2026_URL }],
+  tables: ['ei_energy_2026'],
+
+  async load(db: Db, dir: string): Promise<void> {
+    const energy = requireFile(this, dir, F2026.energy);
+    await requireColumns(this, energy, ['sheet', 'unit', 'section', 'country', 'year', 'value']);
+    // The same sheets as the 2024 mirror holds, under the same cleaning as ei_energy.
+    await db.run(
+      `CREATE OR REPLACE TABLE ei_energy_2026 AS
+      SELECT trim(sheet) AS sheet, ${stripFootnoteSql('unit')} AS unit, nullif(trim(section), '') AS section,
+             c AS country, ${aggregateSql('c')} AS is_aggregate, CAST(year AS INTEGER) AS year, v AS value
+      FROM (SELECT *, ${country('country')} AS c, ${num('value')} AS v FROM ${readCsvText(energy)})
+      WHERE v IS NOT NULL AND trim(sheet) IN (${[...ENERGY_SHEETS].map(() => '?').join(', ')})`,
+      [...ENERGY_SHEETS],
+    );
+    await requireRows(this, db, 'ei_energy_2026');
+  },
+
+  async download(dir: string, fetchImpl: typeof fetch): Promise<void> {
+    const res = await fetchImpl(XLSX_2026_URL, { headers: { 'user-agent': 'chokepoint-pipeline' } });
+    if (!res.ok) throw new SourceError(this.id, `download ${XLSX_2026_URL} answered ${res.status}`);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(await res.arrayBuffer());
+    await convertWorkbook(wb, dir, F2026);
   },
 };
 
@@ -264,7 +307,8 @@ function exporterRows(name: string, flowOf: (label: string) => string | null, ro
   return out;
 }
 
-export async function convertWorkbook(wb: ExcelJS.Workbook, dir: string): Promise<void> {
+/** Convert the workbook into `dir`, writing the files `files` names (the 2024 mirror's five by default). */
+export async function convertWorkbook(wb: ExcelJS.Workbook, dir: string, files: Partial<Record<keyof typeof F, string>> = F): Promise<void> {
   const energy: Cell[][] = [];
   const production: Cell[][] = [];
   const reserves: Cell[][] = [];
@@ -314,16 +358,23 @@ export async function convertWorkbook(wb: ExcelJS.Workbook, dir: string): Promis
   for (const flow of ['crude oil', 'oil products', 'coal', 'natural gas (pipeline)', 'natural gas (LNG)']) {
     if (!trade.some((t) => t[2] === flow)) throw new SourceError(eiStatisticalReviewSource.id, `workbook has no ${flow} trade matrix`);
   }
-  await writeCsv(join(dir, F.energy), ['sheet', 'unit', 'section', 'country', 'year', 'value', 'flag'], energy);
-  await writeCsv(join(dir, F.production), ['sheet', 'unit', 'country', 'year', 'value', 'flag'], production);
-  await writeCsv(join(dir, F.reserves), ['sheet', 'unit', 'reserves_as_of', 'country', 'value', 'flag'], reserves);
-  await writeCsv(join(dir, F.prices), prices?.header ?? ['Year'], prices?.rows ?? []);
-  await writeCsv(join(dir, F.trade), ['sheet', 'unit', 'flow', 'exporter', 'importer', 'value', 'flag'], trade);
+  const out: Record<keyof typeof F, [string[], Cell[][]]> = {
+    energy: [['sheet', 'unit', 'section', 'country', 'year', 'value', 'flag'], energy],
+    production: [['sheet', 'unit', 'country', 'year', 'value', 'flag'], production],
+    reserves: [['sheet', 'unit', 'reserves_as_of', 'country', 'value', 'flag'], reserves],
+    prices: [prices?.header ?? ['Year'], prices?.rows ?? []],
+    trade: [['sheet', 'unit', 'flow', 'exporter', 'importer', 'value', 'flag'], trade],
+  };
+  for (const [key, [header, rows]] of Object.entries(out) as [keyof typeof F, [string[], Cell[][]]][]) {
+    const path = files[key];
+    if (path) await writeCsv(join(dir, path), header, rows);
+  }
 }
 
-/** The per-country year sheets the mirror keeps (SOURCES.md §1). */
-const ENERGY_SHEETS = new Set([
+/** The per-country year sheets the mirror keeps (SOURCES.md §1); from the 2026 edition EI reports total energy supply in place of primary energy consumption. */
+export const ENERGY_SHEETS: ReadonlySet<string> = new Set([
   'Primary energy cons - EJ',
+  'Total Energy Supply (TES) -EJ',
   'Oil Production - barrels',
   'Oil Production - tonnes',
   'Oil Consumption - barrels',

@@ -56,7 +56,8 @@ export const eiaChokepointsSource: SourceAdapter = {
     if (unknown.length) throw new SourceError(ID, `unknown chokepoint ${unknown.map((u) => u.name).join(', ')}`);
   },
 
+  mirrorOnly: `no download endpoint: EIA publishes Table 1 only as an HTML table in an analysis page (${PAGE}), not in its API`,
   async download(): Promise<void> {
-    throw new SourceError(ID, `no download endpoint: EIA publishes Table 1 only as an HTML table in an analysis page (${PAGE}), not in its API`);
+    throw new SourceError(ID, this.mirrorOnly!);
   },
 };

@@ -75,9 +75,10 @@ export const imfPortwatchSource: SourceAdapter = {
     if (unknown.length) throw new SourceError(ID, `unknown chokepoint ${unknown.map((u) => u.chokepoint).join(', ')}`);
   },
 
+  // The ArcGIS FeatureServer answers JSON pages of 2,000 features; the mirror files are two
+  // differently shaped pulls of it. Paging it into those layouts is not written yet.
+  mirrorOnly: `no download implemented: page ${SERVICE}/query (JSON, 2,000 features a page) into the mirror layout by hand`,
   async download(): Promise<void> {
-    // The ArcGIS FeatureServer answers JSON pages of 2,000 features; the mirror files are two
-    // differently shaped pulls of it. Paging it into those layouts is not written yet.
-    throw new SourceError(ID, `no download implemented: page ${SERVICE}/query (JSON, 2,000 features a page) into the mirror layout by hand`);
+    throw new SourceError(ID, this.mirrorOnly!);
   },
 };

@@ -31,8 +31,9 @@ export const nyfedGscpiSource: SourceAdapter = {
     await requireRows(this, db, 'gscpi');
   },
 
+  // The NY Fed serves a legacy binary .xls under an .xlsx name; exceljs reads only OOXML.
+  mirrorOnly: `no download: ${XLS} is a legacy .xls workbook, which our xlsx reader cannot parse`,
   async download(): Promise<void> {
-    // The NY Fed serves a legacy binary .xls under an .xlsx name; exceljs reads only OOXML.
-    throw new SourceError(ID, `no download: ${XLS} is a legacy .xls workbook, which our xlsx reader cannot parse`);
+    throw new SourceError(ID, this.mirrorOnly!);
   },
 };

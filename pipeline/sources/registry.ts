@@ -1,6 +1,6 @@
 import { SOURCE_IDS, type SourceId } from '../../contract/sources.ts';
 import { countryCodesSource } from './country-codes.ts';
-import { eiStatisticalReviewSource } from './ei-statistical-review.ts';
+import { eiStatisticalReview2026Source, eiStatisticalReviewSource } from './ei-statistical-review.ts';
 import { eiaChokepointsSource } from './eia-chokepoints.ts';
 import { eiaHenryHubSource } from './eia-henry-hub.ts';
 import { eiaOilPricesSource } from './eia-oil-prices.ts';
@@ -13,13 +13,20 @@ import { nyfedGscpiSource } from './nyfed-gscpi.ts';
 import { theGasConsumptionSource } from './the-gas-consumption.ts';
 import type { SourceAdapter } from './types.ts';
 import { usgsMcsSource } from './usgs-mcs.ts';
+import { usgsMcsVintageSources } from './usgs-mcs-vintage.ts';
 import { worldbankPinkSheetSource } from './worldbank-pink-sheet.ts';
+
+const vintage = (id: SourceId): SourceAdapter => usgsMcsVintageSources.find((s) => s.id === id)!;
 
 /** One adapter per source id of the contract: a source id without an adapter does not compile. */
 export const ADAPTERS: Readonly<Record<SourceId, SourceAdapter>> = {
   'country-codes': countryCodesSource,
   'ei-statistical-review-2024': eiStatisticalReviewSource,
+  'ei-statistical-review-2026': eiStatisticalReview2026Source,
   'usgs-mcs-2026': usgsMcsSource,
+  'usgs-mcs-2022': vintage('usgs-mcs-2022'),
+  'usgs-mcs-2023': vintage('usgs-mcs-2023'),
+  'usgs-mcs-2024': vintage('usgs-mcs-2024'),
   'worldbank-pink-sheet': worldbankPinkSheetSource,
   'imf-commodity-prices': imfCommodityPricesSource,
   'eia-oil-prices': eiaOilPricesSource,

@@ -55,6 +55,12 @@ export interface SourceAdapter {
    * `keys` carries the API keys of the publishers that require one (a missing key is a SourceError).
    */
   download(dir: string, fetchImpl: typeof fetch, keys?: SourceKeys): Promise<void>;
+  /**
+   * Why the source cannot be fetched (a closed edition, a table published only as HTML): a live
+   * build reads it from the embedded mirror, as a mirror build does, instead of failing on it at
+   * every build. Its download() refuses with this reason.
+   */
+  readonly mirrorOnly?: string;
 }
 
 /** A source file that is missing, unreadable or not in the shape its adapter expects. */

@@ -1,7 +1,9 @@
 import type { CountryProfile } from '../../contract/countries.ts';
+import type { SourceId } from '../../contract/sources.ts';
 import type { Db } from '../db.ts';
 import { daysBetween } from '../freshness.ts';
 import { CHOKEPOINT_NAMES, COUNTED_AS_LOSS } from './exposure.ts';
+import { EI_TRADE_SOURCE, loadedEiEditions } from './ei-editions.ts';
 import { clamp01, round } from './reserves.ts';
 import { hhiScore } from './stress.ts';
 import { EI_TRADE_YEAR, hhi } from './shares.ts';
@@ -33,7 +35,7 @@ export const ENERGY_BALANCES = [
     trade: [{ sheet: 'Coal trade movements 2023', flow: 'coal' }],
   },
 ] as const;
-export const EI_SOURCE = 'ei-statistical-review-2024';
+export const EI_SOURCE: SourceId = 'ei-statistical-review-2024';
 
 export interface CountryRef {
   iso3: string;
@@ -48,6 +50,7 @@ export async function coveredCountries(db: Db): Promise<CountryRef[]> {
   return db.all<CountryRef>(`
     WITH named AS (
       SELECT country AS name FROM ei_energy WHERE NOT is_aggregate
+      UNION SELECT country FROM ei_energy_2026 WHERE NOT is_aggregate
       UNION SELECT country FROM usgs_world WHERE NOT is_aggregate
       UNION SELECT geo FROM eurostat_gas_imports WHERE NOT is_aggregate
       UNION SELECT importer FROM ei_trade WHERE NOT importer_is_aggregate
@@ -62,8 +65,7 @@ export async function coveredCountries(db: Db): Promise<CountryRef[]> {
 type Exposure = CountryProfile['exposures'][number];
 type Autonomy = CountryProfile['autonomy'][number];
 
-/** Primary energy and each fuel's consumption in exajoules: the energy mix that weights a country's exposures. */
-export const PRIMARY_ENERGY_SHEET = 'Primary energy cons - EJ';
+/** Each fuel's consumption in exajoules, over the edition's primary energy (ei-editions.ts): the energy mix that weights a country's exposures. */
 export const FUEL_EJ_SHEETS: Record<string, string> = {
   'energy.oil': 'Oil Consumption - EJ',
   'energy.gas': 'Gas Consumption - EJ',
@@ -81,39 +83,61 @@ export interface FuelYear {
   consumption: number | null;
   ej: number | null;
 }
+export type EnergyYears = Map<number, { primary: number | null; fuels: Map<string, FuelYear> }>;
+/** One EI edition's balances of a country; `dataYear` is the edition's newest year, which dates its publication. */
+export interface EditionYears {
+  source: SourceId;
+  dataYear: number;
+  years: EnergyYears;
+}
 export interface CountryEnergy {
   iso3: string;
   region: string | null;
-  /** Per EI data year: primary energy (EJ) and each fuel's balance. */
-  years: Map<number, { primary: number | null; fuels: Map<string, FuelYear> }>;
+  /** Per EI data year: primary energy (EJ; total energy supply from the 2026 edition) and each fuel's balance, from the current edition. */
+  years: EnergyYears;
+  /** The edition `years` come from (the 2024 one when absent). */
+  source?: SourceId;
+  /** Every loaded edition listing the country, oldest first: a history reads the one out at each date. */
+  editions?: EditionYears[];
   suppliers: Map<string, SupplierTable>;
 }
 
-/** Every year of every country's energy balances, and its 2023 import suppliers per fuel. */
+/** Every year of every country's energy balances in each EI edition, and its 2023 import suppliers per fuel. */
 export async function energyInputs(
   db: Db,
   regions: ReadonlyMap<string, string | null>,
   subregions?: ReadonlyMap<string, string | null>,
 ): Promise<Map<string, CountryEnergy>> {
-  const sheets = [PRIMARY_ENERGY_SHEET, ...Object.values(FUEL_EJ_SHEETS), ...ENERGY_BALANCES.flatMap((b) => [b.production, b.consumption])];
-  const rows = await db.all<{ iso3: string; sheet: string; year: number; value: number }>(
-    `SELECT n.iso3, e.sheet, e.year, e.value FROM ei_energy e JOIN country_names n ON n.name = lower(trim(e.country))
-     WHERE e.sheet IN (${sheets.map(() => '?').join(', ')}) AND NOT e.is_aggregate AND e.value IS NOT NULL`,
-    sheets,
-  );
   const out = new Map<string, CountryEnergy>();
-  for (const r of rows) {
-    let c = out.get(r.iso3);
-    if (!c) out.set(r.iso3, (c = { iso3: r.iso3, region: regions.get(r.iso3) ?? null, years: new Map(), suppliers: new Map() }));
-    let y = c.years.get(r.year);
-    if (!y) c.years.set(r.year, (y = { primary: null, fuels: new Map() }));
-    if (r.sheet === PRIMARY_ENERGY_SHEET) y.primary = r.value;
-    for (const b of ENERGY_BALANCES) {
-      const f = y.fuels.get(b.slug) ?? { production: null, consumption: null, ej: null };
-      if (r.sheet === b.production) f.production = r.value;
-      if (r.sheet === b.consumption) f.consumption = r.value;
-      if (r.sheet === FUEL_EJ_SHEETS[b.slug]) f.ej = r.value;
-      y.fuels.set(b.slug, f);
+  for (const edition of await loadedEiEditions(db)) {
+    const sheets = [edition.primarySheet, ...Object.values(FUEL_EJ_SHEETS), ...ENERGY_BALANCES.flatMap((b) => [b.production, b.consumption])];
+    const rows = await db.all<{ iso3: string; sheet: string; year: number; value: number }>(
+      `SELECT n.iso3, e.sheet, e.year, e.value FROM ${edition.table} e JOIN country_names n ON n.name = lower(trim(e.country))
+       WHERE e.sheet IN (${sheets.map(() => '?').join(', ')}) AND NOT e.is_aggregate AND e.value IS NOT NULL`,
+      sheets,
+    );
+    const byCountry = new Map<string, EnergyYears>();
+    for (const r of rows) {
+      let years = byCountry.get(r.iso3);
+      if (!years) byCountry.set(r.iso3, (years = new Map()));
+      let y = years.get(r.year);
+      if (!y) years.set(r.year, (y = { primary: null, fuels: new Map() }));
+      if (r.sheet === edition.primarySheet) y.primary = r.value;
+      for (const b of ENERGY_BALANCES) {
+        const f = y.fuels.get(b.slug) ?? { production: null, consumption: null, ej: null };
+        if (r.sheet === b.production) f.production = r.value;
+        if (r.sheet === b.consumption) f.consumption = r.value;
+        if (r.sheet === FUEL_EJ_SHEETS[b.slug]) f.ej = r.value;
+        y.fuels.set(b.slug, f);
+      }
+    }
+    // Editions come oldest first: the last one listing a country is its current edition.
+    for (const [iso3, years] of byCountry) {
+      let c = out.get(iso3);
+      if (!c) out.set(iso3, (c = { iso3, region: regions.get(iso3) ?? null, years, editions: [], suppliers: new Map() }));
+      c.years = years;
+      c.source = edition.source;
+      c.editions!.push({ source: edition.source, dataYear: edition.dataYear, years });
     }
   }
   for (const b of ENERGY_BALANCES) {
@@ -121,7 +145,8 @@ export async function energyInputs(
     const net = new Map<string, number>();
     if (b.slug === 'energy.gas') {
       for (const c of out.values()) {
-        const year = c.years.get(EI_TRADE_YEAR)?.fuels.get(b.slug);
+        // The trade matrices' own edition and year, so that net imports and recorded LNG agree.
+        const year = (c.editions?.find((e) => e.source === EI_TRADE_SOURCE)?.years ?? c.years).get(EI_TRADE_YEAR)?.fuels.get(b.slug);
         if (year?.consumption) net.set(c.iso3, year.consumption - (year.production ?? 0));
       }
     }
@@ -203,7 +228,7 @@ export function energyExposures(inputs: ReadonlyMap<string, CountryEnergy>): { e
         suppliers_basis: sup?.basis ?? null,
         supplier_hhi: sup ? sup.hhi : null,
         routes: [],
-        source: EI_SOURCE,
+        source: c.source ?? EI_SOURCE,
       });
       if (f.production !== null && consumption > 0) {
         push(autonomy, c.iso3, {
@@ -213,7 +238,7 @@ export function energyExposures(inputs: ReadonlyMap<string, CountryEnergy>): { e
           production: f.production,
           consumption,
           unit: b.unit,
-          source: EI_SOURCE,
+          source: c.source ?? EI_SOURCE,
         });
       }
     }
@@ -253,7 +278,20 @@ export const EU27 = new Set([
 ]);
 
 type SupplierRow = { iso3: string; exporter: string; exporter_iso3: string | null; value: number; unit: string };
-export type SupplierTable = { entries: { iso3: string | null; name: string; value: number; share: number }[]; hhi: number; unit: string; basis: string };
+export type SupplierTable = {
+  entries: { iso3: string | null; name: string; value: number; share: number }[];
+  hhi: number;
+  unit: string;
+  basis: string;
+  /** Per supplier name, the share of the country's imports that arrives by pipeline: no sea route, so no chokepoint. */
+  overland?: ReadonlyMap<string, number>;
+};
+
+/**
+ * Countries EI counts in its 'Europe' (so their pipeline imports only inside 'Rest of Europe') that
+ * UN M49 places elsewhere: Türkiye is in Western Asia for the UN, in Europe for EI.
+ */
+export const EI_EUROPE_OUTSIDE_UN_EUROPE: ReadonlySet<string> = new Set(['TUR']);
 
 /**
  * Import suppliers per importing country from EI's 2023 trade matrices; exporters may be regions.
@@ -279,16 +317,25 @@ async function supplierTables(
       flows.flatMap((t) => [t.sheet, t.flow]),
     );
   const rows = await query('ni.iso3', trade);
+  const pipeline = trade.find((t) => t.flow === 'natural gas (pipeline)');
+  // Pipeline volume per importer and exporter: those imports pass no chokepoint.
+  const piped = new Map<string, Map<string, number>>();
+  const pipe = (iso3: string, exporter: string, value: number) => {
+    const m = piped.get(iso3) ?? new Map<string, number>();
+    m.set(exporter, (m.get(exporter) ?? 0) + value);
+    piped.set(iso3, m);
+  };
+  const directRows = pipeline ? await query('ni.iso3', [pipeline]) : [];
+  for (const r of directRows) pipe(r.iso3, r.exporter, r.value);
   const byImporter = new Map<string, SupplierRow[]>();
   for (const r of rows) push(byImporter, r.iso3, r);
   const basis = new Map<string, string>();
   for (const iso3 of byImporter.keys()) basis.set(iso3, `recorded imports (EI trade movements ${EI_TRADE_YEAR})`);
-  const pipeline = trade.find((t) => t.flow === 'natural gas (pipeline)');
   if (pipeline && netImports && region) {
     const aggregates = { EU: await query(`'EU'`, [pipeline]), 'Rest of Europe': await query(`'Rest of Europe'`, [pipeline]) };
-    const direct = new Set((await query('ni.iso3', [pipeline])).map((r) => r.iso3));
+    const direct = new Set(directRows.map((r) => r.iso3));
     for (const [iso3, net] of netImports) {
-      const agg = EU27.has(iso3) ? 'EU' : region.get(iso3) === 'Europe' ? 'Rest of Europe' : null;
+      const agg = EU27.has(iso3) ? 'EU' : region.get(iso3) === 'Europe' || EI_EUROPE_OUTSIDE_UN_EUROPE.has(iso3) ? 'Rest of Europe' : null;
       if (!agg || net <= 0 || direct.has(iso3)) continue;
       // Not a direct pipeline importer: its own rows are LNG only.
       const own = byImporter.get(iso3) ?? [];
@@ -300,6 +347,7 @@ async function supplierTables(
       const merged = new Map(own.map((r) => [r.exporter, { ...r }]));
       for (const r of mix) {
         const add = (r.value / total) * volume;
+        pipe(iso3, r.exporter, add);
         const m = merged.get(r.exporter);
         if (m) m.value += add;
         else merged.set(r.exporter, { ...r, iso3, value: add });
@@ -318,7 +366,14 @@ async function supplierTables(
     const entries = list
       .map((r) => ({ iso3: r.exporter_iso3, name: r.exporter, value: round(r.value, 4), share: round(r.value / total, 4) }))
       .sort((a, b) => b.value - a.value || a.name.localeCompare(b.name));
-    out.set(iso3, { entries, hhi: hhi(list.map((r) => r.value / total)), unit: list[0]?.unit ?? '', basis: basis.get(iso3) ?? '' });
+    const overland = new Map([...(piped.get(iso3) ?? [])].filter(([, v]) => v > 0).map(([name, v]) => [name, round(v / total, 4)]));
+    out.set(iso3, {
+      entries,
+      hhi: hhi(list.map((r) => r.value / total)),
+      unit: list[0]?.unit ?? '',
+      basis: basis.get(iso3) ?? '',
+      ...(overland.size ? { overland } : {}),
+    });
   }
   return out;
 }
@@ -358,6 +413,11 @@ export function routeOf(exporter: string, region: string | null, subregion: stri
 export type LossAt = (chokepoint: string, vessel: 'tanker' | 'cargo', t: string) => { loss: number; level: number } | null;
 const VESSEL: Record<string, 'tanker' | 'cargo'> = { 'energy.oil': 'tanker', 'energy.gas': 'tanker', 'energy.coal': 'cargo' };
 
+/** The part of a supplier's import share that comes by sea (pipeline gas passes no strait: Iran's to Türkiye). */
+export function seaborne(sup: SupplierTable | undefined, e: SupplierTable['entries'][number]): number {
+  return round(Math.max(0, e.share - (sup?.overland?.get(e.name) ?? 0)), 4);
+}
+
 /** Route exposure of a fuel's imports: the share of imports behind each measured chokepoint, with its level at t. */
 export function routeExposure(
   sup: SupplierTable | undefined,
@@ -368,7 +428,7 @@ export function routeExposure(
   lossAt: LossAt,
 ): Route[] {
   const shares = new Map<string, number>();
-  for (const e of sup?.entries ?? []) for (const c of routeOf(e.name, region, subregion)) shares.set(c, (shares.get(c) ?? 0) + e.share);
+  for (const e of sup?.entries ?? []) for (const c of routeOf(e.name, region, subregion)) shares.set(c, (shares.get(c) ?? 0) + seaborne(sup, e));
   return [...shares].map(([c, share]) => {
     const l = lossAt(c, VESSEL[fuel] ?? 'tanker', t);
     return {
@@ -383,10 +443,20 @@ export function routeExposure(
 }
 
 /**
+ * The balances of the EI edition out at t: the newest whose data year ended at least EI's lag
+ * before t; before the oldest edition was out, the oldest (as the exposure tables do).
+ */
+export function editionAt(c: CountryEnergy, t: string, eiLagDays: number): EnergyYears {
+  const editions = c.editions ?? [];
+  const out = editions.filter((e) => daysBetween(`${e.dataYear}-12-31`, t) >= eiLagDays).at(-1) ?? editions[0];
+  return out?.years ?? c.years;
+}
+
+/**
  * Country stress at t, methodology 3.0.0: the share of primary energy supply at risk, in percent,
  * A = 100 × Σ_f energy_share_f × import_dependence_f × Σ_s import_share_{f,s} × loss_s(t), where
  * loss_s is the transit loss at the chokepoint with no other sea route on s's route (Hormuz).
- * From the newest EI year published by t; null when the chokepoint is not measured at t.
+ * From the EI edition out at t (editionAt) and its newest year published by t; null when the chokepoint is not measured at t.
  */
 export function countryStressAt(
   c: CountryEnergy & { subregion?: string | null },
@@ -395,9 +465,10 @@ export function countryStressAt(
   lossAt: LossAt,
   stressOf: (slug: string) => number | null = () => null,
 ): { index: number | null; year: number | null; parts: Part[]; reason?: string } {
-  const year = [...c.years.keys()].filter((y) => c.years.get(y)?.primary && daysBetween(`${y}-12-31`, t) >= eiLagDays).sort((a, z) => z - a)[0];
+  const years = editionAt(c, t, eiLagDays);
+  const year = [...years.keys()].filter((y) => years.get(y)?.primary && daysBetween(`${y}-12-31`, t) >= eiLagDays).sort((a, z) => z - a)[0];
   if (year === undefined) return { index: null, year: null, parts: [], reason: 'no energy balance for this country published by this date' };
-  const y = c.years.get(year)!;
+  const y = years.get(year)!;
   const parts: Part[] = [];
   let unmeasured = false;
   for (const b of ENERGY_BALANCES) {
@@ -409,6 +480,8 @@ export function countryStressAt(
     const weight = round(share * dep, 4);
     const atRisk: Part['suppliers_at_risk'] = [];
     for (const e of sup?.entries ?? []) {
+      const bySea = seaborne(sup, e);
+      if (bySea <= 0) continue;
       const counted = routeOf(e.name, c.region, c.subregion ?? null).filter((k) => COUNTED_AS_LOSS.has(k));
       for (const k of counted) {
         const l = lossAt(k, VESSEL[b.slug] ?? 'tanker', t);
@@ -419,7 +492,7 @@ export function countryStressAt(
         atRisk.push({
           supplier: e.name,
           iso3: e.iso3,
-          import_share: e.share,
+          import_share: bySea,
           chokepoint: k,
           loss: l.loss,
           contribution: round(100 * weight * e.share * l.loss, 2),

@@ -3,14 +3,16 @@
  * disruption): the share e_c of world supply (or seaborne trade) whose route passes chokepoint c.
  *
  * THE EDITION SEAM. Every share enters the index through `exposureAt(table, t)`, which picks, per
- * chokepoint, the newest row published by t. Today each source has one edition in the build (EI
- * 2024, USGS MCS 2026, EIA's chokepoint table), so a month before a row's publication falls back
- * to the oldest row and says so (`before_publication`). When the edition-tagged tables land
- * (EI 2026, USGS 2022–2024), they add rows with their own `published` date here and nothing else
- * changes.
+ * chokepoint, the newest row published by t. USGS rows carry their edition's publication day (MCS
+ * 2023 and 2024 as vintages, MCS 2026 as the current release: pipeline/sources/usgs-mcs-vintage.ts),
+ * so a month reads the production shares known then; EI rows the end of their data year plus EI's
+ * lag, each year from the first EI edition that published it (2024 edition to 2023, 2026 after). A month before any row's publication falls back to the oldest row and says so
+ * (`before_publication`).
  */
 import type { SourceId } from '../../contract/sources.ts';
 import type { Db } from '../db.ts';
+import { eiFirstPublishedSql, loadedEiEditions } from './ei-editions.ts';
+import { USGS_CURRENT_PUBLISHED, USGS_VINTAGES, vintageTable } from '../sources/usgs-mcs-vintage.ts';
 import { round } from './reserves.ts';
 
 export const CHOKEPOINT_NAMES: Record<string, string> = {
@@ -68,14 +70,15 @@ export function exposureAt(table: ExposureTable, t: string): Exposure[] {
   const by = new Map<string, ExposureRow[]>();
   for (const r of table.rows) by.set(r.chokepoint, [...(by.get(r.chokepoint) ?? []), r]);
   return [...by.values()].map((rows) => {
-    const sorted = [...rows].sort((a, b) => a.published.localeCompare(b.published));
+    // Within one edition (same day) the newer data year wins.
+    const sorted = [...rows].sort((a, b) => a.published.localeCompare(b.published) || a.year - b.year);
     const known = sorted.filter((r) => r.published <= t).at(-1);
     return known ? { ...known, before_publication: false } : { ...(sorted[0] as ExposureRow), before_publication: true };
   });
 }
 
 const addDays = (date: string, days: number) => new Date(Date.parse(date) + days * 86_400_000).toISOString().slice(0, 10);
-const LAG = { ei: 172, usgs: 35, eia: 180 } as const;
+const LAG = { ei: 172, eia: 180 } as const;
 
 /** Oil: EIA chokepoint volume (largest of the last five published periods: what the route carries when open) / EI world oil production. */
 async function oilRows(db: Db): Promise<ExposureRow[]> {
@@ -83,7 +86,7 @@ async function oilRows(db: Db): Promise<ExposureRow[]> {
     `SELECT chokepoint, year, full_year, mbd FROM eia_chokepoint_oil ORDER BY chokepoint, year`,
   );
   const world = await db.all<{ year: number; value: number }>(
-    `SELECT year, value FROM ei_energy WHERE sheet = 'Oil Production - barrels' AND country = 'Total World' AND value IS NOT NULL ORDER BY year`,
+    `SELECT year, value FROM ${eiFirstPublishedSql(await loadedEiEditions(db))} WHERE sheet = 'Oil Production - barrels' AND country = 'Total World' AND value IS NOT NULL ORDER BY year`,
   );
   if (!world.length) return [];
   const worldAt = (y: number) => world.filter((w) => w.year <= y).at(-1) ?? (world[0] as { year: number; value: number });
@@ -104,10 +107,11 @@ async function oilRows(db: Db): Promise<ExposureRow[]> {
 
 /** LNG: the Gulf states' share of world LNG exports (Hormuz, every year EI gives); Gulf LNG to Europe (Red Sea, 2023 trade). */
 async function lngRows(db: Db): Promise<ExposureRow[]> {
-  const years = await db.all<{ year: number; gulf: number; world: number }>(
+  // Each year as its first edition published it (2024 edition to 2023, 2026 edition after).
+  const years = await db.all<{ year: number; gulf: number; world: number; source: SourceId }>(
     `SELECT year, sum(value) FILTER (WHERE country IN (${GULF.map(() => '?').join(', ')})) AS gulf,
-            max(value) FILTER (WHERE country = 'Total LNG exports') AS world
-     FROM ei_energy WHERE sheet = 'Gas - LNG exports bcm' AND value IS NOT NULL GROUP BY year HAVING world > 0 ORDER BY year`,
+            max(value) FILTER (WHERE country = 'Total LNG exports') AS world, any_value(source) AS source
+     FROM ${eiFirstPublishedSql(await loadedEiEditions(db))} WHERE sheet = 'Gas - LNG exports bcm' AND value IS NOT NULL GROUP BY year HAVING world > 0 ORDER BY year`,
     [...GULF],
   );
   const rows: ExposureRow[] = years.map((y) => ({
@@ -116,10 +120,11 @@ async function lngRows(db: Db): Promise<ExposureRow[]> {
     year: y.year,
     published: addDays(`${y.year}-12-31`, LAG.ei),
     basis: `EI: LNG exports of the Gulf states ${round(y.gulf ?? 0, 1)} bcm / world LNG exports ${round(y.world, 1)} bcm, ${y.year}`,
-    source: 'ei-statistical-review-2024',
+    source: y.source,
   }));
   const europe = await gulfLngToEurope(db);
   const world = years.find((y) => y.year === europe?.year)?.world;
+  // The Red Sea rows stay on the 2024 edition: its trade matrices (2023) are the only ones in the mirror.
   if (europe && world)
     for (const chokepoint of ['bab_el_mandeb', 'suez'])
       rows.push({
@@ -159,34 +164,63 @@ async function europeGasRows(db: Db): Promise<ExposureRow[]> {
   }));
 }
 
-/** A USGS world table: the named producers' share of world production, per year. */
+/** Where an earlier USGS release (pipeline/sources/usgs-mcs-vintage.ts) tabulates the same stage: its file slug and the start of its Type. */
+interface VintageRef {
+  slug: string;
+  type: string;
+}
+
+/**
+ * A USGS world table: the named producers' share of world production, per edition and year. Each
+ * row is known from its edition's publication day (no look-ahead: a month of 2025 reads MCS 2024's
+ * 2023 estimate, not MCS 2026's revised 2024 figure); editions before MCS 2026 are the vintages.
+ */
 async function usgsRows(
   db: Db,
   chapter: string,
   detail: string,
+  vintage: VintageRef,
   countries: readonly string[],
   chokepoints: readonly string[],
   what: string,
 ): Promise<ExposureRow[]> {
-  const years = await db.all<{ year: number; part: number | null; world: number | null }>(
+  const inList = countries.map(() => '?').join(', ');
+  const current = await db.all<{ year: number; part: number | null; world: number | null }>(
     `SELECT try_cast(year AS INTEGER) AS year,
-            sum(value) FILTER (WHERE country IN (${countries.map(() => '?').join(', ')}) AND detail = ?) AS part,
+            sum(value) FILTER (WHERE country IN (${inList}) AND detail = ?) AS part,
             max(value) FILTER (WHERE is_world_total) AS world
      FROM usgs_world WHERE chapter = ? AND (detail = ? OR detail = ? || ': rounded') AND value IS NOT NULL AND try_cast(year AS INTEGER) IS NOT NULL
      GROUP BY 1 HAVING world > 0 ORDER BY 1`,
     [...countries, detail, chapter, detail, detail],
   );
-  return years.flatMap((y) =>
-    chokepoints.map((chokepoint) => ({
-      chokepoint,
-      share: round((y.part ?? 0) / (y.world as number), 4),
-      year: y.year,
-      published: addDays(`${y.year}-12-31`, LAG.usgs),
-      basis: `USGS: ${what} of ${countries.join(', ')} / world, ${y.year}`,
-      source: 'usgs-mcs-2026' as const,
-    })),
+  const editions: { source: SourceId; edition: number; published: string; years: typeof current }[] = [
+    { source: 'usgs-mcs-2026', edition: 2026, published: USGS_CURRENT_PUBLISHED, years: current },
+  ];
+  for (const v of USGS_VINTAGES) {
+    const years = await db.all<{ year: number; part: number | null; world: number | null }>(
+      `SELECT year, sum(value) FILTER (WHERE country IN (${inList}) AND NOT is_world_total) AS part,
+              max(value) FILTER (WHERE is_world_total) AS world
+       FROM ${vintageTable(v.edition)} WHERE slug = ? AND starts_with(type, ?) AND value IS NOT NULL
+       GROUP BY 1 HAVING world > 0 ORDER BY 1`,
+      [...countries, vintage.slug, vintage.type],
+    );
+    editions.push({ source: `usgs-mcs-${v.edition}` as SourceId, edition: v.edition, published: v.published, years });
+  }
+  return editions.flatMap((e) =>
+    e.years.flatMap((y) =>
+      chokepoints.map((chokepoint) => ({
+        chokepoint,
+        share: round((y.part ?? 0) / (y.world as number), 4),
+        year: y.year,
+        published: e.published,
+        basis: `USGS MCS ${e.edition}: ${what} of ${countries.join(', ')} / world, ${y.year}`,
+        source: e.source,
+      })),
+    ),
   );
 }
+
+const PHOSPHATE: VintageRef = { slug: 'phosp', type: 'Mine production' };
 
 /** Every commodity's exposure table, by slug (commodities with no measured route are absent). */
 export async function loadExposures(db: Db): Promise<Map<string, ExposureTable>> {
@@ -196,19 +230,53 @@ export async function loadExposures(db: Db): Promise<Map<string, ExposureTable>>
     ['energy.wti', { vessel: 'tanker', rows: oil }],
     ['energy.lng', { vessel: 'tanker', rows: await lngRows(db) }],
     ['energy.gas', { vessel: 'tanker', rows: await europeGasRows(db) }],
-    ['agri.urea', { vessel: 'cargo', rows: await usgsRows(db, 'NITROGEN (FIXED)—AMMONIA', 'Plant production', GULF, ['hormuz'], 'ammonia production') }],
+    [
+      'agri.urea',
+      {
+        vessel: 'cargo',
+        rows: await usgsRows(
+          db,
+          'NITROGEN (FIXED)—AMMONIA',
+          'Plant production',
+          { slug: 'nitro', type: 'Plant production' },
+          GULF,
+          ['hormuz'],
+          'ammonia production',
+        ),
+      },
+    ],
     [
       'agri.phosphate',
       {
         vessel: 'cargo',
         rows: [
-          ...(await usgsRows(db, 'PHOSPHATE ROCK', 'Mine production', GULF, ['hormuz'], 'phosphate rock production')),
-          ...(await usgsRows(db, 'PHOSPHATE ROCK', 'Mine production', ['Jordan', 'Egypt'], ['bab_el_mandeb', 'suez'], 'phosphate rock production')),
+          ...(await usgsRows(db, 'PHOSPHATE ROCK', 'Mine production', PHOSPHATE, GULF, ['hormuz'], 'phosphate rock production')),
+          ...(await usgsRows(db, 'PHOSPHATE ROCK', 'Mine production', PHOSPHATE, ['Jordan', 'Egypt'], ['bab_el_mandeb', 'suez'], 'phosphate rock production')),
         ],
       },
     ],
-    ['agri.potash', { vessel: 'cargo', rows: await usgsRows(db, 'POTASH', 'Mine production', ['Jordan'], ['bab_el_mandeb', 'suez'], 'potash production') }],
-    ['metals.aluminium', { vessel: 'cargo', rows: await usgsRows(db, 'ALUMINUM', 'Smelter production', GULF, ['hormuz'], 'smelter production') }],
+    [
+      'agri.potash',
+      {
+        vessel: 'cargo',
+        rows: await usgsRows(
+          db,
+          'POTASH',
+          'Mine production',
+          { slug: 'potas', type: 'Mine production' },
+          ['Jordan'],
+          ['bab_el_mandeb', 'suez'],
+          'potash production',
+        ),
+      },
+    ],
+    [
+      'metals.aluminium',
+      {
+        vessel: 'cargo',
+        rows: await usgsRows(db, 'ALUMINUM', 'Smelter production', { slug: 'alumi', type: 'Smelter production' }, GULF, ['hormuz'], 'smelter production'),
+      },
+    ],
   ]);
   for (const [slug, t] of out) if (t.rows.length === 0) out.delete(slug);
   return out;

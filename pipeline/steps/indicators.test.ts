@@ -320,6 +320,56 @@ describe('country stress', () => {
     ]).toEqual(['severe', 'high', 'low']);
   });
 
+  it('reads, each month, the EI edition out then: the 2024 edition until the 2026 edition (data year 2025) is published', () => {
+    const balances = (year: number, ej: number) =>
+      new Map([[year, { primary: 10, fuels: new Map([['energy.oil', { ej, production: 0, consumption: 100 }]]) }]]) as CountryEnergy['years'];
+    const old = balances(2023, 4);
+    const current = balances(2025, 2);
+    const c: CountryEnergy = {
+      ...country({}, 10),
+      years: current,
+      source: 'ei-statistical-review-2026',
+      editions: [
+        { source: 'ei-statistical-review-2024', dataYear: 2023, years: old },
+        { source: 'ei-statistical-review-2026', dataYear: 2025, years: current },
+      ],
+    };
+    // 2025-12-31 + 177 days = 2026-06-26: in April 2026 the 2026 edition is not out.
+    expect(countryStressAt(c, '2026-04-30', 177, closed)).toMatchObject({ year: 2023, index: 28.8 });
+    expect(countryStressAt(c, '2026-07-31', 177, closed)).toMatchObject({ year: 2025, index: 14.4 });
+    // Late 2024: the 2024 edition, and never a later edition's figures.
+    expect(countryStressAt(c, '2024-12-31', 177, closed)).toMatchObject({ year: 2023, index: 28.8 });
+  });
+
+  it('routes only seaborne imports: pipeline gas from Iran (Türkiye) passes no strait, Qatari LNG passes Hormuz', () => {
+    const c: CountryEnergy & { subregion: string } = {
+      ...country({ 'energy.gas': { ej: 3, production: 0, consumption: 50 } }, 10),
+      subregion: 'Western Asia',
+      suppliers: new Map([
+        [
+          'energy.gas',
+          {
+            entries: [
+              { iso3: 'IRN', name: 'Iran', value: 10, share: 0.5 },
+              { iso3: 'QAT', name: 'Qatar', value: 10, share: 0.5 },
+            ],
+            hhi: 5000,
+            unit: 'bcm',
+            basis: 'test',
+            overland: new Map([['Iran', 0.5]]),
+          },
+        ],
+      ]),
+    };
+    const r = countryStressAt(c, '2026-04-30', 177, closed);
+    // 100 × 0.3 × 1 × 0.5 (Qatar's LNG only) × 0.9 = 13.5; Iran's pipeline gas is not at risk at Hormuz.
+    expect(r.parts[0]!.suppliers_at_risk.map((s) => [s.supplier, s.import_share])).toEqual([['Qatar', 0.5]]);
+    expect(r.index).toBe(13.5);
+    expect(routeExposure(c.suppliers.get('energy.gas'), 'energy.gas', 'Asia', 'Western Asia', '2026-04-30', closed)).toMatchObject([
+      { chokepoint: 'hormuz', import_share: 0.5 },
+    ]);
+  });
+
   it('is zero for a net exporter, null where Hormuz is not measured, and none before the EI year is published', () => {
     const self = country({ 'energy.oil': { ej: 4, production: 200, consumption: 100 } }, 10);
     expect(countryStressAt(self, '2026-04-30', 177, closed).index).toBe(0);

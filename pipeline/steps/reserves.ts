@@ -1,5 +1,6 @@
 import type { Reserve, ReserveSeries } from '../../contract/reserves.ts';
 import type { Db } from '../db.ts';
+import { currentEiEdition } from './ei-editions.ts';
 
 /** EI counts gas in bcm at a standard GCV of 40 MJ/m³; AGSI in TWh (GCV): 1 bcm = 40 PJ = 11.11 TWh. */
 export const TWH_PER_BCM = 40 / 3.6;
@@ -32,7 +33,7 @@ async function annualGasConsumption(db: Db, country: string): Promise<{ twh: num
   const ref = await db.one<{ twh: number | null }>(`SELECT annual_consumption_twh AS twh FROM agsi_reference WHERE country = ?`, [country]);
   if (ref?.twh) return { twh: ref.twh, basis: `AGSI+ reference annual consumption (${ref.twh} TWh)` };
   const ei = await db.one<{ bcm: number; year: number }>(
-    `SELECT e.value AS bcm, e.year FROM ei_energy e
+    `SELECT e.value AS bcm, e.year FROM ${(await currentEiEdition(db)).table} e
      JOIN country_names n ON n.name = lower(trim(e.country)) JOIN country_codes c ON c.iso3 = n.iso3
      WHERE e.sheet = 'Gas Consumption - Bcm' AND lower(c.iso2) = ? AND e.value IS NOT NULL ORDER BY e.year DESC LIMIT 1`,
     [country],

@@ -1,5 +1,6 @@
 import type { Db } from '../db.ts';
 import type { Commodity } from '../catalogue.ts';
+import { eiEdition } from './ei-editions.ts';
 
 type Ref = NonNullable<Commodity['production']> | NonNullable<Commodity['reserves_in_ground']>;
 
@@ -33,11 +34,12 @@ const EI_WORLD_IN = EI_WORLD_ROWS.map((r) => `'${r}'`).join(', ');
  */
 export async function shareTable(db: Db, ref: Ref, basis: string): Promise<ShareTableData | null> {
   let rows: { country: string; iso3: string | null; value: number; is_total: boolean; unit: string; year: number }[];
-  if (ref.source === 'ei-statistical-review-2024') {
+  if ('sheet' in ref) {
+    const table = eiEdition(ref.source).table;
     rows = await db.all(
-      `WITH y AS (SELECT max(year) AS year FROM ei_energy WHERE sheet = ? AND value IS NOT NULL)
+      `WITH y AS (SELECT max(year) AS year FROM ${table} WHERE sheet = ? AND value IS NOT NULL)
        SELECT t.country, n.iso3, t.value, (t.country IN (${EI_WORLD_IN})) AS is_total, t.unit, t.year
-       FROM ei_energy t ${ISO_JOIN}, y
+       FROM ${table} t ${ISO_JOIN}, y
        WHERE t.sheet = ? AND t.year = y.year AND t.value IS NOT NULL AND (NOT t.is_aggregate OR t.country IN (${EI_WORLD_IN}))`,
       [ref.sheet, ref.sheet],
     );
@@ -92,7 +94,7 @@ export interface FlowRow {
   route: string;
 }
 
-/** The one year EI's bilateral trade matrices cover in the 2024 edition. */
+/** The one year EI's bilateral trade matrices cover in the 2024 edition (the 2026 mirror has none: trade stays on 2024, EI_TRADE_SOURCE). */
 export const EI_TRADE_YEAR = 2023;
 
 /** Largest exporter → importer flows of one EI trade matrix. */

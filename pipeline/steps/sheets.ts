@@ -154,6 +154,8 @@ export function commoditySources(c: Commodity, s: CommoditySheet): CitedSource[]
     ...(s.chokepoints.length ? (['imf-portwatch-chokepoints'] as const) : []),
     ...(s.chokepoints.some((c) => c.exposure_source === 'eia-chokepoints') ? (['eia-chokepoints'] as const) : []),
     ...(s.chokepoints.some((c) => c.exposure_source === 'usgs-mcs-2026') && c.production?.source !== 'usgs-mcs-2026' ? (['usgs-mcs-2026'] as const) : []),
+    // The history's exposure to a USGS-measured route reads the release out at each month (MCS 2023, 2024 before MCS 2026).
+    ...(s.chokepoints.some((c) => c.exposure_source.startsWith('usgs-mcs-')) ? (['usgs-mcs-2023', 'usgs-mcs-2024'] as const) : []),
     EDITORIAL_SOURCE,
   ];
 }

@@ -6,6 +6,7 @@
 import type { Commodity } from '../catalogue.ts';
 import type { Db } from '../db.ts';
 import { loadTransits } from './disruption.ts';
+import { eiFirstPublishedSql, isEiSource, loadedEiEditions } from './ei-editions.ts';
 import { loadExposures } from './exposure.ts';
 import { priceFrequency } from './prices.ts';
 import { round } from './reserves.ts';
@@ -81,10 +82,11 @@ export function hhiByYear(rows: readonly Row[], what: string, requireTotal = tru
 
 const ISO = `LEFT JOIN country_names n ON n.name = lower(trim(t.country))`;
 
+/** HHI per year of an EI sheet, each year as its first edition published it (a history reads no later revision). */
 async function eiSheetYears(db: Db, sheet: string): Promise<HhiYear[]> {
   const rows = await db.all<Row>(
     `SELECT t.year, n.iso3, t.country AS name, t.value, t.country IN (${EI_WORLD_ROWS.map(() => '?').join(', ')}) AS is_total
-     FROM ei_energy t ${ISO} WHERE t.sheet = ? AND t.value IS NOT NULL AND (NOT t.is_aggregate OR t.country IN (${EI_WORLD_ROWS.map(() => '?').join(', ')}))`,
+     FROM ${eiFirstPublishedSql(await loadedEiEditions(db))} t ${ISO} WHERE t.sheet = ? AND t.value IS NOT NULL AND (NOT t.is_aggregate OR t.country IN (${EI_WORLD_ROWS.map(() => '?').join(', ')}))`,
     [...EI_WORLD_ROWS, sheet, ...EI_WORLD_ROWS],
   );
   return hhiByYear(rows, `EI sheet '${sheet}'`);
@@ -156,8 +158,8 @@ export async function loadStressInputs(
     const points = c.price ? await pricePoints(c.slug) : [];
     const numeraire = (PRECIOUS.measured as readonly string[]).includes(c.slug) && gold.length ? { slug: PRECIOUS.numeraire, points: gold } : undefined;
     const stages: ConcentrationStage[] = [];
-    if (c.production?.source === EI)
-      stages.push({ stage: 'production', basis: c.production.basis, source: EI, years: await eiSheetYears(db, c.production.sheet) });
+    if (c.production && 'sheet' in c.production && isEiSource(c.production.source))
+      stages.push({ stage: 'production', basis: c.production.basis, source: c.production.source, years: await eiSheetYears(db, c.production.sheet) });
     if (c.production?.source === USGS) {
       const usgs = await usgsYears(db, c.production.chapter, c.production.detail);
       const mineral = EI_MINERAL_HISTORY[c.slug];
