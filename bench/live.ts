@@ -51,7 +51,7 @@ export async function benchLive(): Promise<string> {
     }
     return [
       '## Live build against the publishers’ stand-ins (recorded answers, `npm run bench -- live`)\n',
-      'One local server per source replays ../shared/publishers/ where the adapter asks for what was recorded (country codes, USGS MCS 2026, the World Bank’s June 2026 workbook, refused after June as an old edition), 404 elsewhere (those sources fail and keep their snapshot); site stage skipped. Per source: outcome, requests / of them 304 / KB received.\n',
+      'One local server per source replays ../shared/publishers/ where the adapter asks for what was recorded (country codes, USGS MCS 2026, the World Bank’s June 2026 workbook, refused after June as an old edition; the EI 2026 workbook), 404 elsewhere (those sources fail and keep their snapshot); site stage skipped. Per source: outcome, requests / of them 304 / KB received.\n',
       '| build | wall time | of it fetching | requests | sources asked | bytes | per source |\n|---|---|---|---|---|---|---|',
       ...rows,
     ].join('\n');

@@ -179,6 +179,11 @@ export const ConfigShape = z.object({
     description:
       "address of the World Bank's `CMO-Historical-Data-Monthly.xlsx`, instead of the one the commodity-markets page links (live only; the address changes with editions)",
   }),
+  EI_WORKBOOK_URL: optional(httpUrl('EI_WORKBOOK_URL', 'https://www.energyinst.org/__data/assets/file/…/EI-Stats-Review-ALL-data.xlsx', false), {
+    concern: 'build',
+    description:
+      "address of the Energy Institute's current `EI-Stats-Review-ALL-data.xlsx`, instead of the one its downloads page links (live only; the address changes with editions)",
+  }),
   REBUILD_EVERY: withDefault(
     '15m',
     z.string().transform((v, ctx) => {
@@ -489,7 +494,7 @@ export function buildSettings(c: Config) {
     outDir: c.DIST_DIR,
     baseUrl: c.PUBLIC_BASE_URL,
     rateLimits: { data: c.RATE_LIMIT_DATA, ask: c.RATE_LIMIT_ASK },
-    sourceKeys: { eia: c.EIA_API_KEY, agsi: c.AGSI_API_KEY, worldbankCmoUrl: c.WORLDBANK_CMO_URL },
+    sourceKeys: { eia: c.EIA_API_KEY, agsi: c.AGSI_API_KEY, worldbankCmoUrl: c.WORLDBANK_CMO_URL, eiWorkbookUrl: c.EI_WORKBOOK_URL },
     download: c.DATA_SOURCE === 'live',
     live: {
       policy: { timeoutMs: c.FETCH_TIMEOUT_MS, deadlineMs: c.FETCH_DEADLINE_MS, maxBytes: c.FETCH_MAX_MB * 2 ** 20 },

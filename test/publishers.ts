@@ -131,6 +131,8 @@ export const USGS_ITEM = {
 
 /** The World Bank's CMO workbook as posted on 2026-06-02 (monthly data to 2026-05). */
 export const CMO_WORKBOOK = 'worldbank-pink-sheet/CMO-Historical-Data-Monthly.2026-06-02.xlsx';
+/** The Energy Institute's 2026 workbook (75th edition, data year 2025). */
+export const EI_WORKBOOK_2026 = 'ei-statistical-review/EI-Stats-Review-ALL-data.2026.xlsx';
 
 const csv = (body: Buffer): Play => ({ kind: 'file', body, contentType: 'text/csv' });
 
@@ -142,10 +144,21 @@ export function recordedPlays(): Partial<Record<string, Router>> {
   const countryCodes = recording('country-codes/country-codes.csv');
   const usgs = recording('usgs-mcs-2026/MCS2026_Commodities_Data.csv');
   const cmo = recording(CMO_WORKBOOK);
+  const ei2026 = recording(EI_WORKBOOK_2026);
   return {
     'country-codes': () => csv(countryCodes),
     // The commodity-markets page that links the workbook is not recorded: it answers 404, as a page
     // blocked to scripts does, and the adapter falls back to the last known address.
+    // EI's downloads page is not recorded either: the adapter falls back to the 2026 workbook's address.
+    'ei-statistical-review-2026': ({ path }) =>
+      path.endsWith('/EI-Stats-Review-ALL-data.xlsx')
+        ? {
+            kind: 'file',
+            body: ei2026,
+            contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+            lastModified: 'Wed, 15 Jul 2026 09:00:00 GMT',
+          }
+        : { kind: 'status', status: 404 },
     'worldbank-pink-sheet': ({ path }) =>
       path.endsWith('/CMO-Historical-Data-Monthly.xlsx')
         ? {

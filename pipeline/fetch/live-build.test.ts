@@ -6,7 +6,7 @@ import { Health } from '../../contract/health.ts';
 import { BuildManifest, type SourceStatus } from '../../contract/manifest.ts';
 import { SOURCE_IDS } from '../../contract/sources.ts';
 import { startTestServer } from '../../test/http.ts';
-import { type ReplayServer, type Router, USGS_ITEM, originsOf, recordedPlays, recording, replayPublishers } from '../../test/publishers.ts';
+import { EI_WORKBOOK_2026, type ReplayServer, type Router, USGS_ITEM, originsOf, recordedPlays, recording, replayPublishers } from '../../test/publishers.ts';
 import { DATA_DIR, NO_SITE, SOURCES_DIR, readCsv, readJson, tempDir, testEffects } from '../../test/support.ts';
 import { type BuildResult, runBuild } from '../build.ts';
 import { SOURCES } from '../sources/registry.ts';
@@ -103,6 +103,11 @@ describe('a live build against the publishers’ recorded answers and faults', (
       bytes: USGS_CSV.length + JSON.stringify(USGS_ITEM).length,
     });
     expect(status(first, 'usgs-mcs-2026').sha256).toBe(status(seed, 'usgs-mcs-2026').sha256);
+    // The EI 2026 workbook, converted to the mirror's layout: its downloads page answered 404, the last known address served it.
+    const ei = status(first, 'ei-statistical-review-2026');
+    expect(ei.fetch).toMatchObject({ outcome: 'fetched', reason: null, requests: 2 });
+    expect(ei.fetch!.bytes).toBeGreaterThanOrEqual(recording(EI_WORKBOOK_2026).length);
+    expect(['fresh', 'unchanged']).toContain(ei.status);
   });
 
   it('keeps the last good snapshot of each failing publisher, named stale with its reason', () => {

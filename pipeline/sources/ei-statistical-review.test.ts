@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Db } from '../db.ts';
-import { convertWorkbook, eiStatisticalReview2026Source as ei2026, eiStatisticalReviewSource as ei } from './ei-statistical-review.ts';
+import { EI_LISTING, convertWorkbook, eiStatisticalReview2026Source as ei2026, eiStatisticalReviewSource as ei } from './ei-statistical-review.ts';
+import { editionAddress } from './edition.ts';
 import { compareByKey, readCsvRecords, recording, replayFetch } from '../../test/publisher-recordings.ts';
 import { SourceError } from './types.ts';
 
@@ -258,7 +259,8 @@ describe('ei-statistical-review-2026 adapter (the current edition)', () => {
     const publisher = replayFetch([{ url: /\/__data\/assets\/file\/0008\/1827620\/EI-Stats-Review-ALL-data\.xlsx$/, body: recording(WORKBOOK_2026) }]);
     const dir = await mkdtemp(join(tmpdir(), 'ei-2026-dl-'));
     await ei2026.download(dir, publisher.fetch);
-    expect(publisher.asked).toHaveLength(1);
+    // The downloads page is not recorded (404 here, as a page blocked to scripts): the last known address is used.
+    expect(publisher.asked).toEqual([EI_LISTING.page, EI_LISTING.known]);
     expect(existsSync(join(dir, 'ei_trade_movements_2023.csv'))).toBe(false);
     const all = `SELECT sheet, country, year, value FROM ei_energy_2026 ORDER BY ALL`;
     await ei2026.load(db, dir);
@@ -267,4 +269,19 @@ describe('ei-statistical-review-2026 adapter (the current edition)', () => {
     expect(downloaded.length).toBeGreaterThan(90_000);
     expect(downloaded).toEqual(await db.all(all));
   }, 120_000);
+
+  it('finds the workbook’s address on the downloads page, where EI lists each edition; a configured address wins', async () => {
+    const moved = 'https://www.energyinst.org/__data/assets/file/0009/1900000/EI-Stats-Review-ALL-data.xlsx';
+    // A link as the page writes it (relative, with an entity); the address is not the last known one.
+    const page = `<a href="/__data/assets/file/0009/1900000/EI-Stats-Review-ALL-data.xlsx?v=1&amp;x=2">Download all data</a>`;
+    const found = await editionAddress('ei-statistical-review-2026', EI_LISTING, replayFetch([{ url: /resources-and-data-downloads$/, body: page }]).fetch);
+    expect(found).toBe(moved);
+    const configured = await editionAddress('ei-statistical-review-2026', EI_LISTING, replayFetch([]).fetch, {}, 'https://mirror.example/ei.xlsx');
+    expect(configured).toBe('https://mirror.example/ei.xlsx');
+    const asked = replayFetch([{ url: /^https:\/\/mirror\.example\/ei\.xlsx$/, body: 'not a workbook' }]);
+    await expect(
+      ei2026.download(await mkdtemp(join(tmpdir(), 'ei-conf-')), asked.fetch, { eiWorkbookUrl: 'https://mirror.example/ei.xlsx' }),
+    ).rejects.toThrow();
+    expect(asked.asked).toEqual(['https://mirror.example/ei.xlsx']);
+  });
 });

@@ -3,7 +3,8 @@ import ExcelJS from 'exceljs';
 import type { Db } from '../db.ts';
 import { aggregateSql, stripFootnoteSql } from './country-aliases.ts';
 import { readCsvText, requireColumns, requireFile, requireRows, writeCsv } from './support.ts';
-import { SourceError, type SourceAdapter } from './types.ts';
+import { editionAddress, type EditionListing } from './edition.ts';
+import { SourceError, type SourceAdapter, type SourceKeys } from './types.ts';
 
 const F = {
   energy: 'ei_energy_country_year.csv',
@@ -16,6 +17,16 @@ const F = {
 const XLSX_URL = 'https://www.energyinst.org/__data/assets/excel_doc/0020/1540550/EI-Stats-Review-All-Data.xlsx';
 /** The 2026 edition's workbook (data year 2025), at the address EI serves it from (../shared/publishers/RECORDINGS.md). */
 const XLSX_2026_URL = 'https://www.energyinst.org/__data/assets/file/0008/1827620/EI-Stats-Review-ALL-data.xlsx';
+/**
+ * The workbook's address changes with each edition (2024 `excel_doc/0020/1540550/…All-Data.xlsx`,
+ * 2026 `file/0008/1827620/…ALL-data.xlsx`), so it is read from the page where EI lists the
+ * downloads, unless the operator configured one (EI_WORKBOOK_URL).
+ */
+export const EI_LISTING: EditionListing = {
+  page: 'https://www.energyinst.org/statistical-review/resources-and-data-downloads',
+  link: /(?:https?:\/\/www\.energyinst\.org)?\/__data\/assets\/(?:excel_doc|file)\/\d+\/\d+\/EI-Stats-Review-All-Data\.xlsx/i,
+  known: XLSX_2026_URL,
+};
 /** The 2026 mirror's files: the long conversion of the year sheets (no bilateral trade file). */
 const F2026 = { energy: 'ei2026_country_year_long.csv' } as const;
 
@@ -141,9 +152,10 @@ export const eiStatisticalReview2026Source: SourceAdapter = {
     await requireRows(this, db, 'ei_energy_2026');
   },
 
-  async download(dir: string, fetchImpl: typeof fetch): Promise<void> {
-    const res = await fetchImpl(XLSX_2026_URL, { headers: { 'user-agent': 'chokepoint-pipeline' } });
-    if (!res.ok) throw new SourceError(this.id, `download ${XLSX_2026_URL} answered ${res.status}`);
+  async download(dir: string, fetchImpl: typeof fetch, keys: SourceKeys = {}): Promise<void> {
+    const url = await editionAddress(this.id, EI_LISTING, fetchImpl, keys, keys.eiWorkbookUrl);
+    const res = await fetchImpl(url, { headers: { 'user-agent': 'chokepoint-pipeline' } });
+    if (!res.ok) throw new SourceError(this.id, `download ${url} answered ${res.status}`);
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load(await res.arrayBuffer());
     await convertWorkbook(wb, dir, F2026);

@@ -19,6 +19,8 @@ export interface SourceKeys {
   agsi?: string | undefined;
   /** The World Bank CMO-Historical-Data-Monthly.xlsx address, instead of the one the commodity-markets page links. */
   worldbankCmoUrl?: string | undefined;
+  /** The Energy Institute's current workbook address, instead of the one its downloads page links. */
+  eiWorkbookUrl?: string | undefined;
   /** One line per notable step of a download (the edition address found); the build's log. */
   log?: ((line: string) => void) | undefined;
   /** The build's calendar date (YYYY-MM-DD): the "today" of freshness checks and of date windows asked for. */
