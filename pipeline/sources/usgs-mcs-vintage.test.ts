@@ -62,6 +62,6 @@ describe('USGS MCS 2022–2024 vintages', () => {
   it('refuses a folder without world tables, and has nothing to download', async () => {
     const empty = await mkdtemp(join(tmpdir(), 'usgs-vintage-'));
     await expect(vintage(2024).load(db, empty)).rejects.toBeInstanceOf(SourceError);
-    await expect(vintage(2024).download(empty, fetch)).rejects.toThrow(/historical edition/);
+    await expect(vintage(2024).download(empty, fetch)).rejects.toThrow(/closed edition/);
   });
 });
