@@ -62,7 +62,7 @@ const Translation = z
 const Translations = z.object(
   Object.fromEntries(TRANSLATION_LANGS.map((l) => [l, Translation])) as Record<(typeof TRANSLATION_LANGS)[number], typeof Translation>,
 );
-const TRANSLATED = `${TRANSLATION_LANGS.slice(0, -1).join(', ')} and ${TRANSLATION_LANGS.at(-1)}`;
+const TRANSLATED = langList('and', TRANSLATION_LANGS);
 
 const EventFields = z.object({
   id: z

@@ -12,8 +12,8 @@ export const LANG_NAME_EN: Readonly<Record<Lang, string>> = { en: 'English', fr:
 /** The locale numbers and dates are written in, per language. */
 export const LOCALES: Readonly<Record<Lang, string>> = { en: 'en-GB', fr: 'fr-FR', de: 'de-DE', es: 'es-ES' };
 
-/** "en, fr, de or es" (`conjunction` between the last two). */
-export const langList = (conjunction = 'or') => `${LANGS.slice(0, -1).join(', ')} ${conjunction} ${LANGS.at(-1)}`;
+/** "en, fr, de or es" (`conjunction` between the last two), of every language or of `langs`. */
+export const langList = (conjunction = 'or', langs: readonly Lang[] = LANGS) => `${langs.slice(0, -1).join(', ')} ${conjunction} ${langs.at(-1)}`;
 
 /** An object with one value per language, each of schema `t`. */
 export const byLang = <T extends z.ZodType>(t: T) => z.strictObject(Object.fromEntries(LANGS.map((l) => [l, t])) as Record<Lang, T>);

@@ -135,6 +135,12 @@ export const CMO_WORKBOOK = 'worldbank-pink-sheet/CMO-Historical-Data-Monthly.20
 export const EI_WORKBOOK_2026 = 'ei-statistical-review/EI-Stats-Review-ALL-data.2026.xlsx';
 
 const csv = (body: Buffer): Play => ({ kind: 'file', body, contentType: 'text/csv' });
+const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+/** A workbook at any path ending in `file`; every other path (the page that lists it) 404. */
+const workbookAt =
+  (file: string, body: Buffer, lastModified: string): Router =>
+  ({ path }) =>
+    path.endsWith(file) ? { kind: 'file', body, contentType: XLSX, lastModified } : { kind: 'status', status: 404 };
 
 /**
  * The recorded answers of the publishers whose adapters read them today, by source id (each
@@ -147,27 +153,11 @@ export function recordedPlays(): Partial<Record<string, Router>> {
   const ei2026 = recording(EI_WORKBOOK_2026);
   return {
     'country-codes': () => csv(countryCodes),
-    // The commodity-markets page that links the workbook is not recorded: it answers 404, as a page
-    // blocked to scripts does, and the adapter falls back to the last known address.
-    // EI's downloads page is not recorded either: the adapter falls back to the 2026 workbook's address.
-    'ei-statistical-review-2026': ({ path }) =>
-      path.endsWith('/EI-Stats-Review-ALL-data.xlsx')
-        ? {
-            kind: 'file',
-            body: ei2026,
-            contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-            lastModified: 'Wed, 15 Jul 2026 09:00:00 GMT',
-          }
-        : { kind: 'status', status: 404 },
-    'worldbank-pink-sheet': ({ path }) =>
-      path.endsWith('/CMO-Historical-Data-Monthly.xlsx')
-        ? {
-            kind: 'file',
-            body: cmo,
-            contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-            lastModified: 'Tue, 02 Jun 2026 08:00:00 GMT',
-          }
-        : { kind: 'status', status: 404 },
+    // The listing pages that link each edition's workbook (World Bank's commodity-markets page, EI's
+    // downloads page) are not recorded: they answer 404, as a page blocked to scripts does, and the
+    // adapter falls back to the last known address.
+    'ei-statistical-review-2026': workbookAt('/EI-Stats-Review-ALL-data.xlsx', ei2026, 'Wed, 15 Jul 2026 09:00:00 GMT'),
+    'worldbank-pink-sheet': workbookAt('/CMO-Historical-Data-Monthly.xlsx', cmo, 'Tue, 02 Jun 2026 08:00:00 GMT'),
     'usgs-mcs-2026': ({ path }) => (path.startsWith('/catalog/item/') ? { kind: 'json', value: USGS_ITEM } : csv(usgs)),
   };
 }

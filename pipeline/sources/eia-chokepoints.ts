@@ -4,7 +4,7 @@
  */
 import type { Db } from '../db.ts';
 import { readCsvText, requireColumns, requireFile, requireRows } from './support.ts';
-import { SourceError, type SourceAdapter } from './types.ts';
+import { SourceError, type SourceAdapter, mirrorOnly } from './types.ts';
 
 const ID = 'eia-chokepoints' as const;
 const FILE = 'eia_chokepoints_table1_oil_mbd.csv';
@@ -56,8 +56,5 @@ export const eiaChokepointsSource: SourceAdapter = {
     if (unknown.length) throw new SourceError(ID, `unknown chokepoint ${unknown.map((u) => u.name).join(', ')}`);
   },
 
-  mirrorOnly: `no download endpoint: EIA publishes Table 1 only as an HTML table in an analysis page (${PAGE}), not in its API`,
-  async download(): Promise<void> {
-    throw new SourceError(ID, this.mirrorOnly!);
-  },
+  ...mirrorOnly(ID, `no download endpoint: EIA publishes Table 1 only as an HTML table in an analysis page (${PAGE}), not in its API`),
 };

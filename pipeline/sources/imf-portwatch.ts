@@ -6,7 +6,7 @@
  */
 import type { Db } from '../db.ts';
 import { readCsvText, requireColumns, requireFile, requireRows } from './support.ts';
-import { SourceError, type SourceAdapter } from './types.ts';
+import { SourceError, type SourceAdapter, mirrorOnly } from './types.ts';
 
 const ID = 'imf-portwatch-chokepoints' as const;
 const FOUR = 'portwatch_daily_4cp_incl_hormuz_2019-2026-08.csv';
@@ -77,8 +77,5 @@ export const imfPortwatchSource: SourceAdapter = {
 
   // The ArcGIS FeatureServer answers JSON pages of 2,000 features; the mirror files are two
   // differently shaped pulls of it. Paging it into those layouts is not written yet.
-  mirrorOnly: `no download implemented: page ${SERVICE}/query (JSON, 2,000 features a page) into the mirror layout by hand`,
-  async download(): Promise<void> {
-    throw new SourceError(ID, this.mirrorOnly!);
-  },
+  ...mirrorOnly(ID, `no download implemented: page ${SERVICE}/query (JSON, 2,000 features a page) into the mirror layout by hand`),
 };

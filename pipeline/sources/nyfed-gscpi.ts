@@ -1,7 +1,7 @@
 /** Federal Reserve Bank of New York, Global Supply Chain Pressure Index (monthly, standard deviations). */
 import type { Db } from '../db.ts';
 import { readCsvText, requireColumns, requireFile, requireRows } from './support.ts';
-import { SourceError, type SourceAdapter } from './types.ts';
+import { SourceError, type SourceAdapter, mirrorOnly } from './types.ts';
 
 const ID = 'nyfed-gscpi' as const;
 const FILE = 'gscpi_monthly.csv';
@@ -32,8 +32,5 @@ export const nyfedGscpiSource: SourceAdapter = {
   },
 
   // The NY Fed serves a legacy binary .xls under an .xlsx name; exceljs reads only OOXML.
-  mirrorOnly: `no download: ${XLS} is a legacy .xls workbook, which our xlsx reader cannot parse`,
-  async download(): Promise<void> {
-    throw new SourceError(ID, this.mirrorOnly!);
-  },
+  ...mirrorOnly(ID, `no download: ${XLS} is a legacy .xls workbook, which our xlsx reader cannot parse`),
 };

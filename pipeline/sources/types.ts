@@ -74,3 +74,11 @@ export class SourceError extends Error {
     this.name = 'SourceError';
   }
 }
+
+/** The `mirrorOnly` reason of a source that cannot be fetched, and the download() that refuses with it. */
+export function mirrorOnly(id: string, why: string): Pick<SourceAdapter, 'mirrorOnly' | 'download'> {
+  return {
+    mirrorOnly: why,
+    download: () => Promise.reject(new SourceError(id, why)),
+  };
+}

@@ -9,7 +9,7 @@ import type { SourceId } from '../../contract/sources.ts';
 import { type Db, sqlString } from '../db.ts';
 import { aggregateSql, stripFootnoteSql } from './country-aliases.ts';
 import { requireFile, requireRows } from './support.ts';
-import { SourceError, type SourceAdapter } from './types.ts';
+import { SourceError, type SourceAdapter, mirrorOnly } from './types.ts';
 
 /** A year column of the production table: unit token, an optional estimate marker ('est' or, in 2022, 'Est'), the year. */
 const PROD_COLUMN = '^Prod_([A-Za-z0-9]+)_(?:([Ee]st)_)?([0-9]{4})$';
@@ -114,10 +114,7 @@ function vintageSource(v: UsgsVintage): SourceAdapter {
     },
 
     // A closed edition: its files will not change, and the mirror holds them; nothing to fetch.
-    mirrorOnly: `a closed edition (MCS ${v.edition}, published ${v.published}): its files do not change, and the mirror holds them`,
-    async download(): Promise<void> {
-      throw new SourceError(id, this.mirrorOnly!);
-    },
+    ...mirrorOnly(id, `a closed edition (MCS ${v.edition}, published ${v.published}): its files do not change, and the mirror holds them`),
   };
 }
 
