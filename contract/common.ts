@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** Methodology version of the indicators; bumped whenever a formula or weight changes. */
-export const METHODOLOGY_VERSION = '3.1.0';
+export const METHODOLOGY_VERSION = '3.2.0';
 export const LICENSE = 'CC-BY-4.0';
 export const LICENSE_URL = 'https://creativecommons.org/licenses/by/4.0/';
 /** The attribution a reuser must give, with the backlink. */

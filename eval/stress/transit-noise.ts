@@ -58,7 +58,9 @@ for (const chokepoint of [...new Set(rows.map((r) => r[at('chokepoint')] as stri
         if (loss > 0) mineLosses.push(loss);
       }
     mineLosses.sort((p, q) => p - q);
-    console.log(`${chokepoint.padEnd(14)} ${vessel.padEnd(9)} ${String(mineLosses.length).padStart(2)} month-ends below normal, largest ${pct(mineLosses.at(-1) ?? 0)}`);
+    console.log(
+      `${chokepoint.padEnd(14)} ${vessel.padEnd(9)} ${String(mineLosses.length).padStart(2)} month-ends below normal, largest ${pct(mineLosses.at(-1) ?? 0)}`,
+    );
     losses.push(...mineLosses);
   }
 losses.sort((p, q) => p - q);

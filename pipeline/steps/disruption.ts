@@ -1,14 +1,21 @@
 /**
- * Measured disruption (methodology 3.0.0, unchanged in 3.1.0): chokepoint transits against their own seasonal normal,
- * and the share of a commodity's world supply whose route they cut. Pure: transits and exposures
+ * Measured disruption (methodology 3.0.0; 3.2.0 counts a shortfall only beyond ordinary variation): chokepoint
+ * transits against their own seasonal normal, and the share of a commodity's world supply whose route they cut. Pure: transits and exposures
  * in, losses out; only days on or before t are read.
  */
 import type { Db } from '../db.ts';
 import { CHOKEPOINT_NAMES, COUNTED_AS_LOSS, type Exposure, type ExposureTable, ROUTES, type VesselClass, exposureAt } from './exposure.ts';
 import { clamp01, round } from './reserves.ts';
 
-/** Transits: mean over 28 days ending t, against the median of the same days in up to 5 earlier years (at least 1). */
-export const TRANSITS = { windowDays: 28, normalYears: 5, minYears: 1, staleDays: 14 } as const;
+/**
+ * Transits: mean over 28 days ending t, against the median of the same days in up to 5 earlier years (at least 1).
+ * `tolerance` (3.2.0): a shortfall within 15 % of normal is what ordinary years show (90th–95th percentile of the
+ * shortfalls of 2020 – October 2023, `node eval/stress/transit-noise.ts`), so only the part beyond it counts as lost.
+ */
+export const TRANSITS = { windowDays: 28, normalYears: 5, minYears: 1, staleDays: 14, tolerance: 0.15 } as const;
+
+/** The fraction of a route counted as lost: the shortfall beyond the tolerance, rescaled so that a closed route still reads 1. */
+export const lossBeyondTolerance = (level: number) => round(clamp01((1 - level - TRANSITS.tolerance) / (1 - TRANSITS.tolerance)), 4);
 /** A route loss of 7 % of world supply (the IEA collective-action trigger) scores 1. */
 export const D0 = 0.07;
 
@@ -50,7 +57,7 @@ export interface RouteLoss {
   normal: number;
   /** transits / normal. */
   level: number;
-  /** clip(1 − level, 0, 1). */
+  /** clip((1 − level − τ) / (1 − τ), 0, 1), τ = TRANSITS.tolerance. */
   loss: number;
   from: string;
   to: string;
@@ -101,7 +108,7 @@ export function routeLoss(transits: Transits, chokepoint: string, vessel: Vessel
     transits: round(x, 2),
     normal: round(normal, 2),
     level: round(level, 4),
-    loss: round(clamp01(1 - level), 4),
+    loss: lossBeyondTolerance(level),
     from: dateOf(end - TRANSITS.windowDays + 1),
     to: endDate,
     normal_years: years.sort().join(','),

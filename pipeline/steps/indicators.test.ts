@@ -3,6 +3,7 @@ import type { EventCategory } from '../../contract/content.ts';
 import { parseInterval } from '../../lib/config.ts';
 import { COUNTRY_DOWN, COUNTRY_THRESHOLDS, type CountryEnergy, type LossAt, countryStressAt, routeExposure } from './countries.ts';
 import { hhi, hhiBand } from './shares.ts';
+import { routeLoss } from './disruption.ts';
 import {
   type Cadences,
   type CommodityInputs,
@@ -216,7 +217,7 @@ describe('commodity stress', () => {
     expect(s.components.find((c) => c.key === 'disruption')).toMatchObject({ available: false, contribution: null });
   });
 
-  it('reads supply lost at Hormuz on its own scale (3.1.0 physical floor), but a diversion through Suez only in its weighted 30 points', () => {
+  it('reads supply lost at Hormuz on its own scale (3.1.0 physical floor, 3.2.0 tolerance), but a diversion through Suez only in its weighted 30 points', () => {
     const DAY = 86_400_000;
     const first = Math.floor(Date.parse('2016-01-01') / DAY);
     const cut = Math.floor(Date.parse('2022-06-01') / DAY) - first;
@@ -231,15 +232,34 @@ describe('commodity stress', () => {
       return stressAt(x, '2022-07-28', '2022-07-28', cadences);
     };
     const hormuz = at('hormuz');
-    // 20 % of world supply × 0.9 lost = 18 % ≥ 7 %: severe whatever the (flat) price says.
+    // Transits at a tenth of normal: (0.9 − 0.15) / 0.85 of the route lost (3.2.0); 20 % of world supply × 0.882 = 17.6 % ≥ 7 %:
+    // severe whatever the (flat) price says.
     expect(hormuz.components.find((c) => c.key === 'disruption')).toMatchObject({ score: 1, contribution: 30 });
-    expect(hormuz.components.find((c) => c.key === 'disruption')!.inputs.share_lost).toBeCloseTo(0.18, 4);
+    expect(hormuz.components.find((c) => c.key === 'disruption')!.inputs.share_lost).toBeCloseTo(0.2 * (0.75 / 0.85), 4);
     expect(hormuz).toMatchObject({ physical_floor: 75, index: 75, band: 'severe' });
     // The same loss through Suez is a detour round the Cape: no floor, the weighted sum only.
     const suez = at('suez');
     expect(suez.physical_floor).toBe(0);
     expect(suez.index).toBeLessThan(50);
     expect(suez.index).toBeGreaterThanOrEqual(30);
+  });
+
+  it('counts a shortfall of transits only beyond the 15 % that ordinary years show (3.2.0), and a closed route in full', () => {
+    const DAY = 86_400_000;
+    const first = Math.floor(Date.parse('2016-01-01') / DAY);
+    const from = Math.floor(Date.parse('2022-06-01') / DAY) - first;
+    const route = (perDay: number) => {
+      const tanker = Float64Array.from({ length: 2400 }, (_, i) => (i >= from ? perDay : 50));
+      const r = routeLoss(new Map([['hormuz', { first, tanker, cargo: tanker }]]), 'hormuz', 'tanker', '2022-07-28');
+      if ('reason' in r) throw new Error(r.reason);
+      return r;
+    };
+    // 45 a day against a normal of 50: 10 % short, within ordinary variation.
+    expect(route(45)).toMatchObject({ level: 0.9, loss: 0 });
+    // 30 a day: 40 % short, (0.4 − 0.15) / 0.85 counted.
+    expect(route(30).loss).toBeCloseTo(0.25 / 0.85, 4);
+    // Closed: the whole route, not 85 % of it.
+    expect(route(0)).toMatchObject({ level: 0, loss: 1 });
   });
 
   it('halves a stale input and drops an expired one by the published rule', () => {

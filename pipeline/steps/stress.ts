@@ -10,7 +10,7 @@ import { METHODOLOGY_VERSION } from '../../contract/common.ts';
 import type { EventCategory, EventEffect, EventKind } from '../../contract/content.ts';
 import type { CommodityStress, StressBand, StressHistoryPoint, StructuralRisk } from '../../contract/stress.ts';
 import { type Cadence, type SourceCadence, daysBetween, freshnessOf, periodEnd } from '../freshness.ts';
-import { type DisruptionReading, type Transits, disruptionAt, lastTransitDay } from './disruption.ts';
+import { D0, type DisruptionReading, TRANSITS, type Transits, disruptionAt, lastTransitDay } from './disruption.ts';
 import type { ExposureTable } from './exposure.ts';
 import { publishedPrice } from './precision.ts';
 import { clamp01, round } from './reserves.ts';
@@ -572,8 +572,7 @@ export function stressAt(x: CommodityInputs, t: string, today: string, cadences:
       inputs[`${k}_loss`] = part.route?.loss ?? null;
       inputs[`${k}_at_risk`] = part.at_risk;
     }
-    inputs.formula =
-      'D = Σ over routes of max(exposure × loss); s = clip(D / 0.07, 0, 1); loss = clip(1 − transits(28 days) / median of the same days in up to 5 earlier years, 0, 1)';
+    inputs.formula = `D = Σ over routes of max(exposure × loss); s = clip(D / ${D0}, 0, 1); loss = clip((1 − level − ${TRANSITS.tolerance}) / ${1 - TRANSITS.tolerance}, 0, 1), level = transits(28 days) / median of the same days in up to 5 earlier years (a shortfall within ${100 * TRANSITS.tolerance} % is ordinary variation)`;
     dis.inputs = inputs;
     if (!reading.measured) dis.reason = `no chokepoint on its routes has transit data at ${t}: counts 0`;
     else {
