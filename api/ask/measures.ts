@@ -24,7 +24,11 @@ export interface Reading {
   fact: Fact;
 }
 
-export type MeasureId = 'gas_fill' | 'spr' | 'price' | 'stress' | 'country_stress' | 'producer_share' | 'import_dependence' | 'autonomy' | 'hhi';
+export const MEASURE_IDS = ['gas_fill', 'spr', 'price', 'stress', 'country_stress', 'producer_share', 'import_dependence', 'autonomy', 'hhi'] as const;
+export type MeasureId = (typeof MEASURE_IDS)[number];
+const MEASURES: ReadonlySet<string> = new Set(MEASURE_IDS);
+/** Whether a figure of the planner's table has readings an operation can compare, rank or follow. */
+export const isMeasure = (id: string): id is MeasureId => MEASURES.has(id);
 
 /** How a value is written: a percentage already, a share of one shown as a percentage, index points, or an amount in a unit. */
 export type ValueKind = 'pct' | 'share' | 'index' | 'amount';
