@@ -1,8 +1,10 @@
 /**
- * The lookup: every figure the planner's table picks (choose.ts), read from the records the REST
- * routes serve and said in the question's language, one reader per figure. What is read for a
- * pick (a reserve's stock, days of cover and target; a producer table's top three or a named
- * country's share and rank; a scenario list's count) is the reader's; which figures, the table's.
+ * The lookup: every figure the planner's table picks (choose.ts), said in the question's language,
+ * one reader per figure. Which figures is the table's; what is read for a pick is the reader's:
+ * the measure's reading (measures.ts: a price, a stress index, a concentration, a reserve on a
+ * day with the record's other metrics of that day), or, for what no operation ranks, the record
+ * the REST route serves (a reserve's current record with its target, a producer table's top
+ * three or a named country's share and rank, a scenario list and its count, events).
  */
 import type { CommoditySheet } from '../../contract/commodities.ts';
 import type { Reserve } from '../../contract/reserves.ts';
@@ -16,7 +18,7 @@ import { localUnit } from './plan.ts';
 import { formatDate, formatNumber, formatPercent } from './numbers.ts';
 import { PHRASES, PLAN_PHRASES } from './lang/index.ts';
 import type { Phrases } from './phrases.ts';
-import { countryNameOf, onOrBefore } from './measures.ts';
+import { countryNameOf, measureOf, readingAt, reserveMeasure, type ReserveMetric } from './measures.ts';
 import type { CountryRef, Recognised } from './recognise.ts';
 import type { Lang } from './text.ts';
 
@@ -47,7 +49,6 @@ const lowerFirst = (s: string, lang: Lang) => (PHRASES[lang].nounsCapitalised ||
 const num = (n: number, lang: Lang, d = 2) => formatNumber(n, lang, d);
 const pct = (n: number, lang: Lang, d = 2) => formatPercent(n, lang, d);
 const share = (ratio: number, lang: Lang) => formatPercent(ratio * 100, lang, 1);
-const unitOf = (currency: string, unit: string | null) => (unit ? `${currency}/${unit}` : currency);
 
 const monthFormatters = new Map<Lang, Intl.DateTimeFormat>();
 function when(iso: string, monthly: boolean, lang: Lang): string {
@@ -87,33 +88,32 @@ function reserveFacts(b: LoadedBuild, lex: Lexicon, d: Draft, code: 'gas' | 'oil
   const lang = d.lang;
   const wantsCover = r.metrics.has('cover');
   if (r.date) {
-    const metric = code === 'gas' ? 'fill_pct' : 'volume';
-    const points = series.metrics[metric]?.points ?? [];
-    const pt = onOrBefore(points, r.date.date);
+    // The measure's reading on the day, and the record's other metrics of that day beside it.
+    const pt = readingAt(reserveMeasure(b, code), c.iso2, r.date.date);
     if (!pt) {
-      d.missing.push(d.p.reasons.beforeSeries(title, formatDate(points[0]?.date ?? cur.first_date, lang)));
+      d.missing.push(d.p.reasons.beforeSeries(title, formatDate(reserveMeasure(b, code).series!(c.iso2)?.[0]?.date ?? cur.first_date, lang)));
       return false;
     }
     if (pt.date < r.date.from && r.date.from.slice(0, 7) !== pt.date.slice(0, 7)) d.dateMiss = true;
-    const vol = onOrBefore(series.metrics.volume?.points ?? [], pt.date);
-    const cover = onOrBefore(series.metrics.days_of_cover?.points ?? [], pt.date);
-    const volUnit = localUnit(series.metrics.volume?.unit ?? '', lang);
-    // One address per metric: the time-series route returns one metric at a time.
-    const url = (m: string) =>
-      `/v1/reserves/timeseries?commodity=${code}&country=${c.iso2}&from=${pt.date}&to=${pt.date}${m === 'fill_pct' ? '' : `&metric=${m}`}`;
-    const cite = (m: string, v: number) => d.used.push({ id: key, type: 'reserve', title, url: url(m), quote: `date: ${pt.date}; ${m}: ${v}` });
-    cite(metric, pt.value);
-    if (code === 'gas' && vol?.date === pt.date) cite('volume', vol.value);
-    if (cover?.date === pt.date && (wantsCover || code === 'oil')) cite('days_of_cover', cover.value);
+    const sameDay = (metric: ReserveMetric) => {
+      const x = readingAt(reserveMeasure(b, code, metric), c.iso2, pt.date);
+      return x?.date === pt.date ? x : null;
+    };
+    const vol = code === 'gas' ? sameDay('volume') : pt;
+    const cover = sameDay('days_of_cover');
+    const volUnit = localUnit(reserveMeasure(b, code, 'volume').unit(c.iso2), lang);
+    d.used.push(pt.fact);
+    if (code === 'gas' && vol) d.used.push(vol.fact);
+    if (cover && (wantsCover || code === 'oil')) d.used.push(cover.fact);
     if (code === 'gas') {
       let s = d.p.storage(place, pct(pt.value, lang), formatDate(pt.date, lang));
-      if (vol?.date === pt.date) s += d.p.storageVolume(`${num(vol.value, lang)} ${volUnit}`, null);
+      if (vol) s += d.p.storageVolume(`${num(vol.value, lang)} ${volUnit}`, null);
       s += '.';
-      if (cover?.date === pt.date && wantsCover) s += d.p.cover(num(cover.value, lang, 1));
+      if (cover && wantsCover) s += d.p.cover(num(cover.value, lang, 1));
       d.parts.push(s);
     } else {
       let s = d.p.spr(num(pt.value, lang, 0), volUnit, formatDate(pt.date, lang));
-      if (cover?.date === pt.date) s += d.p.sprCover(num(cover.value, lang, 1));
+      if (cover) s += d.p.sprCover(num(cover.value, lang, 1));
       d.parts.push(`${s}.`);
     }
     earlier(d, r, pt.date);
@@ -156,54 +156,51 @@ function commodityFact(sheet: CommoditySheet, quote: string): Fact {
   return { id: sheet.slug, type: 'commodity', title: sheet.name, url: sheet.url, quote };
 }
 
-function priceFacts(lex: Lexicon, d: Draft, slug: string, r: Recognised): boolean {
+function priceFacts(b: LoadedBuild, lex: Lexicon, d: Draft, slug: string, r: Recognised): boolean {
   const sheet = lex.sheets.get(slug);
   const lang = d.lang;
   if (!sheet) return false;
   const name = sheet.names[lang];
-  if (!sheet.price) {
+  const m = measureOf(b, lex, 'price')!;
+  let x = m.current(slug);
+  if (!sheet.price || !x) {
     d.missing.push(d.p.reasons.noPrice(lowerFirst(name, lang)));
     return false;
   }
   const monthly = sheet.price.frequency === 'monthly' || sheet.price_history?.frequency === 'monthly';
-  const u = unitOf(sheet.price.currency, sheet.price.unit);
   if (r.date) {
-    const points = sheet.price_history?.points ?? [];
-    const pt = onOrBefore(points, r.date.date);
-    if (!pt) {
-      d.missing.push(d.p.reasons.beforeSeries(`${d.p.what.price}, ${name}`, formatDate(points[0]?.date ?? sheet.price.as_of, lang)));
+    x = readingAt(m, slug, r.date.date);
+    if (!x) {
+      d.missing.push(d.p.reasons.beforeSeries(`${d.p.what.price}, ${name}`, formatDate(m.series!(slug)?.[0]?.date ?? sheet.price.as_of, lang)));
       return false;
     }
-    if (pt.date < r.date.from && pt.date.slice(0, 7) !== r.date.from.slice(0, 7) && r.date.granularity !== 'year') d.dateMiss = true;
-    d.used.push(commodityFact(sheet, `price_history ${pt.date}: ${pt.value} ${u}`));
-    d.parts.push(d.p.price(name, `${num(pt.value, lang)} ${u}`, when(pt.date, monthly, lang), sheet.price.benchmark));
-    earlier(d, r, pt.date);
-    return true;
+    if (x.date < r.date.from && x.date.slice(0, 7) !== r.date.from.slice(0, 7) && r.date.granularity !== 'year') d.dateMiss = true;
   }
-  d.used.push(commodityFact(sheet, `price: ${sheet.price.value} ${u} (as_of ${sheet.price.as_of}; ${sheet.price.benchmark})`));
-  d.parts.push(d.p.price(name, `${num(sheet.price.value, lang)} ${u}`, when(sheet.price.as_of, monthly, lang), sheet.price.benchmark));
+  d.used.push(x.fact);
+  d.parts.push(d.p.price(name, `${num(x.value, lang)} ${m.unit(slug)}`, when(x.date, monthly, lang), sheet.price.benchmark));
+  if (r.date) earlier(d, r, x.date);
   return true;
 }
 
-function stressFact(lex: Lexicon, d: Draft, slug: string): boolean {
+function stressFact(b: LoadedBuild, lex: Lexicon, d: Draft, slug: string): boolean {
+  const x = measureOf(b, lex, 'stress')!.current(slug);
   const sheet = lex.sheets.get(slug);
-  if (!sheet || sheet.stress_index === null) return false;
-  d.used.push(commodityFact(sheet, `stress_index: ${sheet.stress_index} (${sheet.stress_band}; as_of ${sheet.stress.as_of})`));
-  d.parts.push(
-    d.p.stress(lowerFirst(sheet.names[d.lang], d.lang), num(sheet.stress_index, d.lang, 1), d.p.band[sheet.stress_band ?? ''] ?? String(sheet.stress_band)),
-  );
+  if (!x || !sheet) return false;
+  d.used.push(x.fact);
+  d.parts.push(d.p.stress(lowerFirst(sheet.names[d.lang], d.lang), num(x.value, d.lang, 1), d.p.band[sheet.stress_band ?? ''] ?? String(sheet.stress_band)));
   return true;
 }
 
 function countryStressFact(b: LoadedBuild, lex: Lexicon, d: Draft, iso3: string): boolean {
+  const x = measureOf(b, lex, 'country_stress')!.current(iso3);
   const p = lex.profiles.get(iso3);
   const name = countryName(lex, b, iso3, d.lang);
-  if (!p || p.stress_index === null) {
+  if (!x || !p) {
     d.missing.push(d.p.reasons.noCountryData(name, d.p.what.stress));
     return false;
   }
-  d.used.push({ id: iso3, type: 'country', title: p.name, url: p.url, quote: `stress_index: ${p.stress_index}; stress_band: ${p.stress_band}` });
-  d.parts.push(d.p.countryStress(name, num(p.stress_index, d.lang, 1), d.p.band[p.stress_band ?? ''] ?? String(p.stress_band)));
+  d.used.push(x.fact);
+  d.parts.push(d.p.countryStress(name, num(x.value, d.lang, 1), d.p.band[p.stress_band ?? ''] ?? String(p.stress_band)));
   return true;
 }
 
@@ -253,12 +250,12 @@ function producerFacts(b: LoadedBuild, lex: Lexicon, d: Draft, slug: string, cou
   return true;
 }
 
-function concentrationFact(lex: Lexicon, d: Draft, slug: string): boolean {
-  const sheet = lex.sheets.get(slug);
-  if (!sheet?.concentration) return false;
-  const c = sheet.concentration;
-  d.used.push(commodityFact(sheet, `concentration ${c.year} (${c.basis}): hhi ${c.hhi} (${c.band})`));
-  d.parts.push(d.p.hhi(lowerFirst(sheet.names[d.lang], d.lang), num(c.hhi, d.lang, 1), d.p.hhiBand[c.band] ?? c.band, String(c.year)));
+function concentrationFact(b: LoadedBuild, lex: Lexicon, d: Draft, slug: string): boolean {
+  const x = measureOf(b, lex, 'hhi')!.current(slug);
+  const c = lex.sheets.get(slug)?.concentration;
+  if (!x || !c) return false;
+  d.used.push(x.fact);
+  d.parts.push(d.p.hhi(lowerFirst(lex.sheets.get(slug)!.names[d.lang], d.lang), num(x.value, d.lang, 1), d.p.hhiBand[c.band] ?? c.band, x.date));
   return true;
 }
 
@@ -416,13 +413,13 @@ const READERS: Readonly<Record<FigureId, (x: Ctx, p: Pick) => void>> = {
   reserves_in_ground: (x, p) => p.commodities.forEach((c) => producerFacts(x.b, x.lex, x.d, c, [], 'reserves_in_ground')),
   price: (x, p) => {
     if (p.commodities.length === 0) x.d.missing.push(x.d.p.reasons.nothing);
-    for (const c of p.commodities) priceFacts(x.lex, x.d, c, x.r);
+    for (const c of p.commodities) priceFacts(x.b, x.lex, x.d, c, x.r);
   },
-  stress: (x, p) => p.commodities.forEach((c) => stressFact(x.lex, x.d, c)),
+  stress: (x, p) => p.commodities.forEach((c) => stressFact(x.b, x.lex, x.d, c)),
   country_stress: (x, p) => iso3sOf(p).forEach((c) => countryStressFact(x.b, x.lex, x.d, c)),
   autonomy: (x, p) => shares(x, p, 'autonomy'),
   import_dependence: (x, p) => shares(x, p, 'imports'),
-  hhi: (x, p) => p.commodities.forEach((c) => concentrationFact(x.lex, x.d, c)),
+  hhi: (x, p) => p.commodities.forEach((c) => concentrationFact(x.b, x.lex, x.d, c)),
   producer_share: (x, p) => p.commodities.forEach((c) => producerFacts(x.b, x.lex, x.d, c, p.countries, 'producers')),
   scenarios: (x) => scenarioFacts(x.b, x.d, x.r),
   events: (x) => eventFacts(x.b, x.d, x.r, x.intent),
