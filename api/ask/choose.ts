@@ -55,6 +55,8 @@ export interface Pick {
 
 export const GAS: ReadonlySet<string> = new Set(['energy.gas', 'energy.lng']);
 export const OIL: ReadonlySet<string> = new Set(['energy.oil', 'energy.wti']);
+/** The commodities whose events count for one: Brent and WTI together, European gas and LNG together. */
+export const kin = (slug: string): readonly string[] => (OIL.has(slug) ? [...OIL] : GAS.has(slug) ? [...GAS] : [slug]);
 const US: CountryRef = { iso3: 'USA', iso2: 'us' };
 const EU: CountryRef = { iso3: null, iso2: 'eu' };
 

@@ -10,7 +10,7 @@ import type { CommoditySheet } from '../../contract/commodities.ts';
 import type { Reserve } from '../../contract/reserves.ts';
 import { fileData, perBuild, type LoadedBuild } from '../build.ts';
 import type { FigureId, Pick } from './choose.ts';
-import { GAS, OIL } from './choose.ts';
+import { kin } from './choose.ts';
 import { type Derived, derived, eventFact, type Fact } from './fact.ts';
 import { type Intent, minusPeriod } from './intent.ts';
 import type { Lexicon } from './lexicon.ts';
@@ -364,7 +364,7 @@ function eventFacts(b: LoadedBuild, d: Draft, r: Recognised, intent: Intent): bo
       : (r.date?.from ?? null);
   const to = op.kind === 'change' ? d.today : (r.date?.date ?? null);
   // Oil events are tagged with the benchmark they moved (Brent or WTI): either counts for "oil".
-  const slugs = new Set(r.commodities.flatMap((c) => (OIL.has(c) ? [...OIL] : GAS.has(c) ? [...GAS] : [c])));
+  const slugs = new Set(r.commodities.flatMap(kin));
   const matching = (windowed: boolean) =>
     b.events
       .filter(

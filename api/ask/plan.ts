@@ -5,7 +5,7 @@
  * does not fit the operation (the lookup answers it then).
  */
 import type { LoadedBuild } from '../build.ts';
-import { asksFigure, GAS, leading, OIL, type Pick } from './choose.ts';
+import { asksFigure, kin, leading, type Pick } from './choose.ts';
 import { type Derived, derived, eventFact, type Fact } from './fact.ts';
 import { type Intent, minusPeriod } from './intent.ts';
 import type { Lexicon } from './lexicon.ts';
@@ -476,7 +476,7 @@ function why(ctx: Ctx, m: Measure, key: string, slug: string): Planned | null {
   }
   // Events shortly before a move cause it: the window opens three months before the period.
   const from = minusPeriod(start.date, { months: 3, days: 0 });
-  const slugs = new Set(OIL.has(slug) ? [...OIL] : GAS.has(slug) ? [...GAS] : [slug]);
+  const slugs = new Set(kin(slug));
   const events = ctx.b.events
     .filter((e) => e.date >= from && e.date <= end.date && e.commodities.some((c) => slugs.has(c)))
     .sort((a, z) => (a.date < z.date ? 1 : -1))
