@@ -24,7 +24,11 @@ export interface Reading {
   fact: Fact;
 }
 
-export type MeasureId = 'gas_fill' | 'spr' | 'price' | 'stress' | 'country_stress' | 'producer_share' | 'import_dependence' | 'autonomy' | 'hhi';
+export const MEASURE_IDS = ['gas_fill', 'spr', 'price', 'stress', 'country_stress', 'producer_share', 'import_dependence', 'autonomy', 'hhi'] as const;
+export type MeasureId = (typeof MEASURE_IDS)[number];
+const MEASURES: ReadonlySet<string> = new Set(MEASURE_IDS);
+/** Whether a figure of the planner's table has readings an operation can compare, rank or follow. */
+export const isMeasure = (id: string): id is MeasureId => MEASURES.has(id);
 
 /** How a value is written: a percentage already, a share of one shown as a percentage, index points, or an amount in a unit. */
 export type ValueKind = 'pct' | 'share' | 'index' | 'amount';
@@ -51,8 +55,15 @@ export interface Measure {
 const commodityFact = (s: CommoditySheet, quote: string): Fact => ({ id: s.slug, type: 'commodity', title: s.name, url: `/v1/commodities/${s.slug}`, quote });
 const countryFact = (p: CountryProfile, quote: string): Fact => ({ id: p.iso3, type: 'country', title: p.name, url: p.url, quote });
 
-function reserveMeasure(b: LoadedBuild, code: 'gas' | 'oil'): Measure {
-  const metric = code === 'gas' ? 'fill_pct' : 'volume';
+/** A metric of a reserve's time series: the measure's own (gas fill, the SPR's stock) or another of the same record. */
+export type ReserveMetric = 'fill_pct' | 'volume' | 'days_of_cover';
+
+/**
+ * A reserve's time series of one metric. Gas storage is read by its fill and the SPR by its
+ * stock; their other metrics (the volume in storage, days of cover) are readings of the same
+ * record on the same day, each cited by its own address (the route returns one metric at a time).
+ */
+export function reserveMeasure(b: LoadedBuild, code: 'gas' | 'oil', metric: ReserveMetric = code === 'gas' ? 'fill_pct' : 'volume'): Measure {
   const series = (k: string) => b.reserves.get(`${code}/${k}`)?.series.metrics[metric]?.points ?? null;
   const titles = new Map<string, string>();
   const title = (k: string) => {
@@ -61,7 +72,7 @@ function reserveMeasure(b: LoadedBuild, code: 'gas' | 'oil'): Measure {
     return t;
   };
   const ts = (k: string, from: string, to: string) =>
-    `/v1/reserves/timeseries?commodity=${code}&country=${k}&from=${from}&to=${to}${metric === 'volume' ? '&metric=volume' : ''}`;
+    `/v1/reserves/timeseries?commodity=${code}&country=${k}&from=${from}&to=${to}${metric === 'fill_pct' ? '' : `&metric=${metric}`}`;
   const pointFact = (k: string, p: Point): Fact => ({
     id: `${code}/${k}`,
     type: 'reserve',
@@ -203,7 +214,8 @@ function profileMeasure(lex: Lexicon, slug: string, kind: 'import_dependence' | 
     // A mineral: USGS net import reliance, where the profile publishes it (the United States).
     const m = p.mineral_exposures.find((x) => x.commodity === slug && x.net_import_reliance !== null);
     if (!m) return null;
-    const top = m.suppliers[0];
+    // "Other countries" is a remainder, not a source: the largest named one.
+    const top = m.suppliers.find((x) => x.iso3);
     const from = top ? `; suppliers: ${top.name} ${top.value}` : '';
     return { value: m.net_import_reliance!, year: m.year, quote: `mineral_exposures ${slug} (${m.year}): net_import_reliance ${m.net_import_reliance}${from}` };
   };
@@ -283,6 +295,12 @@ export function measureOf(b: LoadedBuild, lex: Lexicon, id: MeasureId, slug?: st
     case 'autonomy':
       return slug ? profileMeasure(lex, slug, id) : null;
   }
+}
+
+/** A measure's reading on a day: its observation on or before it, with the record of that observation. */
+export function readingAt(m: Measure, key: string, date: string): Reading | null {
+  const pt = m.series && m.pointFact ? onOrBefore(m.series(key) ?? [], date) : null;
+  return pt ? { key, value: pt.value, date: pt.date, fact: m.pointFact!(key, pt) } : null;
 }
 
 /** The last point on or before `date` (points in date order). */

@@ -112,6 +112,32 @@ describe('answers that compare, rank, filter, follow and explain', () => {
     expect(a.citations.some((c) => c.id === 'gas/eu')).toBe(true);
   });
 
+  it('one planner picks the figure for every operation: what a lookup reads is what a comparison compares', async () => {
+    const ask = (q: string) => answerQuestion(b, q, { now: now() });
+    // Two countries named without a figure: gas storage when both have it (the lookup reads it first) ...
+    const deIt = await ask('Compare Germany and Italy');
+    expect(deIt.citations.map((c) => c.id)).toEqual(expect.arrayContaining(['gas/de', 'gas/it']));
+    expect(deIt.answer).toMatch(/percentage points/);
+    const de = await ask('Germany');
+    expect(de.citations.map((c) => c.id)).toEqual(['gas/de', 'DEU']);
+    // ... else the stress index every one of them has.
+    const deJp = await ask('Compare Germany and Japan');
+    expect(deJp.citations.map((c) => c.id)).toEqual(['DEU', 'JPN']);
+    expect(deJp.derived[0]).toMatchObject({ label: 'difference', unit: 'points' });
+    // A commodity and countries named: the production share the lookup gives for each pair, compared.
+    const cl = await ask('Compare copper in Chile and Peru');
+    expect(cl.citations.map((c) => c.quote)).toEqual([expect.stringMatching(/^producers .*Chile/), expect.stringMatching(/^producers .*Peru/)]);
+    // The "storage" of a metal is its reserves in the ground, for a change as for a lookup (not its price).
+    const cu = await ask('How did copper storage change over the last year?');
+    expect(cu.citations.map((c) => c.quote)).toEqual([expect.stringMatching(/^reserves_in_ground /)]);
+    expect(cu.derived).toEqual([]);
+    const rig = await ask('What are the copper reserves in the ground?');
+    expect(rig.answer.match(/largest copper reserves/g)).toHaveLength(1);
+    // A list asked for (events of a category) makes the question a lookup, whatever else it names.
+    const ev = await ask('Quels sont les derniers conflits qui ont touché le pétrole ?');
+    expect(ev.citations[0]).toMatchObject({ type: 'event', quote: expect.stringMatching(/category: conflict/) });
+  });
+
   it('every citation of a planned answer is an API address that returns the figures it quotes', async () => {
     const questions = [
       "Is Germany's gas storage fuller than Italy's?",

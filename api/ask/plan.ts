@@ -5,10 +5,11 @@
  * does not fit the operation (the lookup answers it then).
  */
 import type { LoadedBuild } from '../build.ts';
+import { asksFigure, kin, leading, type Pick } from './choose.ts';
 import { type Derived, derived, eventFact, type Fact } from './fact.ts';
 import { type Intent, minusPeriod } from './intent.ts';
 import type { Lexicon } from './lexicon.ts';
-import { countryNameOf, entityName, measureOf, type Measure, type MeasureId, onOrBefore, type Point, type Reading } from './measures.ts';
+import { countryNameOf, entityName, isMeasure, measureOf, type Measure, onOrBefore, type Point, type Reading } from './measures.ts';
 import { formatDate, formatNumber, formatPercent } from './numbers.ts';
 import { cue, PHRASES, PLAN_PHRASES } from './lang/index.ts';
 import type { PlanPhrases } from './plan-phrases.ts';
@@ -34,8 +35,6 @@ interface Ctx {
   q: string;
 }
 
-const GAS = new Set(['energy.gas', 'energy.lng']);
-const OIL = new Set(['energy.oil', 'energy.wti']);
 const DAY = 86_400_000;
 const round = (x: number, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits;
 const daysBetween = (a: string, z: string) => Math.round((Date.parse(`${z}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / DAY);
@@ -84,32 +83,11 @@ const item = (ctx: Ctx, m: Measure, x: Reading) => ctx.pp.item(name(ctx, m, x.ke
 const itemDated = (ctx: Ctx, m: Measure, x: Reading) =>
   ctx.pp.itemDated(name(ctx, m, x.key), valueText(m, x.key, x.value, ctx.lang), dateText(x.date, ctx.lang));
 
-/** Which figure the question is about, from its metric words and what it names. */
-export function chooseMeasure(b: LoadedBuild, lex: Lexicon, r: Recognised, intent: Intent): Measure | null {
-  const m = r.metrics;
-  const one = r.commodities.length === 1 ? r.commodities[0] : undefined;
-  const countriesNamed = r.countries.filter((c) => c.iso3).length;
-  const pick = (id: MeasureId, slug?: string) => measureOf(b, lex, id, slug);
-  if (r.spr || ((m.has('storage') || m.has('volume')) && r.commodities.some((c) => OIL.has(c)))) return pick('spr');
-  if ((m.has('storage') || m.has('volume') || m.has('cover')) && (r.commodities.length === 0 || r.commodities.every((c) => GAS.has(c))))
-    return pick('gas_fill');
-  if (m.has('imports')) return one ? pick('import_dependence', one) : null;
-  if (m.has('autonomy')) return one ? pick('autonomy', one) : null;
-  if (m.has('concentration')) return pick('hhi');
-  if (m.has('price')) return pick('price');
-  if (m.has('stress')) {
-    if (r.commodities.length || intent.set === 'commodities') return pick('stress');
-    return countriesNamed || intent.set === 'countries' ? pick('country_stress') : pick('stress');
-  }
-  if (m.has('producer') && one) return pick('producer_share', one);
-  // Nothing asked for by name: the usual figure of what is compared or followed over time.
-  if (intent.op.kind === 'change' && r.commodities.length && !r.countries.length) return pick('price');
-  if (intent.op.kind === 'compare') {
-    if (r.commodities.length >= 2) return pick('price');
-    if (countriesNamed >= 2 || r.countries.length >= 2)
-      return r.countries.every((c) => b.reserves.has(`gas/${c.iso2}`)) ? pick('gas_fill') : pick('country_stress');
-  }
-  return null;
+/** The measure an operation runs over: the leading figure the planner's table picked (choose.ts), when it has readings. */
+export function chooseMeasure(b: LoadedBuild, lex: Lexicon, r: Recognised, intent: Intent, picks: readonly Pick[]): Measure | null {
+  const lead = leading(picks, r, intent);
+  if (!lead || !isMeasure(lead.id)) return null;
+  return measureOf(b, lex, lead.id, lead.commodities.length === 1 ? lead.commodities[0] : undefined);
 }
 
 /** The entities the question names, as the measure keys them. */
@@ -498,7 +476,7 @@ function why(ctx: Ctx, m: Measure, key: string, slug: string): Planned | null {
   }
   // Events shortly before a move cause it: the window opens three months before the period.
   const from = minusPeriod(start.date, { months: 3, days: 0 });
-  const slugs = new Set(OIL.has(slug) ? [...OIL] : GAS.has(slug) ? [...GAS] : [slug]);
+  const slugs = new Set(kin(slug));
   const events = ctx.b.events
     .filter((e) => e.date >= from && e.date <= end.date && e.commodities.some((c) => slugs.has(c)))
     .sort((a, z) => (a.date < z.date ? 1 : -1))
@@ -528,25 +506,34 @@ const lowerName = (ctx: Ctx, slug: string) => {
 };
 
 /** Carry out the operation the question asks for; null when the lookup should answer it instead. */
-export function plan(b: LoadedBuild, lex: Lexicon, r: Recognised, intent: Intent, today: string, q = ''): Planned | null {
+export function plan(b: LoadedBuild, lex: Lexicon, r: Recognised, intent: Intent, today: string, q: string, picks: readonly Pick[]): Planned | null {
   const ctx: Ctx = { intent, b, lex, r, lang: r.lang, pp: PLAN_PHRASES[r.lang], today, q };
   const op = intent.op;
   if (op.kind === 'explain') {
     const one = r.commodities.length === 1 ? r.commodities[0]! : null;
-    // "Why did the urea price rise?", "Why is Europe's gas storage behind last year?": the move and its recorded causes.
-    const gas = (r.metrics.has('storage') || r.metrics.has('volume')) && (!one || GAS.has(one));
-    if (gas || (one && (r.metrics.has('price') || (r.metrics.size === 0 && CHANGE_WORDS.test(fold(ctx.q)))))) {
-      const m = gas ? measureOf(b, lex, 'gas_fill') : measureOf(b, lex, 'price');
-      const key = gas ? (r.countries.find((c) => c.iso2)?.iso2 ?? 'eu') : one!;
+    const named = asksFigure(r);
+    // "Why did the urea price rise?", "Why is Europe's gas storage behind last year?": a moving
+    // series picked (gas storage, a price; "why did urea rise", naming no figure: its price), the
+    // move and its recorded causes.
+    const moving = named
+      ? picks.find((x) => x.id === 'gas_fill' || (x.id === 'price' && one))
+      : one && CHANGE_WORDS.test(fold(ctx.q))
+        ? { id: 'price' as const }
+        : undefined;
+    if (moving) {
+      const gas = moving.id === 'gas_fill';
+      const m = measureOf(b, lex, gas ? 'gas_fill' : 'price');
+      const key = gas ? (picks.find((x) => x.id === 'gas_fill')?.countries[0]?.iso2 ?? 'eu') : one!;
       const answered = m && why(ctx, m, key, gas ? 'energy.gas' : one!);
       if (answered) return answered;
     }
-    if (one && (r.metrics.size === 0 || r.metrics.has('stress'))) return explainCommodity(ctx, one);
+    // Otherwise an index by its components: a commodity's, else a country's.
+    if (one && (!named || picks.some((x) => x.id === 'stress'))) return explainCommodity(ctx, one);
     const iso3 = r.countries.find((c) => c.iso3)?.iso3;
-    if (!r.commodities.length && iso3 && (r.metrics.size === 0 || r.metrics.has('stress'))) return explainCountry(ctx, iso3);
+    if (!r.commodities.length && iso3 && (!named || picks.some((x) => x.id === 'country_stress'))) return explainCountry(ctx, iso3);
     return null;
   }
-  const m = chooseMeasure(b, lex, r, intent);
+  const m = chooseMeasure(b, lex, r, intent, picks);
   // "Which commodities have a high stress index?": a band named over a set, nothing named in it.
   if (op.kind === 'lookup' && intent.band && m && (m.id === 'stress' || m.id === 'country_stress') && namedKeys(ctx, m).length === 0 && intent.set)
     return bandList(ctx, m, intent.band);

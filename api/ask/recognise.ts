@@ -49,26 +49,48 @@ export interface Recognised {
 const isUpper = (s: string) => /^[A-Z]+$/.test(s);
 const COMPOUND_TAILS = new RegExp(`^(?:${entries((p) => p.compoundTails).join('|')})`);
 
+/** Where a weak alias stands in the question: what its rule reads. */
+interface Around {
+  raw: string;
+  lang: Lang;
+  /** After an elided article (l'or, d'argent). */
+  elided: boolean;
+  prev: string | undefined;
+  next: string | undefined;
+  /** A name that is no common word was found in the question. */
+  strongFound: boolean;
+}
+
+/**
+ * Aliases that are also common words (French "or", "mais", "argent"; English "lead"; "brut"),
+ * one row each: when the word names the commodity. Any other weak alias counts when nothing
+ * stronger was found, or as part of a longer name.
+ */
+const WEAK_ALIASES: ReadonlyMap<string, (w: Around) => boolean> = new Map(
+  Object.entries({
+    // Gold: "l'or", "d'or", never the conjunction "or".
+    or: (w: Around) => w.elided,
+    // Silver: "l'argent" in French (money otherwise), the word itself in German and Spanish texts.
+    argent: (w: Around) => w.elided || (w.lang !== 'fr' && w.lang !== 'en'),
+    // Maize: "maïs" written with its diaeresis, or German "Mais" (French "mais" is "but").
+    mais: (w: Around) => /ï/i.test(w.raw) || w.lang === 'de',
+    // The metal, not the verb ("lead to") nor beside another name ("lead the copper market").
+    lead: (w: Around) => w.lang === 'en' && w.next !== 'to' && !w.strongFound,
+    // Crude oil, not "produit intérieur brut" (GDP).
+    brut: (w: Around) => w.prev !== 'pib' && w.prev !== 'produit',
+  }),
+);
+
 function accept(e: LexEntry, tokens: readonly Token[], i: number, len: number, lang: Lang, strongFound: boolean): boolean {
   if (e.upperOnly && !(len === 1 && isUpper(tokens[i]!.raw))) return false;
   if (e.onlyLang && e.onlyLang !== lang) return false;
   if (!e.weak) return true;
   const t = tokens[i]!;
   const prev = tokens[i - 1];
+  const rule = WEAK_ALIASES.get(t.norm);
+  if (!rule) return !strongFound || len > 1;
   const elided = !!prev && (prev.norm === 'l' || prev.norm === 'd') && prev.end === t.start - 1;
-  switch (t.norm) {
-    case 'or':
-    case 'argent':
-      return elided || (lang !== 'fr' && lang !== 'en' && t.norm === 'argent');
-    case 'mais':
-      return /ï/i.test(t.raw) || lang === 'de';
-    case 'lead':
-      return lang === 'en' && tokens[i + 1]?.norm !== 'to' && !strongFound;
-    case 'brut':
-      return prev?.norm !== 'pib' && prev?.norm !== 'produit';
-    default:
-      return !strongFound || len > 1;
-  }
+  return rule({ raw: t.raw, lang, elided, prev: prev?.norm, next: tokens[i + 1]?.norm, strongFound });
 }
 
 /** Commodities, countries, metrics, date and language of a question. */
