@@ -1,8 +1,10 @@
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, normalize, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BUILD_STEPS, GIVEN, STAGE_CODE } from './build.ts';
+import { BUILD_STEPS } from './build.ts';
+import { importClosure } from './code-hash.ts';
 import { checkGraph, describeGraph, stepOf } from './dag.ts';
+import { GIVEN } from './steps/values.ts';
 
 const REPO = resolve(import.meta.dirname, '..');
 const ARCHITECTURE = join(REPO, 'docs/architecture.md');
@@ -37,8 +39,6 @@ function runtimeClosure(entries: readonly string[]): Set<string> {
   return seen;
 }
 
-const covered = (file: string, code: readonly string[]) => code.some((c) => file === c || file.startsWith(`${c}/`));
-
 describe('the build graph (pipeline/build.ts BUILD_STEPS)', () => {
   it('is in an order its declared inputs allow, each value made once', () => {
     expect(() => checkGraph(BUILD_STEPS, GIVEN)).not.toThrow();
@@ -47,10 +47,17 @@ describe('the build graph (pipeline/build.ts BUILD_STEPS)', () => {
   it('refuses a step that reads what no earlier step makes, and a value made twice', () => {
     type V = { a: number; b: number; c: number };
     const step = stepOf<V>();
-    const make = step({ name: 'make b', inputs: ['a'], output: 'b', run: ({ a }) => a + 1 });
-    const read = step({ name: 'read c', inputs: ['c'], output: 'b', run: ({ c }) => c });
+    const make = step({ name: 'make b', inputs: ['a'], outputs: ['b'], run: ({ a }) => ({ b: a + 1 }) });
+    const read = step({ name: 'read c', inputs: ['c'], outputs: ['b'], run: ({ c }) => ({ b: c }) });
     expect(() => checkGraph([read], ['a'])).toThrow("step 'read c' reads 'c', which no earlier step produces");
     expect(() => checkGraph([make, make], ['a'])).toThrow("'b' is produced twice");
+  });
+
+  it('has every step module of pipeline/steps in it, once', async () => {
+    const names = readdirSync(join(REPO, 'pipeline/steps')).flatMap((f) => /^(.+)\.step\.ts$/.exec(f)?.[1] ?? []);
+    const declared = await Promise.all(names.map(async (n) => ((await import(`./steps/${n}.step.ts`)) as { default: unknown }).default));
+    expect(new Set(declared)).toEqual(new Set(BUILD_STEPS));
+    expect(declared).toHaveLength(BUILD_STEPS.length);
   });
 
   it('is the graph docs/architecture.md prints (UPDATE_DOCS=1 rewrites it)', () => {
@@ -63,16 +70,23 @@ describe('the build graph (pipeline/build.ts BUILD_STEPS)', () => {
   });
 });
 
-describe('cached stages key on the code they run (STAGE_CODE)', () => {
-  it('the search index stage: every module it imports is in its key', () => {
-    const closure = runtimeClosure(['pipeline/search/stage.ts']);
-    expect(closure.size).toBeGreaterThan(3);
-    expect([...closure].filter((f) => !covered(f, STAGE_CODE.search))).toEqual([]);
+/**
+ * A cached step keys on its module's import closure as esbuild finds it (pipeline/code-hash.ts);
+ * checked here against an independent reading of the imports: a module the closure missed would
+ * be code that can change while the step is reused.
+ */
+describe('cached steps key on the code they run', () => {
+  it('the search index: its closure holds every module it imports', async () => {
+    const closure = new Set(await importClosure(['pipeline/steps/search.step.ts']));
+    expect(closure).toContain('pipeline/search/stage.ts');
+    expect([...runtimeClosure(['pipeline/steps/search.step.ts'])].filter((f) => !closure.has(f))).toEqual([]);
   });
 
-  it('the site stage: every module a page imports is in its key', () => {
-    const closure = runtimeClosure(['pipeline/site-stage.ts', ...filesOf('site/src')]);
-    expect(closure.has('lib/format.ts')).toBe(true);
-    expect([...closure].filter((f) => !covered(f, STAGE_CODE.site))).toEqual([]);
+  it('the site: its closure holds the stage it imports when it runs and every module a page imports', async () => {
+    const pages = filesOf('site/src').filter((f) => /\.(ts|astro)$/.test(f));
+    const closure = new Set(await importClosure(['pipeline/steps/site.step.ts', ...pages]));
+    expect(closure).toContain('pipeline/site-stage.ts');
+    expect(closure).toContain('lib/format.ts');
+    expect([...runtimeClosure(['pipeline/steps/site.step.ts', 'pipeline/site-stage.ts', ...pages])].filter((f) => !closure.has(f))).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { readdir, readFile, realpath, stat } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { readFile, realpath } from 'node:fs/promises';
+import { join } from 'node:path';
 import { CODING_SUFFIX, type BuildManifest, type ContentCoding } from '../contract/manifest.ts';
 import { Limiter, matchesManifest, type BuildWriter } from './publish.ts';
 
@@ -20,36 +20,6 @@ export async function previousBuild(currentLink: string): Promise<PreviousBuild 
   } catch {
     return null;
   }
-}
-
-/** SHA-256 of every file under the given folders or files (sorted paths and bytes): a stage's code. */
-export async function treeHash(root: string, folders: readonly string[]): Promise<string> {
-  const hash = createHash('sha256');
-  const walk = async (dir: string): Promise<void> => {
-    const entries = (await readdir(dir, { withFileTypes: true }).catch(() => [])).sort((a, b) => a.name.localeCompare(b.name));
-    for (const e of entries) {
-      if (e.name === 'node_modules' || e.name === 'dist' || e.name.startsWith('.')) continue;
-      const full = join(dir, e.name);
-      if (e.isDirectory()) await walk(full);
-      else
-        hash
-          .update(relative(root, full))
-          .update('\0')
-          .update(await readFile(full))
-          .update('\0');
-    }
-  };
-  for (const f of folders) {
-    const full = join(root, f);
-    if ((await stat(full).catch(() => null))?.isFile())
-      hash
-        .update(f)
-        .update('\0')
-        .update(await readFile(full))
-        .update('\0');
-    else await walk(full);
-  }
-  return hash.digest('hex');
 }
 
 export const keyOf = (...parts: readonly unknown[]) => createHash('sha256').update(JSON.stringify(parts)).digest('hex');

@@ -28,11 +28,15 @@ function selectFor(c: Commodity): { sql: string; params: SqlParam[] } | null {
   }
 }
 
+/** The tables buildPriceTables makes: the steps that read them take them as an input, by name. */
+export const PRICE_TABLES = ['price_obs', 'price_series'] as const;
+export type PriceTables = typeof PRICE_TABLES;
+
 /**
  * price_obs(slug, date, value) and price_series(slug, source, frequency, currency, unit, benchmark):
  * one series per catalogued commodity, from the source the catalogue names.
  */
-export async function buildPriceTables(db: Db, catalogue: readonly Commodity[]): Promise<void> {
+export async function buildPriceTables(db: Db, catalogue: readonly Commodity[]): Promise<PriceTables> {
   await db.run(`CREATE OR REPLACE TABLE price_obs (slug VARCHAR, date DATE, value DOUBLE)`);
   await db.run(`CREATE OR REPLACE TABLE price_series (slug VARCHAR, source VARCHAR, frequency VARCHAR, currency VARCHAR, unit VARCHAR, benchmark VARCHAR)`);
   for (const c of catalogue) {
@@ -48,6 +52,7 @@ export async function buildPriceTables(db: Db, catalogue: readonly Commodity[]):
       c.price.benchmark,
     ]);
   }
+  return PRICE_TABLES;
 }
 
 export interface LatestPrice {
