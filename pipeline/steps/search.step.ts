@@ -1,3 +1,6 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { LEXICON_FILE } from '../search/lexicon.ts';
 import { publishSearchIndex } from '../search/stage.ts';
 import { codeHash } from '../code-hash.ts';
 import { cachedStage, keyOf } from '../stage-cache.ts';
@@ -16,8 +19,9 @@ export default step({
       name: 'search',
       prefix: 'search/',
       key: keyOf(
-        // The lexicon is read, not imported.
-        await codeHash(import.meta.filename, ['data/search-lexicon.yaml']),
+        await codeHash(import.meta.filename),
+        // The lexicon the stage reads (from the build's data folder, not the repository's); a missing file is an empty lexicon.
+        await readFile(join(opts.dataDir, LEXICON_FILE), 'utf8').catch(() => null),
         briefings,
         content.scenarios,
         catalogue,
