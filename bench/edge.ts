@@ -1,14 +1,14 @@
 /**
  * The Cloudflare Workers target against the Node server, in the same run (docs/deploy.md):
- * requests per second and p99 of a path-addressed and two parameterised routes (wrk -t2 -c50
- * -d10s, rate limits off), the worker's bundle size, and the isolate's JS heap (Chrome DevTools
+ * requests per second and p99 of issue 32's three cases (a path-addressed file, a memo hit, a
+ * new time-series window each request) and a filtered list (wrk -t2 -c50 -d10s, rate limits off), the worker's bundle size, and the isolate's JS heap (Chrome DevTools
  * protocol of workerd) when loaded, with the search index, and after the largest
  * parameterised query; plus workerd's RSS. Usage: `node bench/edge.ts` (needs wrk; serves
  * `$DIST_DIR/current`, default dist/current: `npm run build` first).
  */
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -16,25 +16,33 @@ import { packageAssets } from '../edge/assets.ts';
 import { bundleWorker } from '../edge/bundle.ts';
 import { startLocalEdge } from '../edge/local.ts';
 import { freePort } from '../test/http.ts';
-import { startServer } from './api.ts';
+import { API_ROUTES, startServer } from './api.ts';
 
 const run = promisify(execFile);
 const REPO = resolve(import.meta.dirname, '..');
 const DIST = resolve(process.env.DIST_DIR || join(REPO, 'dist'));
 const DURATION = process.env.BENCH_SECONDS ?? '10';
 
-const ROUTES = [
-  ['path-addressed', '/v1/commodities/metals.cobalt'],
+/** The cases of issue 32 (bench/api.ts API_ROUTES): a path-addressed file, a memo hit, a new time-series window each request (wrk's script). */
+const ROUTES: [string, string, string?][] = [
+  ['path-addressed', API_ROUTES.path.path],
+  ['parameterised, memo hit', API_ROUTES.memo.path],
+  [
+    'parameterised, a new time-series window each request (~20 KB)',
+    '/v1/reserves/timeseries?commodity=gas&country=de&from=<varied>&to=<varied>',
+    API_ROUTES.window.lua,
+  ],
   ['parameterised', '/v1/events?since=2025-01-01&category=policy'],
-  ['parameterised', '/v1/reserves/timeseries?commodity=gas&country=eu&from=2025-01-01&frequency=weekly'],
-] as const;
+];
 const LARGEST = [
   '/v1/reserves/timeseries?commodity=gas&country=eu&from=2011-01-01',
   '/v1/reserves/timeseries?commodity=gas&country=eu&from=2011-01-01&format=csv',
 ];
 
-async function wrk(url: string): Promise<{ rps: number; p99: string; non2xx: number }> {
-  const { stdout } = await run('wrk', ['-t2', '-c50', `-d${DURATION}s`, '--latency', url], { maxBuffer: 1 << 20 });
+async function wrk(url: string, lua?: string): Promise<{ rps: number; p99: string; non2xx: number }> {
+  const script = lua ? join(await mkdtemp(join(tmpdir(), 'wrk-')), 'script.lua') : undefined;
+  if (script) await writeFile(script, lua!);
+  const { stdout } = await run('wrk', ['-t2', '-c50', `-d${DURATION}s`, '--latency', ...(script ? ['-s', script] : []), url], { maxBuffer: 1 << 20 });
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1] ?? 0);
   const p99 = /^\s+99%\s+(\S+)/m.exec(stdout)?.[1] ?? '?';
   const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(stdout)?.[1] ?? 0);
@@ -131,9 +139,11 @@ export async function benchEdge(): Promise<string> {
       for (const p of LARGEST) largestBytes = Math.max(largestBytes, (await (await fetch(edge.url + p)).arrayBuffer()).byteLength);
       const afterLargest = await isolateHeap(inspectorPort);
       out.push('| route | worker req/s | Node req/s | worker / Node | worker p99 | Node p99 | non-2xx (worker, Node) |', '|---|---|---|---|---|---|---|');
-      for (const [kind, path] of ROUTES) {
-        const e = await wrk(edge.url + path);
-        const n = await wrk(nodeUrl + path);
+      for (const [kind, path, lua] of ROUTES) {
+        // The memo hit: asked once of each before the run.
+        if (!lua) await Promise.all([fetch(edge.url + path), fetch(nodeUrl + path)].map((r) => r.then((x) => x.arrayBuffer())));
+        const e = await wrk(edge.url + (lua ? '/' : path), lua);
+        const n = await wrk(nodeUrl + (lua ? '/' : path), lua);
         out.push(
           `| ${kind} \`${path}\` | ${e.rps.toFixed(0)} | ${n.rps.toFixed(0)} | ${(e.rps / n.rps).toFixed(2)} | ${e.p99} | ${n.p99} | ${e.non2xx}, ${n.non2xx} |`,
         );
