@@ -2,7 +2,7 @@ import type { Point } from '../../contract/common.ts';
 import { isoWeekId } from '../../contract/dates.ts';
 import type { Frequency } from '../../contract/reserves.ts';
 import { type LoadedBuild, perBuild } from '../build.ts';
-import { etagOf } from '../headers.ts';
+import { etagOfHash, type Piece, pieceOf, type Prefixes, prefixes, rangeHash, Running } from './window-hash.ts';
 import { resample, timeseriesEnvelope, type TimeseriesPlan } from './reserves.ts';
 
 /**
@@ -23,13 +23,11 @@ import { resample, timeseriesEnvelope, type TimeseriesPlan } from './reserves.ts
  * `to`: resample() of the sliced observations gives exactly that (each period but the last ends
  * inside the window, as in the whole series).
  *
- * The ETag is derived, not hashed from the 20 KB: the body is a function of the template's
- * bytes, the points' bytes (the fingerprint: FNV-1a of both, once per build) and the window
- * (`from`, `to`), and every one of these is written in the body (the template carries the
- * reserve, metric, frequency and meta; the body echoes from and to). Same fingerprint and window,
- * same bytes; different bytes, a different fingerprint or window, so a different ETag: a strong
- * validator of the bytes. (Two builds whose series differ outside a window give that window two
- * ETags for the same bytes: a revalidation answered 200 instead of 304 after a new build.)
+ * The ETag is a hash of the exact bytes without reading them (api/queries/window-hash.ts): a
+ * hash that composes, made once per build for each piece of the template and for the prefixes
+ * of the points' bytes, and per request for the few bytes of the dates and the count. Same
+ * bytes, same ETag (whatever the request, the build or the path that answered); other bytes,
+ * another: a strong validator.
  * An empty window (its meta carries a note) is left to the general path.
  */
 
@@ -43,6 +41,8 @@ interface Series {
   /** The points' JSON joined by commas; point i is bytes [offsets[i], offsets[i + 1] - 1) (the comma after it excluded). */
   bytes: Uint8Array;
   offsets: Int32Array;
+  /** Hashes of the bytes up to each point's start (2i) and end (2i + 1, its comma excluded). */
+  hashes: Prefixes;
 }
 
 interface Prepared {
@@ -52,11 +52,11 @@ interface Prepared {
   resampled: Series;
   /** The JSON of each observation (the extra point of a window cut short). */
   rawJson: string[];
-  /** The template's pieces around the slots, their lengths in UTF-8, and the slot after each piece (the last piece has none). */
+  /** The template's pieces around the slots, and the slot after each piece (the last piece has none). */
   texts: string[];
-  textBytes: number[];
+  /** The pieces' hashes (api/queries/window-hash.ts). */
+  textHashes: Piece[];
   slots: Slot[];
-  fingerprint: string;
 }
 
 const encoder = new TextEncoder();
@@ -65,7 +65,14 @@ function seriesOf(points: readonly Point[]): Series {
   const parts = points.map((p) => encoder.encode(`${JSON.stringify(p)},`));
   const offsets = new Int32Array(parts.length + 1);
   parts.forEach((p, i) => (offsets[i + 1] = offsets[i]! + p.byteLength));
-  return { dates: points.map((p) => p.date), bytes: concat(parts), offsets };
+  const bytes = concat(parts);
+  const ends = new Int32Array(2 * parts.length + 1);
+  for (let i = 0; i < parts.length; i++) {
+    ends[2 * i] = offsets[i]!;
+    ends[2 * i + 1] = offsets[i + 1]! - 1;
+  }
+  ends[2 * parts.length] = offsets[parts.length]!;
+  return { dates: points.map((p) => p.date), bytes, offsets, hashes: prefixes(bytes, ends) };
 }
 
 function concat(parts: readonly Uint8Array[]): Uint8Array {
@@ -109,10 +116,10 @@ function prepare(b: LoadedBuild, plan: TimeseriesPlan): Prepared {
   if (slots.length !== SLOTS.length) throw new Error(`time-series template of ${plan.key}: ${slots.length} slots found, ${SLOTS.length} expected`);
   const r = seriesOf(resampled);
   const raw = seriesOf(points);
-  const fingerprint = etagOf(concat([encoder.encode(texts.join('\n')), r.bytes, raw.bytes]));
   const rawJson = points.map((pt) => JSON.stringify(pt));
   if (rawJson.some((j) => /[^\x20-\x7e]/.test(j))) throw new Error(`time-series ${plan.key}: a point's JSON is not ASCII`);
-  return { raw, periodEnd, resampled: r, rawJson, texts, textBytes: texts.map((t) => encoder.encode(t).byteLength), slots, fingerprint };
+  const encoded = texts.map((t) => encoder.encode(t));
+  return { raw, periodEnd, resampled: r, rawJson, texts, textHashes: encoded.map(pieceOf), slots };
 }
 
 const prepared = perBuild(() => new Map<string, Prepared>());
@@ -181,37 +188,30 @@ export function timeseriesWindow(b: LoadedBuild, plan: TimeseriesPlan): WindowAn
     count: String(count),
   };
   let head = '';
-  let tail = cut ? `${j > i ? ',' : ''}${p.rawJson[past - 1]!}]` : ']';
-  let length = points.byteLength + 1 + tail.length;
+  const extra = cut ? `${j > i ? ',' : ''}${p.rawJson[past - 1]!}` : '';
+  let tail = `${extra}]`;
+  // The hash of the bytes, part after part (api/queries/window-hash.ts): the pieces' hashes and
+  // the points' prefixes made once, the dates and count hashed here.
+  const hash = new Running();
   let inTail = false;
   for (let k = 0; k < p.slots.length; k++) {
     const s = p.slots[k]!;
     const piece = p.texts[k]!;
-    length += p.textBytes[k]!;
+    hash.piece(p.textHashes[k]!);
     if (s === 'points') {
       head += `${piece}[`;
+      hash.ascii('[');
+      if (j > i) hash.hash(rangeHash(r.hashes, 2 * i, 2 * j - 1));
+      hash.ascii(tail);
       inTail = true;
       continue;
     }
     const v = values[s];
-    length += v.length;
+    hash.ascii(v);
     if (inTail) tail += piece + v;
     else head += piece + v;
   }
   tail += p.texts[p.slots.length]!;
-  length += p.textBytes[p.slots.length]!;
-  return { head, points, tail, length, etag: windowEtag(p.fingerprint, plan.from, plan.to, length) };
-}
-
-/** FNV-1a (api/headers.ts etagOf) of the fingerprint and the window, with the body's length. */
-function windowEtag(fingerprint: string, from: string, to: string, length: number): string {
-  const text = `${fingerprint}|${from}|${to}`;
-  let a = 0x811c9dc5;
-  let b = 0x01000193 ^ length;
-  for (let i = 0; i < text.length; i++) {
-    const x = text.charCodeAt(i);
-    a = Math.imul(a ^ x, 0x01000193);
-    b = Math.imul(b ^ x, 0x0100019d);
-  }
-  return `"${(a >>> 0).toString(16).padStart(8, '0')}${(b >>> 0).toString(16).padStart(8, '0')}-${length.toString(16)}"`;
+  hash.piece(p.textHashes[p.slots.length]!);
+  return { head, points, tail, length: hash.length, etag: etagOfHash(hash) };
 }
