@@ -201,7 +201,7 @@ export function timeseriesWindow(b: LoadedBuild, plan: TimeseriesPlan): WindowAn
     if (s === 'points') {
       head += `${piece}[`;
       hash.ascii('[');
-      if (j > i) hash.hash(rangeHash(r.hashes, 2 * i, 2 * j - 1));
+      if (j > i) hash.piece(rangeHash(r.hashes, 2 * i, 2 * j - 1));
       hash.ascii(tail);
       inTail = true;
       continue;

@@ -70,11 +70,6 @@ export class Running implements Hash {
     return this;
   }
 
-  /** Any hash: a modular power of its length. */
-  hash(h: Hash): this {
-    return this.piece({ ...h, pow0: powmod(B[0], h.length, P[0]), pow1: powmod(B[1], h.length, P[1]) });
-  }
-
   /** An ASCII string's bytes (one byte a character). */
   ascii(text: string): this {
     for (let i = 0; i < text.length; i++) {
@@ -114,13 +109,17 @@ export function prefixes(bytes: Uint8Array, ends: Int32Array): Prefixes {
   return { h0, h1, ends };
 }
 
-/** The hash of the bytes from the offset ends[s] to the offset ends[e] (s ≤ e). */
-export function rangeHash(p: Prefixes, s: number, e: number): Hash {
+/** The hash of the bytes from the offset ends[s] to the offset ends[e] (s ≤ e), ready to append (its power computed once). */
+export function rangeHash(p: Prefixes, s: number, e: number): Piece {
   const length = p.ends[e]! - p.ends[s]!;
+  const pow0 = powmod(B[0], length, P[0]);
+  const pow1 = powmod(B[1], length, P[1]);
   return {
-    h0: (p.h0[e]! - mulmod(p.h0[s]!, powmod(B[0], length, P[0]), P[0]) + P[0]) % P[0],
-    h1: (p.h1[e]! - mulmod(p.h1[s]!, powmod(B[1], length, P[1]), P[1]) + P[1]) % P[1],
+    h0: (p.h0[e]! - mulmod(p.h0[s]!, pow0, P[0]) + P[0]) % P[0],
+    h1: (p.h1[e]! - mulmod(p.h1[s]!, pow1, P[1]) + P[1]) % P[1],
     length,
+    pow0,
+    pow1,
   };
 }
 
