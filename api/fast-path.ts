@@ -223,12 +223,11 @@ export function fastPath(opts: FastPathOptions): FastPath {
           own += `RateLimit-Policy: ${h['RateLimit-Policy']}\r\nRateLimit: ${h.RateLimit}\r\n`;
         }
         if (setHead(res, own, head.okText(w))) {
-          // The points are a view of the series' bytes: written as they are, with the text
-          // around them, in one write (corked until end()).
+          // The points and the template's long pieces are bytes made once per build: written
+          // as they are, with the text between them, in one write (corked until end()).
           res.cork();
-          res.write(w.head);
-          res.write(w.points);
-          res.end(w.tail);
+          for (const c of w.chunks) res.write(c);
+          res.end();
           return;
         }
       }

@@ -29,6 +29,26 @@ function powmod(base: number, exp: number, p: number): number {
   return result;
 }
 
+/**
+ * B^n mod P for every n up to the longest run asked so far, one table per prime (grown by
+ * doubling, 16 bytes per byte of the longest series' points: well under 2 MB here), so that a
+ * window's run of points is appended without a modular power.
+ */
+let powers: [Float64Array, Float64Array] = [new Float64Array([1]), new Float64Array([1])];
+function powersUpTo(n: number): [Float64Array, Float64Array] {
+  if (n < powers[0].length) return powers;
+  let size = powers[0].length;
+  while (size <= n) size *= 2;
+  const grown = powers.map((old, k) => {
+    const t = new Float64Array(size);
+    t.set(old);
+    for (let i = old.length; i < size; i++) t[i] = mulmod(t[i - 1]!, B[k]!, P[k]!);
+    return t;
+  }) as [Float64Array, Float64Array];
+  powers = grown;
+  return grown;
+}
+
 /** The hash of some bytes: one value per prime, and the length. */
 export interface Hash {
   h0: number;
@@ -55,6 +75,22 @@ export interface Piece extends Hash {
 export function pieceOf(bytes: Uint8Array): Piece {
   const h = hashBytes(bytes);
   return { ...h, pow0: powmod(B[0], h.length, P[0]), pow1: powmod(B[1], h.length, P[1]) };
+}
+
+const asciiPieces = new Map<string, Piece>();
+/**
+ * The piece of a short ASCII string (a date, a count), kept: the same few thousand dates come
+ * back request after request, and hashing them byte by byte is the dearest part of a window's
+ * ETag otherwise. At most 100,000 kept (then forgotten at once).
+ */
+export function asciiPiece(text: string): Piece {
+  let p = asciiPieces.get(text);
+  if (!p) {
+    if (asciiPieces.size >= 100_000) asciiPieces.clear();
+    p = pieceOf(new TextEncoder().encode(text));
+    asciiPieces.set(text, p);
+  }
+  return p;
 }
 
 /** A hash being made, part after part. */
@@ -112,8 +148,9 @@ export function prefixes(bytes: Uint8Array, ends: Int32Array): Prefixes {
 /** The hash of the bytes from the offset ends[s] to the offset ends[e] (s ≤ e), ready to append (its power computed once). */
 export function rangeHash(p: Prefixes, s: number, e: number): Piece {
   const length = p.ends[e]! - p.ends[s]!;
-  const pow0 = powmod(B[0], length, P[0]);
-  const pow1 = powmod(B[1], length, P[1]);
+  const [t0, t1] = powersUpTo(length);
+  const pow0 = t0[length]!;
+  const pow1 = t1[length]!;
   return {
     h0: (p.h0[e]! - mulmod(p.h0[s]!, pow0, P[0]) + P[0]) % P[0],
     h1: (p.h1[e]! - mulmod(p.h1[s]!, pow1, P[1]) + P[1]) % P[1],
