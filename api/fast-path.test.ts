@@ -410,6 +410,24 @@ describe.skipIf(!existsSync('/usr/bin/redis-server'))('the fast path with the co
       await Promise.all([a.close(), b.close()]);
     }
   });
+
+  it('counts new time-series windows in Redis too, on the fast path, exactly', async () => {
+    const env = { RATE_LIMIT_DATA: '30', REDIS_URL: `redis://127.0.0.1:${port}`, FAST_PATH: 'on' };
+    const [a, b] = await Promise.all([startTestServer(env), startTestServer(env)]);
+    try {
+      const from = '127.0.0.63';
+      const rs = await Promise.all(
+        Array.from({ length: 60 }, (_, i) =>
+          send(i % 2 ? a.port : b.port, `${TS}&from=2025-0${1 + (i % 9)}-${String(1 + Math.floor(i / 9)).padStart(2, '0')}`, {}, 'GET', from),
+        ),
+      );
+      expect(rs.filter((r) => r.status === 200)).toHaveLength(30);
+      expect(rs.filter((r) => r.status === 429)).toHaveLength(30);
+      expect((await fastAnswers(a.port)) + (await fastAnswers(b.port))).toBe(60);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
 });
 
 // --- the rules, without a server -----------------------------------------------------------------
