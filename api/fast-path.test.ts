@@ -175,6 +175,115 @@ describe('the fast path answers as the app does', () => {
   });
 });
 
+/**
+ * Time-series windows (api/fast-timeseries.ts): a window the fast path answers on its first
+ * request (`fast: true`), and what it leaves to the app (problems, CSV, an empty window, unusual
+ * spellings), each asked once of each server: a new window every request.
+ */
+const TS = '/v1/reserves/timeseries?commodity=gas&country=de';
+const WINDOW_CASES: Case[] = [
+  { name: 'a daily window', path: `${TS}&from=2025-03-01&to=2025-09-30`, fast: true },
+  { name: 'a window to today (to defaulted)', path: `${TS}&from=2025-11-03`, fast: true },
+  { name: 'a weekly window cut short by to (its last week partial)', path: `${TS}&from=2025-01-01&to=2025-06-18&frequency=weekly`, fast: true },
+  { name: 'a monthly window of volume', path: `${TS}&from=2024-12-15&to=2025-12-14&frequency=monthly&metric=volume`, fast: true },
+  { name: 'a window inside one week', path: `${TS}&from=2025-06-17&to=2025-06-18&frequency=weekly`, fast: true },
+  { name: 'a window of one day', path: `${TS}&from=2025-02-03&to=2025-02-03`, fast: true },
+  {
+    name: 'the EU aggregate, weekly, format=json',
+    path: '/v1/reserves/timeseries?commodity=gas&country=eu&from=2024-02-01&frequency=weekly&format=json',
+    fast: true,
+  },
+  {
+    name: 'parameters in another order, names spelt otherwise',
+    path: '/v1/reserves/timeseries?to=2025-04-30&country=DEU&from=2025-04-01&commodity=energy.gas',
+    fast: true,
+  },
+  { name: 'a window, HEAD', path: `${TS}&from=2025-03-02&to=2025-09-30`, method: 'HEAD', fast: true },
+  {
+    name: 'a window, Accept JSON among others',
+    path: `${TS}&from=2025-03-03&to=2025-09-30`,
+    headers: { accept: 'text/html, application/json;q=0.9' },
+    fast: true,
+  },
+  {
+    name: 'a window, an If-None-Match of another answer',
+    path: `${TS}&from=2025-03-04&to=2025-09-30`,
+    headers: { 'if-none-match': '"0000000000000000-1"' },
+    fast: true,
+  },
+  { name: 'a window, Connection: close', path: `${TS}&from=2025-03-05&to=2025-09-30`, headers: { connection: 'close' }, fast: true },
+  { name: 'a window, br asked (identity sent)', path: `${TS}&from=2025-03-06&to=2025-09-30`, headers: { 'accept-encoding': 'br' }, fast: true },
+  { name: 'a window as CSV by Accept', path: `${TS}&from=2025-03-07&to=2025-09-30`, headers: { accept: 'text/csv' }, fast: false },
+  { name: 'a window as CSV by format=', path: `${TS}&from=2025-03-08&to=2025-09-30&format=csv`, fast: false },
+  { name: 'nothing acceptable: 406', path: `${TS}&from=2025-03-09&to=2025-09-30`, headers: { accept: 'application/xml' }, fast: false },
+  { name: 'identity refused: 406', path: `${TS}&from=2025-03-10&to=2025-09-30`, headers: { 'accept-encoding': 'identity;q=0' }, fast: false },
+  { name: 'an empty window (a note in its meta)', path: `${TS}&from=2031-01-01&to=2031-02-01`, fast: false },
+  { name: 'from missing: 400', path: TS, fast: false },
+  { name: 'not a calendar date: 400', path: `${TS}&from=2025-02-30`, fast: false },
+  { name: 'not a date: 400', path: `${TS}&from=yesterday`, fast: false },
+  { name: 'to before from: 400', path: `${TS}&from=2025-05-01&to=2025-04-01`, fast: false },
+  { name: 'an unknown metric: 400', path: `${TS}&from=2025-05-01&metric=price`, fast: false },
+  { name: 'a metric the reserve does not publish: 400', path: '/v1/reserves/timeseries?commodity=oil&country=us&from=2025-01-01&metric=fill_pct', fast: false },
+  { name: 'daily of a weekly series: 400', path: '/v1/reserves/timeseries?commodity=oil&country=us&from=2025-01-01&frequency=daily', fast: false },
+  { name: 'an unknown reserve: 404', path: '/v1/reserves/timeseries?commodity=gas&country=zz&from=2025-01-01', fast: false },
+  { name: 'an unknown parameter: 400', path: `${TS}&from=2025-05-01&bogus=1`, fast: false },
+  { name: 'a parameter given twice: 400', path: `${TS}&from=2025-05-01&from=2025-05-02`, fast: false },
+  { name: 'an empty value: 400', path: `${TS}&from=2025-05-01&to=`, fast: false },
+  { name: 'a value with a space (+)', path: `${TS}&from=2025-05-01&metric=+volume`, fast: false },
+  { name: 'an unknown format: 400', path: `${TS}&from=2025-05-01&format=xml`, fast: false },
+];
+
+describe('the fast path answers a new time-series window as the app does', () => {
+  it('gives the same status, headers and bytes for each window, valid or not, answering the valid ones itself', async () => {
+    const [on, off] = await Promise.all([
+      startTestServer({ RATE_LIMIT_DATA: '100000', FAST_PATH: 'on' }),
+      startTestServer({ RATE_LIMIT_DATA: '100000', FAST_PATH: 'off' }),
+    ]);
+    try {
+      let fastBefore = await fastAnswers(on.port);
+      for (const c of WINDOW_CASES) {
+        const headers = { ...c.headers, 'x-request-id': 'window' };
+        const [a, b] = [await send(on.port, c.path, headers, c.method), await send(off.port, c.path, headers, c.method)];
+        expect(comparable(a), c.name).toEqual(comparable(b));
+        const fastNow = await fastAnswers(on.port);
+        expect(fastNow - fastBefore, c.name).toBe(c.fast ? 1 : 0);
+        fastBefore = fastNow;
+        // Its ETag: a 304 from both.
+        if (a.status === 200 && a.headers.etag && !c.headers?.['if-none-match']) {
+          const again = { ...headers, 'if-none-match': String(a.headers.etag) };
+          const [x, y] = [await send(on.port, c.path, again, c.method), await send(off.port, c.path, again, c.method)];
+          expect(x.status, `${c.name}, If-None-Match`).toBe(304);
+          expect(comparable(x), `${c.name}, If-None-Match`).toEqual(comparable(y));
+          fastBefore = await fastAnswers(on.port);
+        }
+      }
+    } finally {
+      await Promise.all([on.close(), off.close()]);
+    }
+  });
+
+  it('counts each window against the rate limit before answering, the refusals its own 429s', async () => {
+    const server = await startTestServer({ RATE_LIMIT_DATA: '5', FAST_PATH: 'on' });
+    try {
+      const from = '127.0.0.32';
+      const rs = [];
+      for (let day = 1; day <= 8; day++) rs.push(await send(server.port, `${TS}&from=2025-04-0${day}&to=2025-09-30`, {}, 'GET', from));
+      expect(rs.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 429, 429, 429]);
+      expect(rs.slice(0, 5).map((r) => /r=(\d+)/.exec(String(r.headers.ratelimit))![1])).toEqual(['4', '3', '2', '1', '0']);
+      const metrics = (await send(server.port, '/metrics')).body.toString();
+      expect(metrics).toContain('chokepoint_http_requests_total{route="/v1/reserves/timeseries",status="200",answered_by="fast_path"} 5\n');
+      expect(metrics).toContain('chokepoint_http_requests_total{route="/v1/reserves/timeseries",status="429",answered_by="fast_path"} 3\n');
+      // A window the app answers (CSV) after the count: counted once, by the fast path.
+      const other = '127.0.0.33';
+      for (let i = 0; i < 4; i++) expect((await send(server.port, `${TS}&from=2025-05-0${i + 1}`, { accept: 'text/csv' }, 'GET', other)).status).toBe(200);
+      expect(String((await send(server.port, `${TS}&from=2025-05-09`, {}, 'GET', other)).headers.ratelimit)).toMatch(/r=0;/);
+      expect((await send(server.port, `${TS}&from=2025-05-09`, {}, 'GET', other)).status).toBe(429);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('the fast path counts against the rate limit exactly as the app does', () => {
   it('admits exactly the quota of 200 concurrent requests from one client, the refusals the same 429 as the app’s', async () => {
     const [on, off] = await Promise.all([
@@ -297,6 +406,24 @@ describe.skipIf(!existsSync('/usr/bin/redis-server'))('the fast path with the co
       expect(rs.filter((r) => r.status === 429)).toHaveLength(72);
       expect((await fastAnswers(a.port)) + (await fastAnswers(b.port))).toBe(100);
       expect(a.limits.mode()).toBe('redis');
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
+  it('counts new time-series windows in Redis too, on the fast path, exactly', async () => {
+    const env = { RATE_LIMIT_DATA: '30', REDIS_URL: `redis://127.0.0.1:${port}`, FAST_PATH: 'on' };
+    const [a, b] = await Promise.all([startTestServer(env), startTestServer(env)]);
+    try {
+      const from = '127.0.0.63';
+      const rs = await Promise.all(
+        Array.from({ length: 60 }, (_, i) =>
+          send(i % 2 ? a.port : b.port, `${TS}&from=2025-0${1 + (i % 9)}-${String(1 + Math.floor(i / 9)).padStart(2, '0')}`, {}, 'GET', from),
+        ),
+      );
+      expect(rs.filter((r) => r.status === 200)).toHaveLength(30);
+      expect(rs.filter((r) => r.status === 429)).toHaveLength(30);
+      expect((await fastAnswers(a.port)) + (await fastAnswers(b.port))).toBe(60);
     } finally {
       await Promise.all([a.close(), b.close()]);
     }

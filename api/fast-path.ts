@@ -9,6 +9,7 @@ import { COUNTED, prebuiltKey, prebuiltOf, replyOf, SLOT, type Counted, type Pre
 import type { LoadedBuild } from './build.ts';
 import { problemReply } from './problem.ts';
 import type { ConsumeResult, RateLimits } from './rate-limit.ts';
+import { TIMESERIES_PATH, timeseriesAnswer, timeseriesRequest, windowHead } from './fast-timeseries.ts';
 
 /**
  * The listener's fast path: a request whose answer is already bytes — a build file or a memoised
@@ -75,6 +76,8 @@ function ownLines(head: string[], own: typeof ID_ONLY | typeof WITH_LIMIT): stri
   for (let i = 0; i < own; i += 2) text += `${head[i]}: ${head[i + 1]}\r\n`;
   return text;
 }
+
+const TIMESERIES_OFFERS = ['json', 'csv'] as const;
 
 const pathOf = (url: string) => {
   const q = url.indexOf('?');
@@ -190,11 +193,70 @@ export function fastPath(opts: FastPathOptions): FastPath {
     return null;
   }
 
+  /**
+   * A time-series window (api/fast-timeseries.ts): counted first, then the format and coding
+   * negotiated as the app does; what this path cannot answer (CSV, an empty window, a 406) is
+   * handed to the app with its count.
+   */
+  const TIMESERIES_LABEL = routeLabel(TIMESERIES_PATH, 200);
+  function timeseries(req: IncomingMessage, res: ServerResponse, id: string, b: LoadedBuild, query: string): string | null {
+    const ts = timeseriesRequest(b, query);
+    if (!ts) return null;
+    const counted = limits.consumeKey('data', clientKey(req));
+    if (!(counted instanceof Promise) && !counted.allowed) {
+      refuse(req, res, id, b.headers, 'data', counted);
+      return TIMESERIES_LABEL;
+    }
+    const w =
+      chooseFormat(ts.urlFormat, req.headers.accept, TIMESERIES_OFFERS) === 'json' && preferredCoding(req.headers['accept-encoding'], []) === 'identity'
+        ? timeseriesAnswer(b, ts)
+        : null;
+    if (!w) return handOver(req, { policy: 'data', result: counted });
+    const head = windowHead(b);
+    const write = (r: ConsumeResult) => {
+      const limit = r.limit === 0 ? null : r;
+      // A GET's 200 without If-None-Match, the common case: the head as text; else as the prebuilt answers are written.
+      if (req.method === 'GET' && req.headers['if-none-match'] === undefined) {
+        let own = `x-request-id: ${id}\r\n`;
+        if (limit) {
+          const h = limits.headers('data', limit);
+          own += `RateLimit-Policy: ${h['RateLimit-Policy']}\r\nRateLimit: ${h.RateLimit}\r\n`;
+        }
+        if (setHead(res, own, head.okText(w))) {
+          // The points and the template's long pieces are bytes made once per build: written
+          // as they are, with the text between them, in one write (corked until end()).
+          res.cork();
+          for (const c of w.chunks) res.write(c);
+          res.end();
+          return;
+        }
+      }
+      answer(req, res, id, head.reply(w), 'data', limit);
+    };
+    if (!(counted instanceof Promise)) write(counted);
+    else {
+      const common = b.headers;
+      counted.then(
+        (r) => {
+          if (res.destroyed) return;
+          if (r.allowed) write(r);
+          else refuse(req, res, id, common, 'data', r);
+        },
+        (err: unknown) => res.destroy(err instanceof Error ? err : new Error(String(err))),
+      );
+    }
+    return TIMESERIES_LABEL;
+  }
+
   return (req, res, id) => {
     const b = source.current();
     if (!b) return null;
     const key = prebuiltKey(req.method, req.url, req.headers.host);
     if (key === null) return null;
+    if (key.startsWith(TIMESERIES_PATH) && key.charCodeAt(TIMESERIES_PATH.length) === 0x3f) {
+      const done = timeseries(req, res, id, b, key.slice(TIMESERIES_PATH.length + 1));
+      if (done !== null || (req as WithCount)[COUNTED]) return done;
+    }
     const table = prebuiltOf(b);
     const target = table.get(key);
     if (!target) {

@@ -86,8 +86,7 @@ export function sendMemoised(c: Context, b: LoadedBuild, key: string, entry: Mem
   return sendAnswer(c, b, answer);
 }
 
-function sendComputed(c: Context, b: LoadedBuild, body: Uint8Array, contentType: string, cacheControl?: string): Response {
-  const etag = etagOf(body);
+function sendComputed(c: Context, b: LoadedBuild, body: Uint8Array, contentType: string, cacheControl?: string, etag = etagOf(body)): Response {
   const key = c.get(MEMO_KEY) as string | undefined;
   const entry: MemoEntry = { body, etag, contentType, ...(cacheControl ? { cacheControl } : {}) };
   if (key) {
@@ -101,6 +100,11 @@ function sendComputed(c: Context, b: LoadedBuild, body: Uint8Array, contentType:
 /** A response built for this request: serialised once, hashed for its ETag, memoised per build. */
 export function sendJson(c: Context, b: LoadedBuild, value: unknown, cacheControl?: string): Response {
   return sendComputed(c, b, encoder.encode(JSON.stringify(value)), JSON_TYPE, cacheControl);
+}
+
+/** JSON bytes written for this request with a strong ETag derived without hashing them (api/queries/timeseries-window.ts), memoised per build. */
+export function sendJsonBytes(c: Context, b: LoadedBuild, body: Uint8Array, etag: string): Response {
+  return sendComputed(c, b, body, JSON_TYPE, undefined, etag);
 }
 
 export function sendCsv(c: Context, b: LoadedBuild, csv: string): Response {

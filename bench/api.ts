@@ -16,17 +16,30 @@ export interface WrkResult {
   p99: number;
   non2xx: number;
   status: string;
+  /** Requests completed in the run. */
+  requests: number;
+  /** CPU time of the server process per request (user + system, from /proc), when its pid was given. */
+  cpuUs?: number;
 }
 
 /** wrk with a latency distribution; `lua` is an optional wrk script (e.g. to vary the query). */
-export function wrk(url: string, connections: number, seconds: number, lua?: string, threads = 2): WrkResult {
+/** User + system CPU time of a process so far, in microseconds (/proc/<pid>/stat, clock ticks of 10 ms). */
+function cpuUsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
+export function wrk(url: string, connections: number, seconds: number, lua?: string, threads = 2, pid?: number): WrkResult {
   const args = [`-t${threads}`, `-c${connections}`, `-d${seconds}s`, '--latency'];
   if (lua) {
     const file = join(mkdtempSync(join(tmpdir(), 'wrk-')), 'script.lua');
     writeFileSync(file, lua);
     args.push('-s', file);
   }
+  const cpuBefore = pid ? cpuUsOf(pid) : 0;
   const out = execFileSync('wrk', [...args, url], { encoding: 'utf8' });
+  const cpu = pid ? cpuUsOf(pid) - cpuBefore : 0;
+  const requests = Number(out.match(/(\d+) requests in/)?.[1] ?? 0);
   const num = (re: RegExp) => Number(out.match(re)?.[1] ?? NaN);
   const ms = (re: RegExp) => {
     const m = out.match(re);
@@ -41,6 +54,8 @@ export function wrk(url: string, connections: number, seconds: number, lua?: str
     ...(/P95_US (\d+)/.test(out) ? { p95: Number(out.match(/P95_US (\d+)/)![1]) / 1000 } : {}),
     non2xx: num(/Non-2xx or 3xx responses:\s+(\d+)/) || 0,
     status: out.includes('Socket errors') ? (out.match(/Socket errors:.*/)?.[0] ?? '') : '',
+    requests,
+    ...(pid && requests ? { cpuUs: cpu / requests } : {}),
   };
 }
 
@@ -127,11 +142,47 @@ function capture(port: number, path: string): Promise<{ status: number; headers:
   });
 }
 
-/** The routes of the API benchmark: what the issue measures (issue 21), a path-addressed file and a memoised answer. */
-export const API_ROUTES = {
+/**
+ * A new time-series window on every request (issue 32): `from` one of 1,500 days from
+ * 2020-01-01, the window 480–539 days long (about 20 KB of JSON), 90,000 windows in all, none
+ * asked twice before the 90,001st request.
+ */
+const VARIED_WINDOWS = `
+counter = 0
+request = function()
+  counter = counter + 1
+  local from = os.time({ year = 2020, month = 1, day = 1 }) + (counter % 1500) * 86400
+  local to = from + (480 + math.floor(counter / 1500) % 60) * 86400
+  return wrk.format("GET", "/v1/reserves/timeseries?commodity=gas&country=de&from=" .. os.date("!%Y-%m-%d", from) .. "&to=" .. os.date("!%Y-%m-%d", to))
+end
+`;
+
+/**
+ * The routes of the API benchmark: what issue 21 measures, a path-addressed file and a memoised
+ * answer, and what issue 32 measures, a new time-series window each request (\`lua\`: wrk's
+ * script varying the window; the raw server answers every window with the bytes and headers of
+ * \`path\`, a window of the middle length, 510 days).
+ */
+export const API_ROUTES: Record<'path' | 'memo' | 'window', { path: string; label: string; target: number; lua?: string }> = {
   path: { path: '/v1/commodities/agri.maize', label: 'path-addressed', target: 0.8 },
   memo: { path: '/v1/reserves?commodity=gas&country=de', label: 'parameterised, memo hit', target: 0.7 },
-} as const;
+  window: {
+    path: '/v1/reserves/timeseries?commodity=gas&country=de&from=2022-01-01&to=2023-05-26',
+    label: 'parameterised, a new time-series window each request (`from`, `to` varied)',
+    target: 0.5,
+    lua: VARIED_WINDOWS,
+  },
+};
+
+/** BENCH_API_ROUTES=window (keys of API_ROUTES, comma-separated): only those routes, without the varied /v1/events run. */
+export function apiRoutesWanted(env = process.env.BENCH_API_ROUTES): (keyof typeof API_ROUTES)[] {
+  const all = Object.keys(API_ROUTES) as (keyof typeof API_ROUTES)[];
+  if (!env) return all;
+  const wanted = env.split(',').map((k) => k.trim());
+  const unknown = wanted.filter((k) => !all.includes(k as keyof typeof API_ROUTES));
+  if (unknown.length) throw new Error(`BENCH_API_ROUTES: unknown ${unknown.join(', ')}; known: ${all.join(', ')}`);
+  return wanted as (keyof typeof API_ROUTES)[];
+}
 
 /** A limit the benchmark never reaches (every request is counted, none refused). */
 export const UNREACHED_LIMIT = '1000000000';
@@ -148,9 +199,9 @@ export interface RouteRounds {
 export interface ApiBench {
   rounds: number;
   seconds: number;
-  routes: Record<keyof typeof API_ROUTES, RouteRounds>;
-  /** A different query on every request: the app's parse, filter, serialise and hash (memo misses). */
-  varied: WrkResult;
+  routes: Partial<Record<keyof typeof API_ROUTES, RouteRounds>>;
+  /** A different query on every request: the app's parse, filter, serialise and hash (memo misses); absent when BENCH_API_ROUTES chose routes. */
+  varied?: WrkResult;
   startMs: number;
   /** RSS of the server, highest after any round of the two routes. */
   rssMb: number;
@@ -169,7 +220,8 @@ export interface ApiBench {
  * second's pause between runs. Start-up is the time from spawn to the first answer of
  * /healthz; RSS is taken after every round, and after the varied queries.
  */
-export async function benchApi(distDir: string, opts: { rounds?: number; seconds?: number } = {}): Promise<ApiBench> {
+export async function benchApi(distDir: string, opts: { rounds?: number; seconds?: number; routes?: (keyof typeof API_ROUTES)[] } = {}): Promise<ApiBench> {
+  const keys = opts.routes ?? (Object.keys(API_ROUTES) as (keyof typeof API_ROUTES)[]);
   const rounds = opts.rounds ?? 5;
   const seconds = opts.seconds ?? 6;
   const ports = { ours: await freePort(), raw: await freePort(), app: await freePort() };
@@ -187,7 +239,8 @@ export async function benchApi(distDir: string, opts: { rounds?: number; seconds
     const tmp = mkdtempSync(join(tmpdir(), 'raw-'));
     const spec: Record<string, { headers: Record<string, string>; body: string }> = {};
     const bytes: Record<string, number> = {};
-    for (const [key, r] of Object.entries(API_ROUTES)) {
+    for (const key of keys) {
+      const r = API_ROUTES[key];
       await capture(ports.ours, r.path);
       const sent = await capture(ports.ours, r.path);
       if (sent.status !== 200) throw new Error(`${r.path} answered ${sent.status}`);
@@ -196,33 +249,38 @@ export async function benchApi(distDir: string, opts: { rounds?: number; seconds
       const body = join(tmp, `${key}.body`);
       writeFileSync(body, sent.body);
       spec[r.path] = { headers, body };
+      // The varied windows: every one answered with this window's bytes and headers.
+      if (r.lua) spec['*'] = { headers, body };
       bytes[key] = sent.body.length;
     }
     writeFileSync(join(tmp, 'responses.json'), JSON.stringify(spec));
     const raw = startNode('bench/raw-server.ts', { PORT: String(ports.raw), RAW_RESPONSES: join(tmp, 'responses.json') });
     children.push(raw);
-    await waitFor(`http://127.0.0.1:${ports.raw}${API_ROUTES.path.path}`);
+    await waitFor(`http://127.0.0.1:${ports.raw}${API_ROUTES[keys[0]!].path}`);
 
-    const run = (port: number, path: string, s = seconds) => wrk(`http://127.0.0.1:${port}${path}`, 50, s, undefined, 1);
-    const routes = {} as ApiBench['routes'];
+    const routes: ApiBench['routes'] = {};
     let rss = 0;
-    for (const [key, r] of Object.entries(API_ROUTES) as [keyof typeof API_ROUTES, (typeof API_ROUTES)[keyof typeof API_ROUTES]][]) {
-      for (const port of Object.values(ports)) run(port, r.path, 2); // warm-up
+    for (const key of keys) {
+      const r = API_ROUTES[key];
+      const pids = { ours: api.pid, raw: raw.pid, app: app.pid };
+      const run = (which: keyof typeof ports, path: string, s = seconds) => wrk(`http://127.0.0.1:${ports[which]}${path}`, 50, s, r.lua, 1, pids[which]);
+      for (const which of ['ours', 'raw', 'app'] as const) run(which, r.path, 2); // warm-up
       const result: RouteRounds = { bytes: bytes[key]!, ours: [], raw: [], app: [] };
       for (let i = 0; i < rounds; i++) {
         // The order turns each round, with a pause between runs: a server's collector still at
         // work after its run (the app's most of all) must not weigh on the next one, always the same.
         const order = (['ours', 'raw', 'app'] as const).map((_, j, all) => all[(i + j) % all.length]!);
         for (const which of order) {
-          result[which].push(run(ports[which], r.path));
+          result[which].push(run(which, r.path));
           await new Promise((settle) => setTimeout(settle, 1000));
         }
         rss = Math.max(rss, rssMb(api));
       }
       routes[key] = result;
     }
+    if (opts.routes) return { rounds, seconds, routes, startMs: Math.round(startMs), rssMb: rss, rssAfterVariedMb: rssMb(api) };
     // Every request a different query: no memo hit, the full parse–filter–serialise–hash path.
-    run(ports.ours, '/v1/events', 2);
+    wrk(`http://127.0.0.1:${ports.ours}/v1/events`, 50, 2, undefined, 1);
     const varied = wrk(`http://127.0.0.1:${ports.ours}/v1/events`, 50, seconds, VARIED_EVENTS, 1);
     return { rounds, seconds, routes, varied, startMs: Math.round(startMs), rssMb: rss, rssAfterVariedMb: rssMb(api) };
   } finally {

@@ -1,14 +1,14 @@
 /**
  * The Cloudflare Workers target against the Node server, in the same run (docs/deploy.md):
- * requests per second and p99 of a path-addressed and two parameterised routes (wrk -t2 -c50
- * -d10s, rate limits off), the worker's bundle size, and the isolate's JS heap (Chrome DevTools
+ * requests per second and p99 of issue 32's three cases (a path-addressed file, a memo hit, a
+ * new time-series window each request) and a filtered list (wrk -t2 -c50 -d10s, rate limits off), the worker's bundle size, and the isolate's JS heap (Chrome DevTools
  * protocol of workerd) when loaded, with the search index, and after the largest
  * parameterised query; plus workerd's RSS. Usage: `node bench/edge.ts` (needs wrk; serves
  * `$DIST_DIR/current`, default dist/current: `npm run build` first).
  */
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -16,29 +16,39 @@ import { packageAssets } from '../edge/assets.ts';
 import { bundleWorker } from '../edge/bundle.ts';
 import { startLocalEdge } from '../edge/local.ts';
 import { freePort } from '../test/http.ts';
-import { startServer } from './api.ts';
+import { API_ROUTES, startServer } from './api.ts';
 
 const run = promisify(execFile);
 const REPO = resolve(import.meta.dirname, '..');
 const DIST = resolve(process.env.DIST_DIR || join(REPO, 'dist'));
 const DURATION = process.env.BENCH_SECONDS ?? '10';
 
-const ROUTES = [
-  ['path-addressed', '/v1/commodities/metals.cobalt'],
+/** The cases of issue 32 (bench/api.ts API_ROUTES): a path-addressed file, a memo hit, a new time-series window each request (wrk's script). */
+const ROUTES: [string, string, string?][] = [
+  ['path-addressed', API_ROUTES.path.path],
+  ['parameterised, memo hit', API_ROUTES.memo.path],
+  [
+    'parameterised, a new time-series window each request (~20 KB)',
+    '/v1/reserves/timeseries?commodity=gas&country=de&from=<varied>&to=<varied>',
+    API_ROUTES.window.lua,
+  ],
   ['parameterised', '/v1/events?since=2025-01-01&category=policy'],
-  ['parameterised', '/v1/reserves/timeseries?commodity=gas&country=eu&from=2025-01-01&frequency=weekly'],
-] as const;
+];
 const LARGEST = [
   '/v1/reserves/timeseries?commodity=gas&country=eu&from=2011-01-01',
   '/v1/reserves/timeseries?commodity=gas&country=eu&from=2011-01-01&format=csv',
 ];
 
-async function wrk(url: string): Promise<{ rps: number; p99: string; non2xx: number }> {
-  const { stdout } = await run('wrk', ['-t2', '-c50', `-d${DURATION}s`, '--latency', url], { maxBuffer: 1 << 20 });
+async function wrk(url: string, lua?: string, pids: number[] = []): Promise<{ rps: number; p99: string; non2xx: number; cpuUs: number }> {
+  const script = lua ? join(await mkdtemp(join(tmpdir(), 'wrk-')), 'script.lua') : undefined;
+  if (script) await writeFile(script, lua!);
+  const cpuBefore = cpuUs(pids);
+  const { stdout } = await run('wrk', ['-t2', '-c50', `-d${DURATION}s`, '--latency', ...(script ? ['-s', script] : []), url], { maxBuffer: 1 << 20 });
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1] ?? 0);
   const p99 = /^\s+99%\s+(\S+)/m.exec(stdout)?.[1] ?? '?';
   const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(stdout)?.[1] ?? 0);
-  return { rps, p99, non2xx };
+  const requests = Number(/(\d+) requests in/.exec(stdout)?.[1] ?? 0);
+  return { rps, p99, non2xx, cpuUs: requests ? (cpuUs(pids) - cpuBefore) / requests : NaN };
 }
 
 async function waitFor(url: string, ms = 30_000): Promise<void> {
@@ -76,6 +86,46 @@ async function isolateHeap(inspectorPort: number): Promise<number> {
   const usage = await call('Runtime.getHeapUsage');
   ws.close();
   return usage.usedSize ?? 0;
+}
+
+/** The parent of a process (0 when gone). */
+function parentOf(pid: number): number {
+  try {
+    return Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
+  } catch {
+    return 0;
+  }
+}
+
+/** The pids of the workerd processes this one started (other sessions on the machine may run their own). */
+function workerdPids(): number[] {
+  const out: number[] = [];
+  const mine = (pid: number) => {
+    for (let p = parentOf(pid), depth = 0; p > 1 && depth < 4; p = parentOf(p), depth++) if (p === process.pid) return true;
+    return false;
+  };
+  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    try {
+      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('workerd') && mine(Number(pid))) out.push(Number(pid));
+    } catch {
+      // gone
+    }
+  }
+  return out;
+}
+
+/** User + system CPU time of some processes so far, in microseconds (/proc/<pid>/stat, clock ticks of 10 ms). */
+function cpuUs(pids: number[]): number {
+  let total = 0;
+  for (const pid of pids) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      total += (Number(fields[11]) + Number(fields[12])) * 10_000;
+    } catch {
+      // gone
+    }
+  }
+  return total;
 }
 
 /** RSS of the workerd processes under this one. */
@@ -130,12 +180,18 @@ export async function benchEdge(): Promise<string> {
       let largestBytes = 0;
       for (const p of LARGEST) largestBytes = Math.max(largestBytes, (await (await fetch(edge.url + p)).arrayBuffer()).byteLength);
       const afterLargest = await isolateHeap(inspectorPort);
-      out.push('| route | worker req/s | Node req/s | worker / Node | worker p99 | Node p99 | non-2xx (worker, Node) |', '|---|---|---|---|---|---|---|');
-      for (const [kind, path] of ROUTES) {
-        const e = await wrk(edge.url + path);
-        const n = await wrk(nodeUrl + path);
+      out.push(
+        '| route | worker req/s | Node req/s | worker / Node | worker p99 | Node p99 | non-2xx (worker, Node) | CPU per request: workerd (all its processes) / Node |',
+        '|---|---|---|---|---|---|---|---|',
+      );
+      const workerd = workerdPids();
+      for (const [kind, path, lua] of ROUTES) {
+        // The memo hit: asked once of each before the run.
+        if (!lua) await Promise.all([fetch(edge.url + path), fetch(nodeUrl + path)].map((r) => r.then((x) => x.arrayBuffer())));
+        const e = await wrk(edge.url + (lua ? '/' : path), lua, workerd);
+        const n = await wrk(nodeUrl + (lua ? '/' : path), lua, server.pid ? [server.pid] : []);
         out.push(
-          `| ${kind} \`${path}\` | ${e.rps.toFixed(0)} | ${n.rps.toFixed(0)} | ${(e.rps / n.rps).toFixed(2)} | ${e.p99} | ${n.p99} | ${e.non2xx}, ${n.non2xx} |`,
+          `| ${kind} \`${path}\` | ${e.rps.toFixed(0)} | ${n.rps.toFixed(0)} | ${(e.rps / n.rps).toFixed(2)} | ${e.p99} | ${n.p99} | ${e.non2xx}, ${n.non2xx} | ${e.cpuUs.toFixed(0)} / ${n.cpuUs.toFixed(0)} µs |`,
         );
       }
       const afterRun = await isolateHeap(inspectorPort);

@@ -5,7 +5,7 @@
 import { createServer, type OutgoingHttpHeaders } from 'node:http';
 import { readFileSync } from 'node:fs';
 
-/** RAW_RESPONSES: a JSON file mapping a request target to `{ headers, body }` (body: a file holding the bytes). */
+/** RAW_RESPONSES: a JSON file mapping a request target (or `*`, any other) to `{ headers, body }` (body: a file holding the bytes). */
 const spec = JSON.parse(readFileSync(process.env.RAW_RESPONSES ?? '', 'utf8')) as Record<string, { headers: Record<string, string>; body: string }>;
 const answers = new Map<string, { headers: OutgoingHttpHeaders; body: Buffer }>();
 for (const [path, r] of Object.entries(spec)) {
@@ -13,8 +13,10 @@ for (const [path, r] of Object.entries(spec)) {
   answers.set(path, { headers: { ...r.headers, 'content-length': String(body.length) }, body });
 }
 
+/** `*`: the answer of every other target (a varied query answered with bytes of its size). */
+const any = answers.get('*');
 const server = createServer((req, res) => {
-  const a = answers.get(req.url ?? '');
+  const a = answers.get(req.url ?? '') ?? any;
   if (!a) {
     res.statusCode = 404;
     res.end();

@@ -5,7 +5,7 @@ import { isoWeekId } from '../../contract/dates.ts';
 import type { Frequency, Reserve, TimeSeries } from '../../contract/reserves.ts';
 import { type LoadedBuild, perBuild } from '../build.ts';
 import { ExplainedError, resolveReserve, resolveReserves } from '../resolve.ts';
-import { type Answer, computed, type Envelope, fromFile } from './answer.ts';
+import { type Answer, type AnswerMeta, computed, type Envelope, fromFile } from './answer.ts';
 import { BUILD_FILES } from '../../contract/layout.ts';
 
 export type ReserveParams = z.output<typeof ReserveQuery>;
@@ -81,13 +81,25 @@ export function resample(points: readonly Point[], frequency: Frequency): Point[
   return out;
 }
 
-/** One metric of one reserve between two dates (`to` defaults to today), resampled on request. */
-export function getTimeseries(b: LoadedBuild, q: TimeSeriesParams, today = new Date().toISOString().slice(0, 10)): Answer<TimeSeries> {
-  const key = resolveReserve(b, q.commodity, q.country);
-  const { series, meta } = b.reserves.get(key)!;
+/** What a time-series request asks for, resolved and checked against the build: the reserve, its metric, the frequency and the window. */
+export interface TimeseriesPlan {
+  key: string;
+  metricName: TimeSeries['metric'];
+  frequency: Frequency;
+  from: string;
+  to: string;
+}
+
+/** Resolve and check a time-series request (404 for an unknown reserve, 400 for a metric or frequency it does not publish). */
+export function timeseriesPlan(b: LoadedBuild, q: TimeSeriesParams, today = new Date().toISOString().slice(0, 10)): TimeseriesPlan {
+  return planOf(b, resolveReserve(b, q.commodity, q.country), q, today);
+}
+
+/** timeseriesPlan() of a reserve already resolved to its key. */
+export function planOf(b: LoadedBuild, key: string, q: Omit<TimeSeriesParams, 'commodity' | 'country'>, today: string): TimeseriesPlan {
+  const { series } = b.reserves.get(key)!;
   const metricName = q.metric ?? (series.metrics.fill_pct ? 'fill_pct' : 'volume');
-  const metric = series.metrics[metricName];
-  if (!metric) {
+  if (!series.metrics[metricName]) {
     const available = Object.keys(series.metrics);
     throw new ExplainedError(
       400,
@@ -105,25 +117,53 @@ export function getTimeseries(b: LoadedBuild, q: TimeSeriesParams, today = new D
       { problem: `the ${key} reserve is published weekly, not daily`, accepted: 'a frequency no finer than the source', labelled: ['weekly', 'monthly'] },
     );
   }
-  const to = q.to ?? today;
-  const slice = metric.points.slice(lowerBound(metric.points, q.from), lowerBound(metric.points, `${to}\uffff`));
-  const points = resample(slice, frequency);
-  const [commodity, country] = key.split('/') as [string, string];
+  return { key, metricName, frequency, from: q.from, to: q.to ?? today };
+}
+
+/** The points of a plan's window: the metric's observations from `from` to `to`, resampled to the frequency. */
+export function windowPoints(b: LoadedBuild, plan: TimeseriesPlan): Point[] {
+  const points = b.reserves.get(plan.key)!.series.metrics[plan.metricName]!.points;
+  return resample(points.slice(lowerBound(points, plan.from), lowerBound(points, `${plan.to}\uffff`)), plan.frequency);
+}
+
+/**
+ * The answer of a plan with the given points, as/of and count in `meta`. The one construction of
+ * a time-series envelope: api/queries/timeseries-window.ts makes its byte template with it (its
+ * keys, their order, every value but the window's).
+ */
+export function timeseriesEnvelope(
+  b: LoadedBuild,
+  plan: TimeseriesPlan,
+  points: TimeSeries['points'],
+  asOf: string | null,
+  count: number,
+  notes?: string[],
+): { data: TimeSeries; meta: AnswerMeta } {
+  const { series, meta } = b.reserves.get(plan.key)!;
+  const [commodity, country] = plan.key.split('/') as [string, string];
+  const { frequency } = plan;
   const data: TimeSeries = {
     commodity,
     country,
-    metric: metricName,
-    unit: metric.unit,
+    metric: plan.metricName,
+    unit: series.metrics[plan.metricName]!.unit,
     frequency,
-    from: q.from,
-    to,
+    from: plan.from,
+    to: plan.to,
     aggregation:
       frequency === series.native_frequency ? 'none (native frequency)' : `last observation of each ${frequency === 'weekly' ? 'ISO week' : 'month'}`,
     points,
   };
+  return { data, meta: { ...meta, as_of: asOf, count, ...(notes ? { notes: [...(meta.notes ?? []), ...notes] } : {}) } };
+}
+
+/** One metric of one reserve between two dates (`to` defaults to today), resampled on request. */
+export function getTimeseries(b: LoadedBuild, q: TimeSeriesParams, today = new Date().toISOString().slice(0, 10)): Answer<TimeSeries> {
+  const plan = timeseriesPlan(b, q, today);
+  const points = windowPoints(b, plan);
+  const all = b.reserves.get(plan.key)!.series.metrics[plan.metricName]!.points;
   const notes =
-    points.length === 0
-      ? [`no observation between ${q.from} and ${to}; the series covers ${metric.points[0]?.date} to ${metric.points.at(-1)?.date}`]
-      : undefined;
-  return computed(data, { ...meta, as_of: points.at(-1)?.date ?? null, count: points.length, ...(notes ? { notes: [...(meta.notes ?? []), ...notes] } : {}) });
+    points.length === 0 ? [`no observation between ${plan.from} and ${plan.to}; the series covers ${all[0]?.date} to ${all.at(-1)?.date}`] : undefined;
+  const { data, meta } = timeseriesEnvelope(b, plan, points, points.at(-1)?.date ?? null, points.length, notes);
+  return computed(data, meta);
 }
