@@ -1,8 +1,9 @@
+import { pct } from '../../../lib/format.ts';
 import type { z } from 'zod';
 import { CountryComparison } from '../../../contract/tools.ts';
 import { getCountry } from '../../queries/countries.ts';
 import { ApiError } from '../../problem.ts';
-import { defineTool, mergedSources, pct } from './common.ts';
+import { defineTool, mergedSources } from './common.ts';
 
 const FIELDS = Object.keys(CountryComparison.shape) as (keyof z.infer<typeof CountryComparison>)[];
 

@@ -1,11 +1,12 @@
+import { pct, share } from '../../../lib/format.ts';
 import { getCountry } from '../../queries/countries.ts';
-import { defineTool, httpLinks, pct, resultMeta, share } from './common.ts';
+import { defineTool, httpLinks, resultMeta } from './common.ts';
 
 const code = (slug: string) => slug.slice(slug.indexOf('.') + 1);
 const suppliers = (xs: readonly { name: string; share: number }[]) =>
   xs
     .slice(0, 3)
-    .map((s) => `${s.name} ${share(s.share)}`)
+    .map((s) => `${s.name} ${share(s.share, 0)}`)
     .join(', ') || 'n/a';
 
 export default defineTool('get_country_profile', (b, args) => {
@@ -22,7 +23,7 @@ export default defineTool('get_country_profile', (b, args) => {
     `${parts.join('; ')}.`,
     `Stress index: ${data.stress.parts.length ? 'the share of primary energy supply at risk, in %' : (data.stress.reason ?? 'n/a')}${data.stress.as_of ? `, as of ${data.stress.as_of}` : ''}.`,
     data.exposures.length
-      ? `Energy imports: ${data.exposures.map((e) => `${code(e.commodity)} ${share(e.import_dependence)} of consumption (${e.year}; main suppliers ${suppliers(e.suppliers)})`).join('; ')}.`
+      ? `Energy imports: ${data.exposures.map((e) => `${code(e.commodity)} ${share(e.import_dependence, 0)} of consumption (${e.year}; main suppliers ${suppliers(e.suppliers)})`).join('; ')}.`
       : null,
     data.mineral_exposures.length
       ? `Minerals, net import reliance: ${data.mineral_exposures
