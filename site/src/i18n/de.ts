@@ -1,5 +1,6 @@
 /** Die Wörter der Website auf Deutsch. */
 import { num } from '../../../lib/format.ts';
+import { BAND_WORDS, CATEGORY_WORDS, EFFECT_WORDS, GROUP_WORDS, labels, STATUS_WORDS } from '../../../lib/i18n/terms.ts';
 import type { Messages } from './en.ts';
 
 const n = (x: number) => num(x, 0, 'de');
@@ -78,14 +79,11 @@ export const de: Messages = {
     na: 'k. A.',
   },
   band: {
-    low: 'Niedrig',
-    moderate: 'Mäßig',
-    high: 'Hoch',
-    severe: 'Schwer',
+    ...labels(BAND_WORDS.de, 'de'),
     none: 'Kein Wert',
     legend: 'Stressstufen',
   },
-  group: { energy: 'Energie', metals: 'Metalle', agri: 'Agrarrohstoffe' },
+  group: labels(GROUP_WORDS.de, 'de'),
   chokepoint: {
     hormuz: 'Straße von Hormus',
     bab_el_mandeb: 'Bab al-Mandab',
@@ -523,7 +521,7 @@ export const de: Messages = {
     lede: (total: number) =>
       `${n(total)} Krisenszenarien, nach Status. Die Wahrscheinlichkeit ist die Einschätzung der Redaktion, dass das Szenario in den nächsten 12 Monaten eintritt (oder anhält); die Schwere ist seine Wirkung auf die Versorgung, von 1 (gering) bis 5 (extrem).`,
     rules: 'Redaktionelle Regeln',
-    status: { monitoring: 'Beobachtet', elevated: 'Erhöht', active: 'Aktiv', resolved: 'Beendet', dismissed: 'Verworfen' },
+    status: labels(STATUS_WORDS.de, 'de'),
     help: {
       monitoring: 'Plausibel, unter Beobachtung.',
       elevated: 'Anzeichen, dass es wahrscheinlicher wird.',
@@ -550,8 +548,8 @@ export const de: Messages = {
     commodityLabel: 'Rohstoff',
     allCommodities: 'Alle Rohstoffe',
     showing: (shown: string, total: string) => `${shown} von ${total} Ereignissen angezeigt`,
-    category: { conflict: 'Konflikt', sanction: 'Sanktion', catastrophe: 'Katastrophe', policy: 'Politik', infrastructure: 'Infrastruktur' },
-    effect: { tightening: 'verschärfend', easing: 'entlastend' },
+    category: labels(CATEGORY_WORDS.de, 'de'),
+    effect: EFFECT_WORDS.de,
   },
   briefings: {
     title: 'Lageberichte',

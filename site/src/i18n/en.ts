@@ -6,9 +6,9 @@
  * strings; counts that choose a plural come as numbers. Keys ending in `Html` return markup: their
  * arguments are HTML the caller has escaped.
  */
-import type { EventCategory } from '../../../contract/content.ts';
 import type { SourceId } from '../../../contract/sources.ts';
 import { num } from '../../../lib/format.ts';
+import { BAND_WORDS, CATEGORY_WORDS, EFFECT_WORDS, GROUP_WORDS, labels, STATUS_WORDS } from '../../../lib/i18n/terms.ts';
 
 const n = (x: number) => num(x, 0, 'en');
 const s = (x: number, one: string, many: string) => (x === 1 ? one : many);
@@ -86,14 +86,11 @@ export const en = {
     na: 'n/a',
   },
   band: {
-    low: 'Low',
-    moderate: 'Moderate',
-    high: 'High',
-    severe: 'Severe',
+    ...labels(BAND_WORDS.en, 'en'),
     none: 'No reading',
     legend: 'Stress bands',
   },
-  group: { energy: 'Energy', metals: 'Metals', agri: 'Agriculture' },
+  group: labels(GROUP_WORDS.en, 'en'),
   /** Chokepoint names by the ids of methodology 3.0.0; English uses the data's own names (pipeline/steps/exposure.ts CHOKEPOINT_NAMES), so this table is empty. */
   chokepoint: {} as Record<string, string>,
   component: {
@@ -520,7 +517,7 @@ export const en = {
     lede: (total: number) =>
       `${n(total)} crisis scenarios, by status. Probability is the editors' estimate that the scenario materialises (or persists) over the next 12 months; severity is its impact on supply from 1 (minor) to 5 (extreme).`,
     rules: 'Editorial rules',
-    status: { monitoring: 'Monitoring', elevated: 'Elevated', active: 'Active', resolved: 'Resolved', dismissed: 'Dismissed' },
+    status: labels(STATUS_WORDS.en, 'en'),
     help: {
       monitoring: 'Plausible, watched.',
       elevated: 'Signs it is getting likelier.',
@@ -547,11 +544,8 @@ export const en = {
     commodityLabel: 'Commodity',
     allCommodities: 'All commodities',
     showing: (shown: string, total: string) => `Showing ${shown} of ${total} events`,
-    category: { conflict: 'Conflict', sanction: 'Sanction', catastrophe: 'Catastrophe', policy: 'Policy', infrastructure: 'Infrastructure' } satisfies Record<
-      EventCategory,
-      string
-    >,
-    effect: { tightening: 'tightening', easing: 'easing' },
+    category: labels(CATEGORY_WORDS.en, 'en'),
+    effect: EFFECT_WORDS.en,
   },
   briefings: {
     title: 'Briefings',

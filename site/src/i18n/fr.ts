@@ -3,6 +3,7 @@
  * messages.ts turns them into narrow no-break spaces.
  */
 import { num } from '../../../lib/format.ts';
+import { BAND_WORDS, CATEGORY_WORDS, EFFECT_WORDS, GROUP_WORDS, labels, STATUS_WORDS } from '../../../lib/i18n/terms.ts';
 import type { Messages } from './en.ts';
 
 const n = (x: number) => num(x, 0, 'fr');
@@ -82,14 +83,11 @@ export const fr: Messages = {
     na: 'n. d.',
   },
   band: {
-    low: 'Faible',
-    moderate: 'Modérée',
-    high: 'Élevée',
-    severe: 'Sévère',
+    ...labels(BAND_WORDS.fr, 'fr'),
     none: 'Aucune mesure',
     legend: 'Niveaux de tension',
   },
-  group: { energy: 'Énergie', metals: 'Métaux', agri: 'Agriculture' },
+  group: labels(GROUP_WORDS.fr, 'fr'),
   chokepoint: {
     hormuz: 'détroit d’Ormuz',
     bab_el_mandeb: 'détroit de Bab el-Mandeb',
@@ -530,7 +528,7 @@ export const fr: Messages = {
     lede: (total: number) =>
       `${n(total)} scénarios de crise, par statut. La probabilité est l’estimation de la rédaction que le scénario se réalise (ou se prolonge) dans les 12 prochains mois ; la gravité mesure son effet sur l’approvisionnement, de 1 (mineur) à 5 (extrême).`,
     rules: 'Règles éditoriales',
-    status: { monitoring: 'Sous surveillance', elevated: 'En hausse', active: 'En cours', resolved: 'Résolu', dismissed: 'Écarté' },
+    status: labels(STATUS_WORDS.fr, 'fr'),
     help: {
       monitoring: 'Plausible, surveillé.',
       elevated: 'Des signes le rendent plus probable.',
@@ -557,8 +555,8 @@ export const fr: Messages = {
     commodityLabel: 'Matière première',
     allCommodities: 'Toutes les matières premières',
     showing: (shown: string, total: string) => `${shown} événements affichés sur ${total}`,
-    category: { conflict: 'Conflit', sanction: 'Sanction', catastrophe: 'Catastrophe', policy: 'Politique', infrastructure: 'Infrastructure' },
-    effect: { tightening: 'resserrement', easing: 'assouplissement' },
+    category: labels(CATEGORY_WORDS.fr, 'fr'),
+    effect: EFFECT_WORDS.fr,
   },
   briefings: {
     title: 'Notes',
