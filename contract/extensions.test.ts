@@ -26,6 +26,7 @@ const CASES: { name: string; file: string; from: string; to: string; mustChange:
       'contract/countries.ts',
       'contract/languages.ts',
       'lib/format.ts',
+      'lib/i18n/every.ts',
       'lib/i18n/terms.ts',
       'lib/search/text.ts',
       'pipeline/content/figures.ts',

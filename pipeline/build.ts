@@ -54,6 +54,8 @@ export interface BuildOptions {
   baseUrl: string;
   /** The server's rate limits (RATE_LIMIT_DATA, RATE_LIMIT_ASK; 0 = off), stated by the discovery files like baseUrl; default 60 and 10. */
   rateLimits?: RateLimitQuotas;
+  /** How often the data is rebuilt (REBUILD_EVERY, `--every`), stated by the site and the discovery files; default 15 minutes, null for no schedule. */
+  rebuildEveryMs?: number | null;
   /** Fetch the sources from their publishers, each when due on its cadence (DATA_SOURCE=live, `--download`), instead of reading sourcesDir. */
   download?: boolean;
   /** How live fetching runs: `--force`, timeouts and deadlines, PUBLISHER_URL_* (pipeline/fetch/sources.ts). */
@@ -574,6 +576,7 @@ export const BUILD_STEPS: readonly AnyStep<BuildValues>[] = [
         briefings,
         events: content.events,
         ...(opts.rateLimits ? { rateLimits: opts.rateLimits } : {}),
+        rebuildEveryMs: opts.rebuildEveryMs,
         ...(opts.securityContact ? { securityContact: opts.securityContact } : {}),
       });
       // The human guides the discovery files link to, as Markdown (the site renders them as pages).
@@ -607,6 +610,8 @@ export const BUILD_STEPS: readonly AnyStep<BuildValues>[] = [
       const key = keyOf(
         await treeHash(repoPath(), STAGE_CODE.site),
         opts.baseUrl,
+        // The footer says how often the pages are rebuilt.
+        String(opts.rebuildEveryMs),
         // The pages say how old each series is and count days to a deadline from today.
         today,
         Object.entries(writer.payloadHashes).sort(),
@@ -632,6 +637,7 @@ export const BUILD_STEPS: readonly AnyStep<BuildValues>[] = [
             buildDir: writer.dir,
             today,
             baseUrl: opts.baseUrl,
+            rebuildEveryMs: opts.rebuildEveryMs,
             sources: statuses,
             omitted: [...omitted],
             logLevel: opts.site?.logLevel,

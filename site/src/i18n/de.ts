@@ -35,7 +35,7 @@ export const de: Messages = {
     bySource: 'Nach Quelle',
     colon: ': ',
     rebuiltOn: 'Seite neu erstellt am',
-    rebuilt: ', alle 15 Minuten aus den Dateien der Herausgeber (ausgelieferte Version:',
+    rebuilt: (every) => `,${every ? ` ${every}` : ''} aus den Dateien der Herausgeber (ausgelieferte Version:`,
     licensed: 'Daten und Inhalte unter der Lizenz',
     reuse: 'Weiterverwendung nur mit Quellenangabe und einem Link auf',
     upstream: 'Für die Ausgangsquellen gelten deren eigene Bedingungen.',
@@ -152,8 +152,8 @@ export const de: Messages = {
     title: 'Versorgungsengpässe bei Rohstoffen und Energie',
     description: (commodities: number, countries: number) =>
       `Versorgungsengpässe bei Rohstoffen und Energie: Stressrangliste von ${n(commodities)} Rohstoffen und ${n(countries)} Ländern, EU-Gasspeicher, Ereignisse, Szenarien und Lageberichte.`,
-    lede: (commodities: number) =>
-      `Wo die Versorgung mit ${n(commodities)} Rohstoffen unter Druck steht, und warum: Preise im Vergleich zu ihrer Geschichte, die Konzentration der Produktion, der Füllstand strategischer Reserven und was zuletzt geschehen ist. Offene Daten, alle 15 Minuten neu berechnet.`,
+    lede: (commodities, every) =>
+      `Wo die Versorgung mit ${n(commodities)} Rohstoffen unter Druck steht, und warum: Preise im Vergleich zu ihrer Geschichte, die Konzentration der Produktion, der Füllstand strategischer Reserven und was zuletzt geschehen ist. Offene Daten${every ? `, ${every} neu berechnet` : ''}.`,
     kpiTopCommodity: 'Höchster Rohstoffstress',
     kpiEuGas: 'EU-Gasspeicher',
     kpiEuGasSub: (on: string, norm: string) => `am ${on}, Norm ${norm}`,

@@ -42,7 +42,8 @@ export const en = {
     bySource: 'By source',
     colon: ': ',
     rebuiltOn: 'Page rebuilt on',
-    rebuilt: ", from the publishers' files every 15 minutes (the build being served:",
+    /** `every`: how often the pages are rebuilt, in words (lib/i18n/every.ts); null when not on a schedule. */
+    rebuilt: (every: string | null) => `, from the publishers' files${every ? ` ${every}` : ''} (the build being served:`,
     licensed: 'Data and content licensed',
     reuse: 'Reuse requires attribution with a link back to',
     upstream: 'Upstream sources keep their own terms.',
@@ -149,8 +150,8 @@ export const en = {
     title: 'Supply stress for raw materials and energy',
     description: (commodities: number, countries: number) =>
       `Supply stress for raw materials and energy: stress ranking of ${n(commodities)} commodities and ${n(countries)} countries, EU gas storage, events, scenarios and briefings.`,
-    lede: (commodities: number) =>
-      `Where supply of ${n(commodities)} commodities is under pressure, and why: prices against their history, how concentrated production is, how full strategic reserves are, and what has happened lately. Open data, rebuilt every 15 minutes.`,
+    lede: (commodities: number, every: string | null) =>
+      `Where supply of ${n(commodities)} commodities is under pressure, and why: prices against their history, how concentrated production is, how full strategic reserves are, and what has happened lately. Open data${every ? `, rebuilt ${every}` : ''}.`,
     kpiTopCommodity: 'Highest commodity stress',
     kpiEuGas: 'EU gas storage',
     kpiEuGasSub: (on: string, norm: string) => `on ${on}, norm ${norm}`,

@@ -35,7 +35,7 @@ export const es: Messages = {
     bySource: 'Por fuente',
     colon: ': ',
     rebuiltOn: 'Página recalculada el',
-    rebuilt: ', cada 15 minutos a partir de los archivos de los editores (versión en servicio:',
+    rebuilt: (every) => `,${every ? ` ${every}` : ''} a partir de los archivos de los editores (versión en servicio:`,
     licensed: 'Datos y contenidos con licencia',
     reuse: 'La reutilización exige citar la fuente con un enlace a',
     upstream: 'Las fuentes originales conservan sus propias condiciones.',
@@ -152,8 +152,8 @@ export const es: Messages = {
     title: 'Tensiones de suministro de materias primas y energía',
     description: (commodities: number, countries: number) =>
       `Tensiones de suministro de materias primas y energía: clasificación de ${n(commodities)} materias primas y ${n(countries)} países, almacenamiento de gas de la UE, acontecimientos, escenarios e informes.`,
-    lede: (commodities: number) =>
-      `Dónde está bajo presión el suministro de ${n(commodities)} materias primas, y por qué: los precios frente a su historia, la concentración de la producción, el llenado de las reservas estratégicas y lo ocurrido recientemente. Datos abiertos, recalculados cada 15 minutos.`,
+    lede: (commodities, every) =>
+      `Dónde está bajo presión el suministro de ${n(commodities)} materias primas, y por qué: los precios frente a su historia, la concentración de la producción, el llenado de las reservas estratégicas y lo ocurrido recientemente. Datos abiertos${every ? `, recalculados ${every}` : ''}.`,
     kpiTopCommodity: 'Mayor tensión',
     kpiEuGas: 'Almacenamiento de gas de la UE',
     kpiEuGasSub: (on: string, norm: string) => `el ${on}, norma ${norm}`,

@@ -39,7 +39,7 @@ export const fr: Messages = {
     bySource: 'Par source',
     colon: ' : ',
     rebuiltOn: 'Page recalculée le',
-    rebuilt: ', à partir des fichiers des éditeurs, toutes les 15 minutes (version en service :',
+    rebuilt: (every) => `, à partir des fichiers des éditeurs${every ? `, ${every}` : ''} (version en service :`,
     licensed: 'Données et contenus sous licence',
     reuse: 'Toute réutilisation doit citer la source avec un lien vers',
     upstream: 'Les sources amont gardent leurs propres conditions.',
@@ -156,8 +156,8 @@ export const fr: Messages = {
     title: 'Tensions d’approvisionnement en matières premières et en énergie',
     description: (commodities: number, countries: number) =>
       `Tensions d’approvisionnement en matières premières et en énergie : classement de ${n(commodities)} matières premières et de ${n(countries)} pays, stockage de gaz de l’UE, événements, scénarios et notes.`,
-    lede: (commodities: number) =>
-      `Où l’approvisionnement de ${n(commodities)} matières premières est sous tension, et pourquoi : les prix face à leur historique, la concentration de la production, le remplissage des réserves stratégiques et les derniers événements. Données ouvertes, recalculées toutes les 15 minutes.`,
+    lede: (commodities, every) =>
+      `Où l’approvisionnement de ${n(commodities)} matières premières est sous tension, et pourquoi : les prix face à leur historique, la concentration de la production, le remplissage des réserves stratégiques et les derniers événements. Données ouvertes${every ? `, recalculées ${every}` : ''}.`,
     kpiTopCommodity: 'Tension la plus forte',
     kpiEuGas: 'Stockage de gaz de l’UE',
     kpiEuGasSub: (on: string, norm: string) => `au ${on}, norme ${norm}`,
