@@ -5,8 +5,9 @@ import { fileAt, hasFile, type LoadedBuild } from './build.ts';
 import type { BuildSource } from './build-store.ts';
 import { DATA_CACHE_CONTROL, HTML_CACHE_CONTROL, JSON_TYPE } from '../contract/http.ts';
 import { BUILD_PATHS, fileForUrl, isServedAsIs } from '../contract/layout.ts';
+import type { AppContext, AppEnv, AppHono } from './env.ts';
 import { commonHeaders, pageHeaders } from './headers.ts';
-import { MEMO_KEY, queryObject, sendFile, sendMemoised, urlEncodingProblem } from './http.ts';
+import { queryObject, sendFile, sendMemoised, urlEncodingProblem } from './http.ts';
 import { negotiateFormat, negotiatedFormat, varyOf } from './negotiate.ts';
 import { parseParams } from './params.ts';
 import { healthOf } from './health.ts';
@@ -54,12 +55,12 @@ export interface AppOptions {
    * site's pages: the site's catch-all answers a browser's `Accept: text/html` with its 404 page,
    * so a route registered after it would never see a browser.
    */
-  mount?: (app: Hono) => void;
+  mount?: (app: AppHono) => void;
   /** The work gate's sizes (default SEARCH_WORK; tests set a full one). */
   work?: { concurrent: number; queued: number; retryAfterSeconds: number };
 }
 
-type Handler = (c: Context, b: LoadedBuild) => Response | Promise<Response>;
+type Handler = (c: AppContext, b: LoadedBuild) => Response | Promise<Response>;
 
 /** Parameters as JSON with their names in a fixed order: the same request, however written, gives the same text. */
 export function canonicalJson(params: Record<string, unknown>): string {
@@ -81,8 +82,8 @@ export const ASSET_CACHE = 'public, max-age=31536000, immutable';
  * The Chokepoint API as one Hono app: runs on @hono/node-server and on any runtime with fetch
  * (the build source decides where the bytes come from).
  */
-export function createApp(opts: AppOptions): Hono {
-  const app = new Hono();
+export function createApp(opts: AppOptions): AppHono {
+  const app = new Hono<AppEnv>();
   const log = opts.log ?? (() => {});
   const pass: MiddlewareHandler = async (_c, next) => next();
   const limits = { data: opts.limits?.data ?? pass, ask: opts.limits?.ask ?? pass };
@@ -171,7 +172,7 @@ export function createApp(opts: AppOptions): Hono {
       const key = `${r.operationId}|${path}|${canonicalJson(params)}|${negotiatedFormat(c) ?? 'json'}|${new Date().toISOString().slice(0, 10)}`;
       const hit = b.memo.get(key);
       if (hit) return sendMemoised(c, b, key, hit);
-      c.set(MEMO_KEY, key);
+      c.set('memoKey', key);
       return h(c, b);
     };
 

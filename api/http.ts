@@ -1,11 +1,12 @@
 import type { Context } from 'hono';
+import type { AppContext } from './env.ts';
 import { CSV_TYPE, DATA_CACHE_CONTROL, JSON_TYPE } from '../contract/http.ts';
 import { recordsToCsv } from '../lib/csv.ts';
 import { etagOf, matches } from './headers.ts';
 import type { LoadedBuild, StaticFile } from './build.ts';
 import type { MemoEntry } from './memo.ts';
 import { negotiatedFormat, preferredCoding, preferredFormat, varyOf } from './negotiate.ts';
-import { codingsOf, LIMIT_HEADERS, recordAnswer, replyOf, type ByteAnswer } from './prebuilt.ts';
+import { codingsOf, recordAnswer, replyOf, type ByteAnswer } from './prebuilt.ts';
 import { ApiError } from './problem.ts';
 
 const encoder = new TextEncoder();
@@ -16,8 +17,6 @@ export interface CacheInfo {
   cacheControl?: string;
 }
 
-export { LIMIT_HEADERS };
-
 /**
  * Bytes as they are, or one of their compressed copies when the answer has them and
  * Accept-Encoding prefers one (api/negotiate.ts: br, then gzip, then identity), each copy with
@@ -26,7 +25,7 @@ export { LIMIT_HEADERS };
  * Every header is set at construction (a header added to a finished response would make the
  * Node adapter copy the body through a stream).
  */
-export function sendAnswer(c: Context, b: Pick<LoadedBuild, 'headers'>, answer: ByteAnswer): Response {
+export function sendAnswer(c: AppContext, b: Pick<LoadedBuild, 'headers'>, answer: ByteAnswer): Response {
   const codings = codingsOf(answer);
   const coding = preferredCoding(c.req.header('accept-encoding'), codings);
   if (!coding) {
@@ -35,7 +34,7 @@ export function sendAnswer(c: Context, b: Pick<LoadedBuild, 'headers'>, answer: 
     });
   }
   const reply = replyOf(b.headers, answer, coding, varyOf(c));
-  const limit = c.get(LIMIT_HEADERS) as Record<string, string> | undefined;
+  const limit = c.get('limitHeaders');
   if (matches(c.req.header('if-none-match'), reply.etag)) return new Response(null, { status: 304, headers: { ...reply.notModified, ...limit } });
   return new Response(reply.body as ConstructorParameters<typeof Response>[0], { status: 200, headers: { ...reply.ok, ...limit } });
 }
@@ -72,9 +71,6 @@ export function sendFile(c: Context, b: LoadedBuild, file: StaticFile, extra?: R
   return sendAnswer(c, b, answer);
 }
 
-/** Context key under which a memoised route names its answer (see `memoised` in app.ts). */
-export const MEMO_KEY = 'memoKey';
-
 /** A memoised answer (just computed, or found in the memo): the listener may answer the next request for this target from it. */
 export function sendMemoised(c: Context, b: LoadedBuild, key: string, entry: MemoEntry): Response {
   const answer = answerOf(entry.body, entry.contentType, {
@@ -86,8 +82,8 @@ export function sendMemoised(c: Context, b: LoadedBuild, key: string, entry: Mem
   return sendAnswer(c, b, answer);
 }
 
-function sendComputed(c: Context, b: LoadedBuild, body: Uint8Array, contentType: string, cacheControl?: string, etag = etagOf(body)): Response {
-  const key = c.get(MEMO_KEY) as string | undefined;
+function sendComputed(c: AppContext, b: LoadedBuild, body: Uint8Array, contentType: string, cacheControl?: string, etag = etagOf(body)): Response {
+  const key = c.get('memoKey');
   const entry: MemoEntry = { body, etag, contentType, ...(cacheControl ? { cacheControl } : {}) };
   if (key) {
     b.memo.set(key, entry);

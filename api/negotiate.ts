@@ -1,4 +1,4 @@
-import type { Context } from 'hono';
+import type { AppContext, Format } from './env.ts';
 import { CONTENT_CODINGS, type ContentCoding } from '../contract/manifest.ts';
 import { ApiError } from './problem.ts';
 
@@ -14,15 +14,10 @@ import { ApiError } from './problem.ts';
  * matches, where this API answers 406.
  */
 
-export type Format = 'json' | 'csv';
+export type { Format };
 
 /** The media type each format answers with, as a client names it in Accept. */
 export const FORMAT_MEDIA: Record<Format, string> = { json: 'application/json', csv: 'text/csv' };
-
-/** Context keys: the format decided for this request, the formats its route offers, and the request headers its answer varies on. */
-export const FORMAT_KEY = 'negotiatedFormat';
-export const OFFERS_KEY = 'offeredFormats';
-export const VARY_KEY = 'vary';
 
 /**
  * Decisions already taken for a header value: clients send the same few Accept and
@@ -183,15 +178,15 @@ export function formatParam(url: string): string | undefined {
  * not offer is left to its parser to refuse with a 400, not a 406. Otherwise the Accept header
  * decides; when it admits nothing the route offers, a 406 problem lists what it does offer.
  */
-export function negotiateFormat(c: Context, offers: readonly Format[]): Format {
-  c.set(VARY_KEY, 'Accept');
-  c.set(OFFERS_KEY, offers);
+export function negotiateFormat(c: AppContext, offers: readonly Format[]): Format {
+  c.set('vary', 'Accept');
+  c.set('offeredFormats', offers);
   const chosen = chooseFormat(formatParam(c.req.url), c.req.header('accept'), offers);
   if (!chosen) {
     const allowed = offers.map((f) => FORMAT_MEDIA[f]);
     throw new ApiError(406, `this route answers ${allowed.join(' or ')}; the Accept header allows neither`, { allowed }, { vary: 'Accept' });
   }
-  c.set(FORMAT_KEY, chosen);
+  c.set('negotiatedFormat', chosen);
   return chosen;
 }
 
@@ -206,18 +201,18 @@ export function chooseFormat(fromUrl: string | undefined, accept: string | undef
 }
 
 /** The formats the route of this request offers, when it negotiated one. */
-export function offeredFormats(c: Context): readonly Format[] | undefined {
-  return c.get(OFFERS_KEY) as readonly Format[] | undefined;
+export function offeredFormats(c: AppContext): readonly Format[] | undefined {
+  return c.get('offeredFormats');
 }
 
 /** The format decided for this request (negotiateFormat), if one was. */
-export function negotiatedFormat(c: Context): Format | undefined {
-  return c.get(FORMAT_KEY) as Format | undefined;
+export function negotiatedFormat(c: AppContext): Format | undefined {
+  return c.get('negotiatedFormat');
 }
 
 /** The request headers this request's answer varies on, as decided so far (Accept on /v1 routes). */
-export function varyOf(c: Context): string | undefined {
-  return c.get(VARY_KEY) as string | undefined;
+export function varyOf(c: AppContext): string | undefined {
+  return c.get('vary');
 }
 
 /** Every content coding a response may have: the build's compressed copies, and none. */

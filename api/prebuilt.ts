@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import type { AppContext } from './env.ts';
 import type { RateLimitPolicy } from '../contract/http.ts';
 import type { RateLimitResult } from '../contract/rate-limits.ts';
 import type { ContentCoding } from '../contract/manifest.ts';
@@ -27,10 +28,6 @@ import { formatParam, negotiatedFormat, offeredFormats, varyOf, type Coding, typ
  * day (time series default `to` to today): the records are kept per build, and forgotten at the
  * end of each UTC day. A memoised answer is served only while the memo still holds that entry.
  */
-
-/** Context keys of the rate limiter: the headers it computed for this request, and the policy that counted it. */
-export const LIMIT_HEADERS = 'limitHeaders';
-export const LIMIT_POLICY = 'limitPolicy';
 
 /** The bytes of an answer, with what its headers say about them. */
 export interface ByteAnswer {
@@ -227,11 +224,11 @@ export const prebuiltOf = perBuild(() => new PrebuiltAnswers());
  * calls it for build files and memoised answers, and for nothing else). `memo`: the memo entry
  * the answer is, which the fast path checks is still there before each use.
  */
-export function recordAnswer(c: Context, b: LoadedBuild, answer: ByteAnswer, memo?: { key: string; entry: MemoEntry }): void {
+export function recordAnswer(c: AppContext, b: LoadedBuild, answer: ByteAnswer, memo?: { key: string; entry: MemoEntry }): void {
   const slot = (c.env as { incoming?: { [SLOT]?: Slot } } | undefined)?.incoming?.[SLOT];
   if (!slot || slot.build !== b) return;
   const offers = offeredFormats(c) ?? null;
-  const how = { offers, urlFormat: offers ? formatParam(c.req.url) : undefined, policy: (c.get(LIMIT_POLICY) as RateLimitPolicy | undefined) ?? null };
+  const how = { offers, urlFormat: offers ? formatParam(c.req.url) : undefined, policy: c.get('limitPolicy') ?? null };
   slot.table.record(slot, how, offers ? (negotiatedFormat(c) ?? 'json') : 'any', prebuiltFor(answer, varyOf(c), memo));
 }
 

@@ -1,4 +1,4 @@
-import type { Context } from 'hono';
+import type { AppContext } from './env.ts';
 import { PROBLEM_TYPE, problemBody, problemJson, type ProblemExtras, type ProblemKind, type ProblemStatus } from '../contract/problems.ts';
 import { requestIdOf } from './request-id.ts';
 
@@ -54,7 +54,7 @@ export function problemReply(
   };
 }
 
-export function problemResponse(c: Context, err: ApiError, common: Record<string, string> = {}): Response {
-  const p = problemReply(err, c.req.path, requestIdOf(c), common, c.get('limitHeaders') as Record<string, string> | undefined);
+export function problemResponse(c: AppContext, err: ApiError, common: Record<string, string> = {}): Response {
+  const p = problemReply(err, c.req.path, requestIdOf(c), common, c.get('limitHeaders'));
   return new Response(p.body as ConstructorParameters<typeof Response>[0], { status: p.status, headers: p.headers });
 }

@@ -1,4 +1,5 @@
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
+import type { AppMiddleware } from './env.ts';
 import type { createClient as CreateClient } from 'redis';
 import { clientIp, type TrustProxy } from './client-ip.ts';
 import { rateKey } from './ip-text.ts';
@@ -47,9 +48,9 @@ export type ConsumeResult = RateLimitResult;
 
 export interface RateLimits {
   /** Middleware for the data routes: counts, sets RateLimit/RateLimit-Policy, answers 429. */
-  data: MiddlewareHandler;
+  data: AppMiddleware;
   /** Middleware for /v1/ask. */
-  ask: MiddlewareHandler;
+  ask: AppMiddleware;
   /** Count one hit of `policy` for this request's client (MCP reads use 'data'). */
   consume(c: Context, policy: Policy): Promise<ConsumeResult>;
   /**

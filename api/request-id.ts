@@ -1,4 +1,4 @@
-import type { Context, MiddlewareHandler } from 'hono';
+import type { AppContext, AppMiddleware } from './env.ts';
 import { REQUEST_ID_HEADER, REQUEST_ID_PATTERN } from '../contract/http.ts';
 
 /**
@@ -8,24 +8,21 @@ import { REQUEST_ID_HEADER, REQUEST_ID_PATTERN } from '../contract/http.ts';
  * the app directly gets it from `requestIds()` below.
  */
 
-/** Context variable holding the id (the name hono/request-id uses). */
-export const REQUEST_ID_VAR = 'requestId';
-
 /** The id a client sent when it is short and safe to echo and to log, else a fresh one (a UUID v4 from `fresh`). */
 export function acceptRequestId(sent: string | null | undefined, fresh: () => string = () => globalThis.crypto.randomUUID()): string {
   return sent && REQUEST_ID_PATTERN.test(sent) ? sent : fresh();
 }
 
 /** This request's id: set by requestIds(), or by the Node listener on the incoming message. */
-export function requestIdOf(c: Context): string | undefined {
-  const own = c.get(REQUEST_ID_VAR) as string | undefined;
+export function requestIdOf(c: AppContext): string | undefined {
+  const own = c.get('requestId');
   if (own) return own;
   const id = (c.env as { incoming?: { id?: unknown } } | undefined)?.incoming?.id;
   return typeof id === 'string' ? id : undefined;
 }
 
 /** Problem extension members with the request's id added (RFC 9457 §3.2), when it has one. */
-export function withRequestId<T extends object>(c: Context, extras: T): T & { request_id?: string } {
+export function withRequestId<T extends object>(c: AppContext, extras: T): T & { request_id?: string } {
   const id = requestIdOf(c);
   return id ? { ...extras, request_id: id } : extras;
 }
@@ -35,10 +32,10 @@ export function withRequestId<T extends object>(c: Context, extras: T): T & { re
  * (hono/request-id sets the header on the context before the route runs, which a Response the
  * route builds itself does not receive.)
  */
-export function requestIds(): MiddlewareHandler {
+export function requestIds(): AppMiddleware {
   return async (c, next) => {
     const id = acceptRequestId(c.req.header(REQUEST_ID_HEADER));
-    c.set(REQUEST_ID_VAR, id);
+    c.set('requestId', id);
     await next();
     try {
       c.res.headers.set(REQUEST_ID_HEADER, id);

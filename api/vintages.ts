@@ -8,11 +8,10 @@ import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import type { Context, Hono, MiddlewareHandler } from 'hono';
+import type { AppContext, AppHono, AppMiddleware } from './env.ts';
 import { BULK_RESOURCES, VINTAGE_INDEX, VINTAGES_DIR, DataPackage, VintageIndex } from '../contract/bulk.ts';
 import { DATA_CACHE_CONTROL, JSON_TYPE } from '../contract/http.ts';
 import { etagOf, matches } from './headers.ts';
-import { LIMIT_HEADERS } from './http.ts';
 import { ApiError } from './problem.ts';
 
 /** A vintage never changes once written. */
@@ -50,10 +49,10 @@ export class DiskVintages {
   }
 }
 
-export function mountVintages(app: Hono, x: { store: DiskVintages; common: () => Record<string, string>; limit: MiddlewareHandler }) {
-  const headersOf = (c: Context, extra: Record<string, string>) => ({
+export function mountVintages(app: AppHono, x: { store: DiskVintages; common: () => Record<string, string>; limit: AppMiddleware }) {
+  const headersOf = (c: AppContext, extra: Record<string, string>) => ({
     ...x.common(),
-    ...(c.get(LIMIT_HEADERS) as Record<string, string> | undefined),
+    ...c.get('limitHeaders'),
     ...extra,
   });
 

@@ -56,7 +56,9 @@ async function main(): Promise<number> {
     try {
       const settings = buildSettings(config);
       const live = { ...settings.live, force: values.force };
-      const r = await runBuild({ ...settings, download: values.download || settings.download, live, lockWaitMs }, fx);
+      // The interval this loop keeps is the one the texts of the build state.
+      const every = values.every ? { rebuildEveryMs: parseInterval(values.every) } : {};
+      const r = await runBuild({ ...settings, ...every, download: values.download || settings.download, live, lockWaitMs }, fx);
       const stale = r.sources.filter((s) => s.status === 'stale' || s.status === 'unavailable');
       fx.log.info(
         `published build ${r.build}: ${r.files} files in ${(r.durationMs / 1000).toFixed(1)}s${stale.length ? `; ${stale.length} source(s) stale or unavailable` : ''}`,

@@ -19,13 +19,15 @@ const CASES: { name: string; file: string; from: string; to: string; mustChange:
     from: "export const LANGS = ['en', 'fr', 'de', 'es'] as const;",
     to: "export const LANGS = ['en', 'fr', 'de', 'es', 'it'] as const;",
     // Its ask pack (a new file, registered in PACKS), its names, locale, number spacing, stop words,
-    // figure words, EU name, digest words and site catalogues; three test fixtures that spell out
+    // figure words, EU name, words for the enums' values (terms), digest words and site catalogues; three test fixtures that spell out
     // every translation of an event or a country name.
     mustChange: [
       'api/ask/lang/index.ts',
       'contract/countries.ts',
       'contract/languages.ts',
       'lib/format.ts',
+      'lib/i18n/every.ts',
+      'lib/i18n/terms.ts',
       'lib/search/text.ts',
       'pipeline/content/figures.ts',
       'pipeline/discovery/feeds.test.ts',
@@ -50,15 +52,16 @@ const CASES: { name: string; file: string; from: string; to: string; mustChange:
     file: 'contract/content.ts',
     from: "'policy', 'infrastructure'] as const;",
     to: "'policy', 'infrastructure', 'newcat'] as const;",
-    // Its weight and half-life, the site's word, ask's words for it in each language pack and its rank among them.
+    // Its weight and half-life, its word in each language (site, ask and MCP), the words a question
+    // names it by in each language pack and its rank among them.
     mustChange: [
       'api/ask/intent.ts',
       'api/ask/lang/de.ts',
       'api/ask/lang/en.ts',
       'api/ask/lang/es.ts',
       'api/ask/lang/fr.ts',
+      'lib/i18n/terms.ts',
       'pipeline/steps/stress.ts',
-      'site/src/i18n/en.ts',
     ],
   },
 ];

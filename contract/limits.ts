@@ -60,6 +60,9 @@ export function defaultEventsSince(newest: string | null | undefined): string | 
   return new Date(Date.parse(newest) - LIST_DEFAULTS.events.sinceDays * 86_400_000).toISOString().slice(0, 10);
 }
 
+/** How often `npm start` rebuilds when REBUILD_EVERY is not set (lib/config.ts), as every text that states it says (lib/i18n/every.ts). */
+export const DEFAULT_REBUILD_EVERY_MS = 15 * 60_000;
+
 /**
  * /healthz says `degraded` once this many builds in a row have failed (issue 34: it said ok
  * while every build failed on a full disk). One failure is retried at the next REBUILD_EVERY

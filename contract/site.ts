@@ -11,6 +11,8 @@ export interface SiteContext {
    */
   today: string;
   baseUrl: string;
+  /** How often the data is rebuilt (BuildOptions.rebuildEveryMs): undefined the default, null no schedule. */
+  rebuildEveryMs?: number | null | undefined;
   /** Source statuses (the manifest is written only at publish time): the home page's freshness table. */
   sources: SourceStatus[];
   /**

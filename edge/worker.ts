@@ -1,4 +1,4 @@
-import type { Hono } from 'hono';
+import type { AppHono } from '../api/env.ts';
 import { createApp } from '../api/app.ts';
 import { StatelessMcpEndpoint } from '../api/mcp/stateless.ts';
 import { EdgeBuildSource, type AssetFetcher } from './source.ts';
@@ -24,7 +24,7 @@ export interface Env {
 const SEARCHING = /^\/(?:v1\/search|v1\/ask|mcp)\/?$/;
 
 interface Instance {
-  app: Hono;
+  app: AppHono;
   source: EdgeBuildSource;
 }
 

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { DEFAULT_EMBEDDINGS_MODEL, type EmbeddingsConfig } from './search/remote.ts';
 import { LOG_LEVELS } from './log.ts';
 import { SOURCE_IDS } from '../contract/sources.ts';
-import { BULK_BUDGET } from '../contract/limits.ts';
+import { BULK_BUDGET, DEFAULT_REBUILD_EVERY_MS } from '../contract/limits.ts';
 
 /**
  * The configuration of every process of the project, from the environment: one zod schema of
@@ -185,7 +185,7 @@ export const ConfigShape = z.object({
       "address of the Energy Institute's current `EI-Stats-Review-ALL-data.xlsx`, instead of the one its downloads page links (live only; the address changes with editions)",
   }),
   REBUILD_EVERY: withDefault(
-    '15m',
+    `${DEFAULT_REBUILD_EVERY_MS / 60_000}m`,
     z.string().transform((v, ctx) => {
       if (v === 'off') return null;
       const ms = intervalMs(v);
@@ -483,7 +483,7 @@ export function embeddingsOf(
 
 /**
  * What a build takes from the configuration (pipeline/build.ts BuildOptions, less what the
- * command line adds): where to read and write, the published address and rate limits, the
+ * command line adds): where to read and write, the published address, rate limits and rebuild interval, the
  * publishers' API keys, live fetching (DATA_SOURCE and its limits, PUBLISHER_URL_*), the
  * embeddings endpoint, the website switches, the security contact.
  */
@@ -494,6 +494,8 @@ export function buildSettings(c: Config) {
     outDir: c.DIST_DIR,
     baseUrl: c.PUBLIC_BASE_URL,
     rateLimits: { data: c.RATE_LIMIT_DATA, ask: c.RATE_LIMIT_ASK },
+    // Stated by the site, the OpenAPI document and llms.txt ("rebuilt every hour"); null: not rebuilt on a schedule.
+    rebuildEveryMs: c.REBUILD_EVERY?.ms ?? null,
     sourceKeys: { eia: c.EIA_API_KEY, agsi: c.AGSI_API_KEY, worldbankCmoUrl: c.WORLDBANK_CMO_URL, eiWorkbookUrl: c.EI_WORKBOOK_URL },
     download: c.DATA_SOURCE === 'live',
     live: {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { date, dateTime, month, monthLong, num, pct, qty, share, signed, signedPct } from './format.ts';
+import { date, dateLong, dateTime, month, monthLong, num, numUpTo, pct, pctUpTo, qty, share, signed, signedPct } from './format.ts';
 
 /** The English formatting as it was before the helpers took a language: the pipeline and the API print with it. */
 const legacy = {
@@ -55,5 +55,29 @@ describe('lib/format.ts', () => {
     expect(month('2026-03', 'es')).toBe('marzo de 2026');
     expect(monthLong('2026-03-31', 'en')).toBe('March 2026');
     expect(dateTime('2026-11-22T04:12:09Z', 'de')).toBe('22. Nov. 2026, 04:12 UTC');
+  });
+
+  it('sentences (ask, MCP) write at most the digits they need, with the same signs, spaces and dates as the pages', () => {
+    expect(numUpTo(50.25)).toBe('50.25');
+    expect(numUpTo(50.2, 2)).toBe('50.2');
+    expect(numUpTo(1234.5, 2, 'fr')).toBe('1\u202f234,5');
+    expect(numUpTo(-3.14159, 2, 'de')).toBe('−3,14');
+    expect(numUpTo(null)).toBe('—');
+    expect(pctUpTo(50.25)).toBe('50.25 %');
+    expect(pctUpTo(90, 2, 'fr')).toBe('90\u202f%');
+    expect(pctUpTo(50.25, 1, 'es')).toBe('50,3\u00a0%');
+    // The same number in a table and in a sentence differ only in the trailing zeros.
+    fc.assert(
+      fc.property(fc.double({ min: -1e6, max: 1e6, noNaN: true }), fc.constantFrom('en', 'fr', 'de', 'es'), (x, lang) => {
+        const table = num(x, 2, lang);
+        expect(numUpTo(x, 2, lang)).toBe(table.replace(/0+$/, '').replace(lang === 'en' ? /\.$/ : /,$/, ''));
+      }),
+    );
+    expect(dateLong('2026-08-20')).toBe('20 August 2026');
+    expect(dateLong('2026-11-01', 'fr')).toBe('1er novembre 2026');
+    expect(dateLong('2026-11-11', 'fr')).toBe('11 novembre 2026');
+    expect(dateLong('2026-08-20', 'de')).toBe('20. August 2026');
+    expect(dateLong('2026-08-20', 'es')).toBe('20 de agosto de 2026');
+    expect(dateLong('not a date')).toBe('not a date');
   });
 });

@@ -5,18 +5,35 @@
  */
 import { LOCALES, type Lang } from '../contract/languages.ts';
 
-// One formatter per language and number of digits, made once: pages format tens of thousands of numbers.
-const NF: Partial<Record<Lang, Intl.NumberFormat[]>> = {};
-const numberFormat = (lang: Lang, digits: number) =>
-  ((NF[lang] ??= [])[digits] ??= new Intl.NumberFormat(LOCALES[lang], { maximumFractionDigits: digits, minimumFractionDigits: digits }));
+// One formatter per language, number of digits and style, made once: pages format tens of thousands of numbers.
+const NF = new Map<string, Intl.NumberFormat>();
+const numberFormat = (lang: Lang, digits: number, fixed = true) => {
+  const key = `${lang}|${digits}|${fixed}`;
+  let f = NF.get(key);
+  if (!f) NF.set(key, (f = new Intl.NumberFormat(LOCALES[lang], { maximumFractionDigits: digits, minimumFractionDigits: fixed ? digits : 0 })));
+  return f;
+};
+const MISSING = '—';
+const missing = (x: number | null | undefined): x is null | undefined => x === null || x === undefined || !Number.isFinite(x);
 
 /** The space between a number and its % sign: French sets a narrow no-break space, German and Spanish a no-break space. */
 const PERCENT_GAP: Record<Lang, string> = { en: ' ', fr: '\u202f', de: '\u00a0', es: '\u00a0' };
 
 export function num(x: number | null | undefined, digits = 1, lang: Lang = 'en'): string {
-  if (x === null || x === undefined || !Number.isFinite(x)) return '—';
+  if (missing(x)) return MISSING;
   return numberFormat(lang, digits).format(x).replace(/^-/, '−');
 }
+/**
+ * A number in a sentence: at most `digits` decimals, trailing zeros dropped (50.25, 50.2, 50), where
+ * the pages' tables keep `num`'s fixed count. Ask's answers and MCP's texts write numbers with it.
+ */
+export function numUpTo(x: number | null | undefined, digits = 2, lang: Lang = 'en'): string {
+  if (missing(x)) return MISSING;
+  return numberFormat(lang, digits, false).format(x).replace(/^-/, '−');
+}
+/** A percentage in a sentence: at most `digits` decimals (50.25 %, 50 %), with the language's space before the sign. */
+export const pctUpTo = (x: number | null | undefined, digits = 2, lang: Lang = 'en') =>
+  missing(x) ? MISSING : `${numUpTo(x, digits, lang)}${PERCENT_GAP[lang]}%`;
 /** Large numbers with a thousands separator and adaptive precision. */
 export function qty(x: number | null | undefined, lang: Lang = 'en'): string {
   if (x === null || x === undefined || !Number.isFinite(x)) return '—';
@@ -66,6 +83,21 @@ export function monthLong(d: string | null | undefined, lang: Lang = 'en'): stri
   const [y, m] = d.slice(0, 7).split('-') as [string, string];
   return dateFormat(lang, false).format(utc(y, m));
 }
+const LONG_DF = new Map<Lang, Intl.DateTimeFormat>();
+/**
+ * A date in a sentence, the month spelled out: 2026-08-20 → 20 August 2026 (fr: 20 août 2026, and
+ * the first of the month as an ordinal, 1er août 2026; de: 20. August 2026; es: 20 de agosto de 2026).
+ * Not a date: given back as it came.
+ */
+export function dateLong(d: string | null | undefined, lang: Lang = 'en'): string {
+  if (!d) return MISSING;
+  const t = new Date(`${d.slice(0, 10)}T00:00:00Z`);
+  if (Number.isNaN(t.getTime())) return d;
+  let f = LONG_DF.get(lang);
+  if (!f) LONG_DF.set(lang, (f = new Intl.DateTimeFormat(LOCALES[lang], { dateStyle: 'long', timeZone: 'UTC' })));
+  const s = f.format(t);
+  return lang === 'fr' ? s.replace(/^1 /, '1er ') : s;
+}
 /** ISO timestamp → 22 Nov 2026, 04:12 UTC */
 export function dateTime(iso: string, lang: Lang = 'en'): string {
   return `${date(iso, lang)}, ${iso.slice(11, 16)} UTC`;
@@ -79,8 +111,4 @@ export function dateTime(iso: string, lang: Lang = 'en'): string {
 export const priceUnit = (p: { currency: string; unit: string | null }, unstated = 'quantity not stated'): string =>
   p.unit ? `${p.currency}/${p.unit}` : `${p.currency} (${unstated})`;
 
-export const BAND_LABEL = { low: 'Low', moderate: 'Moderate', high: 'High', severe: 'Severe' } as const;
-export type Band = keyof typeof BAND_LABEL;
-
-export const GROUP_LABEL: Record<string, string> = { energy: 'Energy', metals: 'Metals', agri: 'Agriculture' };
 export { LANG_LABEL } from '../contract/languages.ts';

@@ -8,6 +8,7 @@ import { BuildManifest } from '../contract/manifest.ts';
 import { ReserveResponse } from '../contract/reserves.ts';
 import { BacktestResult } from '../contract/stress.ts';
 import { DATA_DIR, NO_SITE, SOURCES_DIR, readCsv, readJson, tempDir, testEffects } from '../test/support.ts';
+import { buildSettings, readConfig } from '../lib/config.ts';
 import { runBuild, type BuildResult } from './build.ts';
 import { EXAMPLE_COMMODITIES, EXAMPLE_COUNTRIES, fillBlocks, methodologyBlocks } from './methodology-doc.ts';
 import { METHODOLOGY_VERSION } from '../contract/common.ts';
@@ -315,5 +316,19 @@ describe('build from the real sources', () => {
     expect(again.build).not.toBe(result.build);
     expect(existsSync(join(out, 'builds', result.build))).toBe(true);
     expect(readlinkSync(join(out, 'current'))).toBe(join('builds', again.build));
+  });
+
+  it('states the rebuild interval the operator set (REBUILD_EVERY) in openapi.json and llms.txt, 15 minutes when unset', async () => {
+    const texts = () => [JSON.parse(readFileSync(cur('openapi.json'), 'utf8')).info.description as string, readFileSync(cur('llms.txt'), 'utf8')];
+    for (const t of texts()) expect(t).toContain('The data is rebuilt every 15 minutes.');
+    const { rebuildEveryMs } = buildSettings(readConfig({ REBUILD_EVERY: '1h' }));
+    await runBuild(
+      { sourcesDir: SOURCES_DIR, dataDir: DATA_DIR, outDir: out, baseUrl: 'https://chokepoint.test', site: NO_SITE, rebuildEveryMs },
+      testEffects(new Date('2026-11-22T01:00:00Z')),
+    );
+    for (const t of texts()) {
+      expect(t).toContain('The data is rebuilt every hour.');
+      expect(t).not.toMatch(/15 minutes/);
+    }
   });
 });

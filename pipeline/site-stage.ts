@@ -53,7 +53,14 @@ export async function publishSite(writer: BuildWriter, opts: SiteOptions): Promi
   await clearDeadTemps(join(root, 'dist'));
   const tmp = await mkdtemp(join(root, 'dist', `.tmp-${process.pid}-`));
   const outDir = join(tmp, 'out');
-  const context: SiteContext = { buildDir: opts.buildDir, today: opts.today, baseUrl: opts.baseUrl, sources: opts.sources, omitted: opts.omitted };
+  const context: SiteContext = {
+    buildDir: opts.buildDir,
+    today: opts.today,
+    baseUrl: opts.baseUrl,
+    rebuildEveryMs: opts.rebuildEveryMs,
+    sources: opts.sources,
+    omitted: opts.omitted,
+  };
   process.env.ASTRO_TELEMETRY_DISABLED = '1';
   try {
     const { build } = await import('astro');

@@ -196,6 +196,8 @@ describe('the readout site', () => {
     expect(await page.locator('[data-testid=rebuilt-on]').getAttribute('datetime')).toBe(built);
     expect(await page.locator('[data-testid=data-date] li[data-source]').count()).toBe(health.sources.filter((s) => s.data_as_of).length);
     expect(footer).toContain(`Page rebuilt on ${dateIn(built, 'en')}`);
+    // The interval the build was given (the test build: REBUILD_EVERY unset, 15 minutes; pipeline/build.test.ts sets one).
+    expect(footer).toContain("from the publishers' files every 15 minutes (the build being served:");
     expect(footer).not.toMatch(/Figures as of/);
     expect(footer).not.toContain(list.meta.build);
     expect(footer).toContain('Reuse requires attribution with a link back to https://chokepoint.test/. Upstream sources keep their own terms.');

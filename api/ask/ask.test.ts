@@ -8,7 +8,8 @@ import { groundedAnswer, onOrBefore } from './grounded.ts';
 import { languageScores, pickLanguage } from './lang.ts';
 import { lexiconFor } from './lexicon.ts';
 import { checkReply } from './llm.ts';
-import { formatNumber, numberReadings, sameFigure } from './numbers.ts';
+import { numUpTo } from '../../lib/format.ts';
+import { numberReadings, sameFigure } from './numbers.ts';
 import { recognise } from './recognise.ts';
 import { tokenize } from './text.ts';
 
@@ -127,9 +128,9 @@ describe('recognition', () => {
 
 describe('numbers', () => {
   it('formats per language', () => {
-    expect(formatNumber(1234.5, 'en')).toBe('1,234.5');
-    expect(formatNumber(1234.5, 'de')).toBe('1.234,5');
-    expect(formatNumber(50.25, 'fr')).toBe('50,25');
+    expect(numUpTo(1234.5, 2, 'en')).toBe('1,234.5');
+    expect(numUpTo(1234.5, 2, 'de')).toBe('1.234,5');
+    expect(numUpTo(50.25, 2, 'fr')).toBe('50,25');
   });
   it('reads figures however they are written and matches them to record values', () => {
     const values = (s: string) => numberReadings(s).map((r) => r.map((x) => x.value).sort((a, z) => a - z));
@@ -154,10 +155,10 @@ describe('composition', () => {
   it('answers in the language asked, with the figure formatted for it and cited', async () => {
     const fill = json('v1/reserves/gas/de.json').fill_pct as number;
     const cases = [
-      ["How full is Germany's gas storage?", 'en', formatNumber(fill, 'en')],
-      ["Quel est le taux de remplissage du stockage de gaz de l'Allemagne ?", 'fr', formatNumber(fill, 'fr')],
-      ['Wie voll sind die Gasspeicher in Deutschland?', 'de', formatNumber(fill, 'de')],
-      ['¿Qué nivel tiene el almacenamiento de gas en Alemania?', 'es', formatNumber(fill, 'es')],
+      ["How full is Germany's gas storage?", 'en', numUpTo(fill, 2, 'en')],
+      ["Quel est le taux de remplissage du stockage de gaz de l'Allemagne ?", 'fr', numUpTo(fill, 2, 'fr')],
+      ['Wie voll sind die Gasspeicher in Deutschland?', 'de', numUpTo(fill, 2, 'de')],
+      ['¿Qué nivel tiene el almacenamiento de gas en Alemania?', 'es', numUpTo(fill, 2, 'es')],
     ] as const;
     for (const [q, lang, shown] of cases) {
       const a = await answer(q);
@@ -173,18 +174,18 @@ describe('composition', () => {
     const points = json('data/reserves/gas/de.json').metrics.fill_pct.points as { date: string; value: number }[];
     const pt = onOrBefore(points, '2026-03-01')!;
     const a = await answer('Wie voll waren die Gasspeicher in Deutschland am 1. März 2026?');
-    expect(a.answer).toContain(formatNumber(pt.value, 'de'));
+    expect(a.answer).toContain(numUpTo(pt.value, 2, 'de'));
     expect(a.citations[0]!.url).toBe(`/v1/reserves/timeseries?commodity=gas&country=de&from=${pt.date}&to=${pt.date}`);
   });
   it('reports a target date already past as passed, counted from the day asked, not from the data (issue 12)', async () => {
     const q = 'How full is the EU gas storage?';
     const after = (await groundedAnswer(b, q, NOW)).answer;
-    expect(after.answer).toMatch(/The deadline to reach 90% \(November 1, 2026\) has passed; the reading above is the newest in the data\./);
+    expect(after.answer).toMatch(/The deadline to reach 90 % \(1 November 2026\) has passed; the reading above is the newest in the data\./);
     expect(after.answer).not.toMatch(/The target is/);
     // The quote holds what the record holds; "passed" compares the target date with the day asked.
     expect(after.citations[0]!.quote).toMatch(/target: fill_pct 90, date 2026-11-01$/);
     const before = (await groundedAnswer(b, q, new Date('2026-10-01T00:00:00Z'))).answer;
-    expect(before.answer).toMatch(/The target is 90% by November 1, 2026\./);
+    expect(before.answer).toMatch(/The target is 90 % by 1 November 2026\./);
   });
   it('says plainly when the data cannot answer, with no citation and confidence 0', async () => {
     for (const [q, phrase] of [

@@ -10,7 +10,8 @@ import { startTestServer } from '../../test/http.ts';
 import { citationOf, MAX_RESULT_CHARS, runCall } from './calls.ts';
 import type { LlmConfig } from './config.ts';
 import { MAX_ROUNDS, MAX_TOOL_CALLS, writtenAs } from './llm.ts';
-import { formatDate, formatNumber, formatPercent, numberReadings, quoteNumbers } from './numbers.ts';
+import { dateLong, numUpTo, pctUpTo } from '../../lib/format.ts';
+import { numberReadings, quoteNumbers } from './numbers.ts';
 
 // ——— a local OpenAI-compatible server, scripted turn by turn ——————————————————————————————
 
@@ -122,13 +123,13 @@ const Q = "How full is Germany's gas storage?";
 const getReserveDE: Step = () => callTools(['get_reserve', { commodity: 'gas', country: 'DE' }]);
 /** The final reply citing call 1 with the fill percentage and date of its result, as `lang` writes them. */
 const fillAnswer =
-  (lang: 'en' | 'fr' = 'en', write = (fill: number) => formatPercent(fill, lang)): Step =>
+  (lang: 'en' | 'fr' = 'en', write = (fill: number) => pctUpTo(fill, 2, lang)): Step =>
   (req) => {
     const r = resultOf(req, 1);
     const text =
       lang === 'en'
-        ? `Gas storage in Germany was ${write(r.fill_pct)} full on ${formatDate(r.as_of, 'en')}.`
-        : `Le stockage de gaz en Allemagne était rempli à ${write(r.fill_pct)} le ${formatDate(r.as_of, 'fr')}.`;
+        ? `Gas storage in Germany was ${write(r.fill_pct)} full on ${dateLong(r.as_of, 'en')}.`
+        : `Le stockage de gaz en Allemagne était rempli à ${write(r.fill_pct)} le ${dateLong(r.as_of, 'fr')}.`;
     return reply({ answer: text, citations: [{ call: 1 }] });
   };
 
@@ -138,7 +139,7 @@ describe('the model path: tool calling against a local OpenAI-compatible server'
     expect(reasons).toEqual([]);
     const reserve = await fetchData('/v1/reserves?commodity=gas&country=de');
     expect(a).toMatchObject({ mode: 'llm', lang: 'en', confidence: expect.any(Number) });
-    expect(a.answer).toBe(`Gas storage in Germany was ${formatPercent(reserve.fill_pct, 'en')} full on ${formatDate(reserve.as_of, 'en')}.`);
+    expect(a.answer).toBe(`Gas storage in Germany was ${pctUpTo(reserve.fill_pct, 2, 'en')} full on ${dateLong(reserve.as_of, 'en')}.`);
     expect(a.citations).toEqual([
       {
         id: 'gas/de',
@@ -150,8 +151,8 @@ describe('the model path: tool calling against a local OpenAI-compatible server'
     ]);
     // What the user can check: the cited address returns the figure and the date of the answer.
     const cited = await fetchData(a.citations[0]!.url);
-    expect(a.answer).toContain(formatPercent(cited.fill_pct, 'en'));
-    expect(a.answer).toContain(formatDate(cited.as_of, 'en'));
+    expect(a.answer).toContain(pctUpTo(cited.fill_pct, 2, 'en'));
+    expect(a.answer).toContain(dateLong(cited.as_of, 'en'));
 
     // What the model was given: the ten tools with their input schemas, the language, then the tool result.
     expect(requests).toHaveLength(2);
@@ -180,7 +181,7 @@ describe('the model path: tool calling against a local OpenAI-compatible server'
       () => callTools(['get_reserve_timeseries', { commodity: 'gas', country: 'de', from: '2026-02-01', to: '2026-03-01' }]),
       (req) => {
         const p = resultOf(req, 1).points.at(-1) as { date: string; value: number };
-        return reply({ answer: `On ${formatDate(p.date, 'en')}, German gas storage was ${formatPercent(p.value, 'en')} full.`, citations: [1] });
+        return reply({ answer: `On ${dateLong(p.date, 'en')}, German gas storage was ${pctUpTo(p.value, 2, 'en')} full.`, citations: [1] });
       },
     ]);
     expect(reasons).toEqual([]);
@@ -193,8 +194,8 @@ describe('the model path: tool calling against a local OpenAI-compatible server'
     const series = await fetchData(c!.url);
     expect(series.points).toHaveLength(1);
     expect(c!.quote).toBe(`fill_pct ${date}: ${series.points[0].value}`);
-    expect(a.answer).toContain(formatPercent(series.points[0].value, 'en'));
-    expect(a.answer).toContain(formatDate(date, 'en'));
+    expect(a.answer).toContain(pctUpTo(series.points[0].value, 2, 'en'));
+    expect(a.answer).toContain(dateLong(date, 'en'));
   });
 
   it('(1) answers in the language of the question, numbers and dates written the way it writes them', async () => {
@@ -202,9 +203,9 @@ describe('the model path: tool calling against a local OpenAI-compatible server'
     const ok = await ask(q, [getReserveDE, fillAnswer('fr')]);
     expect(ok.reasons).toEqual([]);
     expect(ok.a).toMatchObject({ mode: 'llm', lang: 'fr' });
-    expect(ok.a.answer).toMatch(/rempli à \d+,\d+\u00a0% le \d+ \p{L}+ 2026\./u);
+    expect(ok.a.answer).toMatch(/rempli à \d+,\d+\u202f% le \d+ \p{L}+ 2026\./u);
     expect(requests[0]!.messages[0]!.content).toMatch(/Answer in French/);
-    expect(requests[0]!.messages[0]!.content).toContain(formatDate('2026-08-20', 'fr'));
+    expect(requests[0]!.messages[0]!.content).toContain(dateLong('2026-08-20', 'fr'));
 
     // The figure right but written the English way, or a date left as ISO: refused, the grounded answer in French.
     const dot = await ask(q, [getReserveDE, fillAnswer('fr', (x) => `${x} %`)]);
@@ -212,7 +213,7 @@ describe('the model path: tool calling against a local OpenAI-compatible server'
     expect(dot.reasons[0]).toMatch(/is not written the way French writes numbers/);
     const iso = await ask(q, [
       getReserveDE,
-      (req) => reply({ answer: `Le stockage était rempli à ${formatPercent(resultOf(req, 1).fill_pct, 'fr')} le ${resultOf(req, 1).as_of}.`, citations: [1] }),
+      (req) => reply({ answer: `Le stockage était rempli à ${pctUpTo(resultOf(req, 1).fill_pct, 2, 'fr')} le ${resultOf(req, 1).as_of}.`, citations: [1] }),
     ]);
     expect(iso.a.mode).toBe('grounded');
     expect(iso.reasons[0]).toMatch(/date \d{4}-\d\d-\d\d is not written the way French writes dates/);
@@ -230,7 +231,7 @@ describe('the model path: tool calling against a local OpenAI-compatible server'
       (req) => {
         const [fr, it] = items(req);
         return reply({
-          answer: `France's storage is ${formatPercent(fr!.fill_pct, 'en')} full and Italy's ${formatPercent(it!.fill_pct, 'en')}.`,
+          answer: `France's storage is ${pctUpTo(fr!.fill_pct, 2, 'en')} full and Italy's ${pctUpTo(it!.fill_pct, 2, 'en')}.`,
           citations: [{ call: 1 }],
         });
       },
@@ -243,17 +244,17 @@ describe('the model path: tool calling against a local OpenAI-compatible server'
     for (const c of whole.a.citations) {
       const r = await fetchData(c.url);
       expect(c.quote).toBe(`fill_pct: ${r.fill_pct}`);
-      expect(whole.a.answer).toContain(formatPercent(r.fill_pct, 'en'));
+      expect(whole.a.answer).toContain(pctUpTo(r.fill_pct, 2, 'en'));
     }
     // Naming the item: that item only; a figure of another item is then in no cited record.
     const named = await ask(q, [
       listGas,
-      (req) => reply({ answer: `France's storage is ${formatPercent(items(req)[0]!.fill_pct, 'en')} full.`, citations: [{ call: 1, id: 'FR' }] }),
+      (req) => reply({ answer: `France's storage is ${pctUpTo(items(req)[0]!.fill_pct, 2, 'en')} full.`, citations: [{ call: 1, id: 'FR' }] }),
     ]);
     expect(named.a.citations.map((c) => c.id)).toEqual(['gas/fr']);
     const wrong = await ask(q, [
       listGas,
-      (req) => reply({ answer: `Italy's storage is ${formatPercent(items(req)[1]!.fill_pct, 'en')} full.`, citations: [{ call: 1, id: 'fr' }] }),
+      (req) => reply({ answer: `Italy's storage is ${pctUpTo(items(req)[1]!.fill_pct, 2, 'en')} full.`, citations: [{ call: 1, id: 'fr' }] }),
     ]);
     expect(wrong.a.mode).toBe('grounded');
     expect(wrong.reasons[0]).toMatch(/is in no cited record/);
@@ -292,7 +293,7 @@ describe('the model path: tool calling against a local OpenAI-compatible server'
       (req) => {
         const r = resultOf(req, 5);
         return reply({
-          answer: `Germany's gas storage was ${formatPercent(r.fill_pct, 'en')} full on ${formatDate(r.as_of, 'en')}.`,
+          answer: `Germany's gas storage was ${pctUpTo(r.fill_pct, 2, 'en')} full on ${dateLong(r.as_of, 'en')}.`,
           citations: [{ call: 5 }],
         });
       },
@@ -384,7 +385,7 @@ describe('the model path: tool calling against a local OpenAI-compatible server'
     const data = await post(Q);
     expect(data).toMatchObject({ mode: 'llm', lang: 'en', citations: [{ id: 'gas/de', url: '/v1/reserves?commodity=gas&country=de' }] });
     const reserve = await fetchData(data.citations[0]!.url);
-    expect(data.answer).toContain(formatPercent(reserve.fill_pct, 'en'));
+    expect(data.answer).toContain(pctUpTo(reserve.fill_pct, 2, 'en'));
     expect(requests[0]!.model).toBe('test-model');
 
     script = [() => ({ status: 500, json: { error: { message: 'boom', type: 'server_error' } } })];
@@ -466,6 +467,6 @@ describe('numbers as each language writes them', () => {
     ['1.234 tonnes', 'en', [[1.234]]],
   ] as const)('%s (%s)', (text, lang, expected) => expect(ok(text, lang)).toEqual(expected));
   it('formats the examples the prompt gives', () => {
-    expect([formatNumber(1234.5, 'fr'), formatNumber(1234.5, 'de')]).toEqual(['1\u202f234,5', '1.234,5']);
+    expect([numUpTo(1234.5, 2, 'fr'), numUpTo(1234.5, 2, 'de')]).toEqual(['1\u202f234,5', '1.234,5']);
   });
 });

@@ -5,7 +5,8 @@ import type { LoadedBuild } from '../build.ts';
 import { citationOf, type ExecutedCall, type Leaf, modelTools, runCall, type Unit, type Used } from './calls.ts';
 import type { LlmConfig } from './config.ts';
 import type { AnswerData, Fact } from './fact.ts';
-import { type FoundNumber, formatDate, formatNumber, formatPercent, numberReadings, quoteNumbers, sameFigure } from './numbers.ts';
+import { dateLong, numUpTo, pctUpTo } from '../../lib/format.ts';
+import { type FoundNumber, numberReadings, quoteNumbers, sameFigure } from './numbers.ts';
 import { LANG_NAME_EN } from '../../contract/languages.ts';
 import type { Lang } from './text.ts';
 
@@ -45,7 +46,7 @@ export function systemPrompt(lang: Lang, today: string): string {
     'For one item of a list result (a country of get_reserve without country, a scenario, an event, a briefing, a commodity, a country of compare_countries) cite {"call": <number>, "id": "<its id, iso3, country, code or slug>"}.',
     `Answer in ${L}, in one to four sentences.`,
     'Every figure you write (values, percentages, dates) must be in a result you cite, as written there or rounded; a share of 0.74 may be written as 74 %. Do not compute new figures (no sums, differences or averages).',
-    `Write numbers and dates the way ${L} does, e.g. ${formatNumber(1234.5, lang)}, ${formatPercent(50.25, lang)}, ${formatDate('2026-08-20', lang)}; never as 2026-08-20.`,
+    `Write numbers and dates the way ${L} does, e.g. ${numUpTo(1234.5, 2, lang)}, ${pctUpTo(50.25, 2, lang)}, ${dateLong('2026-08-20', lang)}; never as 2026-08-20.`,
     'If the tools cannot answer the question, say so plainly and cite nothing.',
   ].join('\n');
 }

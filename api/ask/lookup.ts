@@ -15,7 +15,7 @@ import { type Derived, derived, eventFact, type Fact } from './fact.ts';
 import { type Intent, minusPeriod } from './intent.ts';
 import type { Lexicon } from './lexicon.ts';
 import { localUnit } from './plan.ts';
-import { formatDate, formatNumber, formatPercent } from './numbers.ts';
+import { dateLong, monthLong, numUpTo, pctUpTo } from '../../lib/format.ts';
 import { PHRASES, PLAN_PHRASES } from './lang/index.ts';
 import type { Phrases } from './phrases.ts';
 import { countryNameOf, measureOf, readingAt, reserveMeasure, type ReserveMetric } from './measures.ts';
@@ -46,19 +46,13 @@ function record<T>(b: LoadedBuild, path: string): T | null {
 }
 
 const lowerFirst = (s: string, lang: Lang) => (PHRASES[lang].nounsCapitalised || /^\p{Lu}{2}/u.test(s) ? s : s.charAt(0).toLowerCase() + s.slice(1));
-const num = (n: number, lang: Lang, d = 2) => formatNumber(n, lang, d);
-const pct = (n: number, lang: Lang, d = 2) => formatPercent(n, lang, d);
-const share = (ratio: number, lang: Lang) => formatPercent(ratio * 100, lang, 1);
+const num = (n: number, lang: Lang, d = 2) => numUpTo(n, d, lang);
+const pct = (n: number, lang: Lang, d = 2) => pctUpTo(n, d, lang);
+const share = (ratio: number, lang: Lang) => pctUpTo(ratio * 100, 1, lang);
 
-const monthFormatters = new Map<Lang, Intl.DateTimeFormat>();
 function when(iso: string, monthly: boolean, lang: Lang): string {
-  if (monthly) {
-    let f = monthFormatters.get(lang);
-    if (!f) monthFormatters.set(lang, (f = new Intl.DateTimeFormat(lang, { month: 'long', year: 'numeric', timeZone: 'UTC' })));
-    const m = f.format(new Date(`${iso}T00:00:00Z`));
-    return PHRASES[lang].inMonth(m);
-  }
-  return PHRASES[lang].onDay(formatDate(iso, lang));
+  if (monthly) return PHRASES[lang].inMonth(monthLong(iso, lang));
+  return PHRASES[lang].onDay(dateLong(iso, lang));
 }
 
 function placeName(lex: Lexicon, b: LoadedBuild, c: CountryRef, lang: Lang): string {
@@ -70,7 +64,7 @@ const commodityName = (lex: Lexicon, slug: string, lang: Lang) => lex.sheets.get
 
 /** A day was asked and the series has no reading on it: the nearest earlier one was read, said so. */
 function earlier(d: Draft, r: Recognised, taken: string): void {
-  if (r.date?.granularity === 'day' && taken < r.date.date) d.parts.push(PLAN_PHRASES[d.lang].earlier(formatDate(r.date.date, d.lang)).trim());
+  if (r.date?.granularity === 'day' && taken < r.date.date) d.parts.push(PLAN_PHRASES[d.lang].earlier(dateLong(r.date.date, d.lang)).trim());
 }
 
 // ——— the records ————————————————————————————————————————————————————————————————————————
@@ -91,7 +85,7 @@ function reserveFacts(b: LoadedBuild, lex: Lexicon, d: Draft, code: 'gas' | 'oil
     // The measure's reading on the day, and the record's other metrics of that day beside it.
     const pt = readingAt(reserveMeasure(b, code), c.iso2, r.date.date);
     if (!pt) {
-      d.missing.push(d.p.reasons.beforeSeries(title, formatDate(reserveMeasure(b, code).series!(c.iso2)?.[0]?.date ?? cur.first_date, lang)));
+      d.missing.push(d.p.reasons.beforeSeries(title, dateLong(reserveMeasure(b, code).series!(c.iso2)?.[0]?.date ?? cur.first_date, lang)));
       return false;
     }
     if (pt.date < r.date.from && r.date.from.slice(0, 7) !== pt.date.slice(0, 7)) d.dateMiss = true;
@@ -106,13 +100,13 @@ function reserveFacts(b: LoadedBuild, lex: Lexicon, d: Draft, code: 'gas' | 'oil
     if (code === 'gas' && vol) d.used.push(vol.fact);
     if (cover && (wantsCover || code === 'oil')) d.used.push(cover.fact);
     if (code === 'gas') {
-      let s = d.p.storage(place, pct(pt.value, lang), formatDate(pt.date, lang));
+      let s = d.p.storage(place, pct(pt.value, lang), dateLong(pt.date, lang));
       if (vol) s += d.p.storageVolume(`${num(vol.value, lang)} ${volUnit}`, null);
       s += '.';
       if (cover && wantsCover) s += d.p.cover(num(cover.value, lang, 1));
       d.parts.push(s);
     } else {
-      let s = d.p.spr(num(pt.value, lang, 0), volUnit, formatDate(pt.date, lang));
+      let s = d.p.spr(num(pt.value, lang, 0), volUnit, dateLong(pt.date, lang));
       if (cover) s += d.p.sprCover(num(cover.value, lang, 1));
       d.parts.push(`${s}.`);
     }
@@ -127,7 +121,7 @@ function reserveFacts(b: LoadedBuild, lex: Lexicon, d: Draft, code: 'gas' | 'oil
     const passed = cur.target !== null && cur.target.date < d.today;
     if (cur.target) bits.push(`target: fill_pct ${cur.target.fill_pct}, date ${cur.target.date}`);
     d.used.push({ id: key, type: 'reserve', title, url: `/v1/reserves?commodity=${code}&country=${c.iso2}`, quote: bits.join('; ') });
-    let s = d.p.storage(place, pct(cur.fill_pct, lang), formatDate(cur.as_of, lang));
+    let s = d.p.storage(place, pct(cur.fill_pct, lang), dateLong(cur.as_of, lang));
     if (cur.volume)
       s += d.p.storageVolume(
         `${num(cur.volume.value, lang)} ${cur.volume.unit}`,
@@ -136,7 +130,7 @@ function reserveFacts(b: LoadedBuild, lex: Lexicon, d: Draft, code: 'gas' | 'oil
     s += '.';
     if (cur.coverage_days !== null && wantsCover) s += d.p.cover(num(cur.coverage_days, lang, 1));
     if (cur.target && !r.metrics.has('cover'))
-      s += (passed ? d.p.targetPassed : d.p.target)(pct(cur.target.fill_pct, lang, 0), formatDate(cur.target.date, lang));
+      s += (passed ? d.p.targetPassed : d.p.target)(pct(cur.target.fill_pct, lang, 0), dateLong(cur.target.date, lang));
     d.parts.push(s);
     return true;
   }
@@ -144,7 +138,7 @@ function reserveFacts(b: LoadedBuild, lex: Lexicon, d: Draft, code: 'gas' | 'oil
     const bits = [`as_of: ${cur.as_of}`, `volume: ${cur.volume.value} ${cur.volume.unit}`];
     if (cur.coverage_days !== null) bits.push(`coverage_days: ${cur.coverage_days}`);
     d.used.push({ id: key, type: 'reserve', title, url: `/v1/reserves?commodity=${code}&country=${c.iso2}`, quote: bits.join('; ') });
-    let s = d.p.spr(num(cur.volume.value, lang, 0), localUnit(cur.volume.unit, lang), formatDate(cur.as_of, lang));
+    let s = d.p.spr(num(cur.volume.value, lang, 0), localUnit(cur.volume.unit, lang), dateLong(cur.as_of, lang));
     if (cur.coverage_days !== null) s += d.p.sprCover(num(cur.coverage_days, lang, 1));
     d.parts.push(`${s}.`);
     return true;
@@ -171,7 +165,7 @@ function priceFacts(b: LoadedBuild, lex: Lexicon, d: Draft, slug: string, r: Rec
   if (r.date) {
     x = readingAt(m, slug, r.date.date);
     if (!x) {
-      d.missing.push(d.p.reasons.beforeSeries(`${d.p.what.price}, ${name}`, formatDate(m.series!(slug)?.[0]?.date ?? sheet.price.as_of, lang)));
+      d.missing.push(d.p.reasons.beforeSeries(`${d.p.what.price}, ${name}`, dateLong(m.series!(slug)?.[0]?.date ?? sheet.price.as_of, lang)));
       return false;
     }
     if (x.date < r.date.from && x.date.slice(0, 7) !== r.date.from.slice(0, 7) && r.date.granularity !== 'year') d.dateMiss = true;
@@ -380,7 +374,7 @@ function eventFacts(b: LoadedBuild, d: Draft, r: Recognised, intent: Intent): bo
   // Nothing in the period: say so, then the newest matching events before it (what an analyst would look at next).
   if (!list.length && (from !== null || to !== null)) {
     list = matching(false).filter((e) => to === null || e.date <= to);
-    head = d.p.reasons.noEventIn(formatDate(from ?? list.at(-1)?.date ?? d.today, d.lang), formatDate(to ?? d.today, d.lang)) + d.p.events;
+    head = d.p.reasons.noEventIn(dateLong(from ?? list.at(-1)?.date ?? d.today, d.lang), dateLong(to ?? d.today, d.lang)) + d.p.events;
   }
   if (!list.length) {
     d.missing.push(d.p.reasons.noEvent);
@@ -390,7 +384,7 @@ function eventFacts(b: LoadedBuild, d: Draft, r: Recognised, intent: Intent): bo
   const items = shown.map((e) => {
     const fact = eventFact(e, d.lang, ['category']);
     d.used.push(fact);
-    return d.p.event(formatDate(e.date, d.lang), fact.title, d.p.category[e.category] ?? e.category);
+    return d.p.event(dateLong(e.date, d.lang), fact.title, d.p.category[e.category] ?? e.category);
   });
   d.parts.push(`${head}${items.join('; ')}.`);
   return true;

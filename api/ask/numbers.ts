@@ -1,34 +1,3 @@
-import type { Lang } from './text.ts';
-
-const formatters = new Map<string, Intl.NumberFormat>();
-/** A number written the way the language writes it (50.25 → "50,25" in French), at most `digits` decimals. */
-export function formatNumber(n: number, lang: Lang, digits = 2): string {
-  const key = `${lang}|${digits}`;
-  let f = formatters.get(key);
-  if (!f) {
-    f = new Intl.NumberFormat(lang, { maximumFractionDigits: digits });
-    formatters.set(key, f);
-  }
-  return f.format(n);
-}
-
-/** A percentage: "50.25%" in English, "50,25 %" (non-breaking space) in fr, de, es. */
-export const formatPercent = (n: number, lang: Lang, digits = 2) => `${formatNumber(n, lang, digits)}${lang === 'en' ? '%' : '\u00a0%'}`;
-
-const dateFormatters = new Map<Lang, Intl.DateTimeFormat>();
-/** 2026-08-20 → "20 August 2026", "20 août 2026", "20. August 2026", "20 de agosto de 2026". */
-export function formatDate(iso: string, lang: Lang): string {
-  let f = dateFormatters.get(lang);
-  if (!f) {
-    f = new Intl.DateTimeFormat(lang, { dateStyle: 'long', timeZone: 'UTC' });
-    dateFormatters.set(lang, f);
-  }
-  const d = new Date(`${iso}T00:00:00Z`);
-  if (Number.isNaN(d.getTime())) return iso;
-  // French writes the first of the month as an ordinal: 1er novembre 2026.
-  return lang === 'fr' ? f.format(d).replace(/^1 /, '1er ') : f.format(d);
-}
-
 /** A number found in a text, with how many decimals it was written with. */
 export interface FoundNumber {
   value: number;

@@ -60,8 +60,12 @@ export interface Phrases {
   event: (date: string, title: string, category: string) => string;
   related: (title: string) => string;
   searchOnly: (title: string, snippet: string) => string;
-  status: Record<string, string>;
-  band: Record<string, string>;
+  /** A scenario's status, a stress band and an event category: lib/i18n/terms.ts's words (lang/index.ts adds them to the pack's). */
+  status: Readonly<Record<string, string>>;
+  band: Readonly<Record<string, string>>;
   hhiBand: Record<string, string>;
-  category: Record<string, string>;
+  category: Readonly<Record<string, string>>;
 }
+
+/** What a language pack writes itself: the words of lib/i18n/terms.ts come from there. */
+export type PackPhrases = Omit<Phrases, 'status' | 'band' | 'category'>;

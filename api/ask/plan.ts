@@ -10,7 +10,7 @@ import { type Derived, derived, eventFact, type Fact } from './fact.ts';
 import { type Intent, minusPeriod } from './intent.ts';
 import type { Lexicon } from './lexicon.ts';
 import { countryNameOf, entityName, isMeasure, measureOf, type Measure, onOrBefore, type Point, type Reading } from './measures.ts';
-import { formatDate, formatNumber, formatPercent } from './numbers.ts';
+import { dateLong, numUpTo, pctUpTo } from '../../lib/format.ts';
 import { cue, PHRASES, PLAN_PHRASES } from './lang/index.ts';
 import type { PlanPhrases } from './plan-phrases.ts';
 import type { Recognised } from './recognise.ts';
@@ -40,19 +40,19 @@ const round = (x: number, digits = 2) => Math.round(x * 10 ** digits) / 10 ** di
 const daysBetween = (a: string, z: string) => Math.round((Date.parse(`${z}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / DAY);
 
 /** A date as the language writes it; a year stays a year. */
-const dateText = (d: string, lang: Lang) => (/^\d{4}$/.test(d) ? d : formatDate(d, lang));
+const dateText = (d: string, lang: Lang) => (/^\d{4}$/.test(d) ? d : dateLong(d, lang));
 
 function valueText(m: Measure, key: string, v: number, lang: Lang): string {
   switch (m.kind) {
     case 'pct':
-      return formatPercent(v, lang, 2);
+      return pctUpTo(v, 2, lang);
     case 'share':
-      return formatPercent(v * 100, lang, 1);
+      return pctUpTo(v * 100, 1, lang);
     case 'index':
-      return formatNumber(v, lang, 1);
+      return numUpTo(v, 1, lang);
     case 'amount': {
       const u = localUnit(m.unit(key), lang);
-      return `${formatNumber(v, lang, 2)}${u ? ` ${u}` : ''}`;
+      return `${numUpTo(v, 2, lang)}${u ? ` ${u}` : ''}`;
     }
   }
 }
@@ -62,9 +62,9 @@ export const localUnit = (u: string, lang: Lang) => PHRASES[lang].units[u] ?? u;
 
 function diffText(m: Measure, key: string, d: number, ctx: Ctx): string {
   const a = Math.abs(d);
-  if (m.kind === 'pct') return `${formatNumber(a, ctx.lang, 2)} ${ctx.pp.pp}`;
-  if (m.kind === 'share') return `${formatNumber(a * 100, ctx.lang, 1)} ${ctx.pp.pp}`;
-  if (m.kind === 'index') return `${formatNumber(a, ctx.lang, 1)} ${ctx.pp.points}`;
+  if (m.kind === 'pct') return `${numUpTo(a, 2, ctx.lang)} ${ctx.pp.pp}`;
+  if (m.kind === 'share') return `${numUpTo(a * 100, 1, ctx.lang)} ${ctx.pp.pp}`;
+  if (m.kind === 'index') return `${numUpTo(a, 1, ctx.lang)} ${ctx.pp.points}`;
   return valueText(m, key, a, ctx.lang);
 }
 
@@ -256,7 +256,7 @@ function threshold(ctx: Ctx, m: Measure, op: '<' | '>', bound: number): Planned 
   if (!readings.length) return null;
   const limit = m.kind === 'share' ? bound / 100 : bound;
   const hits = readings.filter((x) => (op === '<' ? x.value < limit : x.value > limit)).sort((a, z) => (op === '<' ? a.value - z.value : z.value - a.value));
-  const boundText = m.kind === 'pct' || m.kind === 'share' ? formatPercent(bound, ctx.lang, 2) : formatNumber(bound, ctx.lang, 2);
+  const boundText = m.kind === 'pct' || m.kind === 'share' ? pctUpTo(bound, 2, ctx.lang) : numUpTo(bound, 2, ctx.lang);
   const when = date ? `${dateText(date, ctx.lang)} (${asked ? ctx.pp.askedDate : ctx.pp.commonDate})` : null;
   const measure = ctx.pp.measure[m.id];
   let text: string;
@@ -326,7 +326,7 @@ function change(ctx: Ctx, m: Measure, months: number, days: number, since: boole
     }
     const d = end.value - start.value;
     const dir = d > 0 ? 'up' : d < 0 ? 'down' : 'flat';
-    const rel = m.kind === 'amount' && start.value !== 0 ? `${d > 0 ? '+' : '−'}${formatPercent(Math.abs((d / start.value) * 100), ctx.lang, 1)}` : null;
+    const rel = m.kind === 'amount' && start.value !== 0 ? `${d > 0 ? '+' : '−'}${pctUpTo(Math.abs((d / start.value) * 100), 1, ctx.lang)}` : null;
     let s = ctx.pp.change(
       m.id === 'spr' ? ctx.pp.measure.spr : name(ctx, m, k),
       m.id === 'price' || m.id === 'spr' ? '' : ctx.pp.measure[m.id],
@@ -359,9 +359,9 @@ function explainCommodity(ctx: Ctx, slug: string): Planned | null {
   const lowered = PHRASES[lang].nounsCapitalised ? cname : cname.charAt(0).toLowerCase() + cname.slice(1);
   let text = pp.explainHead(
     lowered,
-    formatNumber(s.stress_index, lang, 1),
+    numUpTo(s.stress_index, 1, lang),
     PHRASES[lang].band[s.stress_band ?? ''] ?? String(s.stress_band),
-    formatDate(s.stress.as_of, lang),
+    dateLong(s.stress.as_of, lang),
   );
   const bits = [`stress_index: ${s.stress_index} (${s.stress_band}; as_of ${s.stress.as_of})`];
   const comps = [...s.stress.components].sort((a, z) => (z.contribution ?? -1) - (a.contribution ?? -1));
@@ -374,26 +374,26 @@ function explainCommodity(ctx: Ctx, slug: string): Planned | null {
       const sup = countryNameOf(ctx.b, ctx.lex, inp.top_supplier, lang);
       detail = pp.detail.concentration(
         sup,
-        formatPercent(inp.top_share * 100, lang, 1),
+        pctUpTo(inp.top_share * 100, 1, lang),
         String(inp.basis ?? ''),
         String(inp.year ?? ''),
-        formatNumber(Number(inp.hhi), lang, 1),
+        numUpTo(Number(inp.hhi), 1, lang),
       );
       bits.push(`concentration: top_supplier ${inp.top_supplier} share ${inp.top_share}, hhi ${inp.hhi} (${inp.year})`);
     } else if (c.key === 'reserves' && typeof inp.fill_pct === 'number' && typeof inp.seasonal_norm_pct === 'number') {
-      detail = pp.detail.reserves(formatPercent(inp.fill_pct, lang, 2), formatPercent(inp.seasonal_norm_pct, lang, 2));
+      detail = pp.detail.reserves(pctUpTo(inp.fill_pct, 2, lang), pctUpTo(inp.seasonal_norm_pct, 2, lang));
       bits.push(`reserves: fill_pct ${inp.fill_pct}, seasonal_norm_pct ${inp.seasonal_norm_pct}`);
     } else if (c.key === 'events' && typeof inp.events_counted === 'number') {
       detail = pp.detail.events(String(inp.events_counted));
       bits.push(`events: events_counted ${inp.events_counted}`);
     } else if (c.key === 'price' && typeof inp.change_12m_pct === 'number' && c.contribution === 0) {
-      detail = pp.detail.price12(`${inp.change_12m_pct > 0 ? '+' : '−'}${formatPercent(Math.abs(inp.change_12m_pct), lang, 2)}`);
+      detail = pp.detail.price12(`${inp.change_12m_pct > 0 ? '+' : '−'}${pctUpTo(Math.abs(inp.change_12m_pct), 2, lang)}`);
       bits.push(`price: change_12m_pct ${inp.change_12m_pct}`);
     }
     if (!c.available || c.contribution === null) {
       text += pp.explainOff(cap, lang === 'en' && c.reason ? c.reason : '');
     } else if (c.contribution > 0) {
-      text += pp.explainPart(formatNumber(c.contribution, lang, 2), label, detail);
+      text += pp.explainPart(numUpTo(c.contribution, 2, lang), label, detail);
       bits.push(`${c.key}: contribution ${c.contribution}`);
     } else text += pp.explainNone(cap, detail);
   }
@@ -405,7 +405,7 @@ function explainCountry(ctx: Ctx, iso3: string): Planned | null {
   if (!p || p.stress_index === null) return null;
   const { lang, pp } = ctx;
   const cname = p.names[lang];
-  let text = pp.explainCountryHead(cname, formatNumber(p.stress_index, lang, 1), PHRASES[lang].band[p.stress_band ?? ''] ?? String(p.stress_band));
+  let text = pp.explainCountryHead(cname, numUpTo(p.stress_index, 1, lang), PHRASES[lang].band[p.stress_band ?? ''] ?? String(p.stress_band));
   const bits = [`stress_index: ${p.stress_index} (${p.stress_band})`];
   const fuels = p.stress.parts.filter((x) => x.material).sort((a, z) => z.contribution - a.contribution);
   text +=
@@ -417,10 +417,10 @@ function explainCountry(ctx: Ctx, iso3: string): Planned | null {
         return pp
           .explainFuel(
             ctx.lex.sheets.get(f.commodity)?.names[lang] ?? f.commodity,
-            formatNumber(f.contribution, lang, 2),
-            formatPercent(f.energy_share * 100, lang, 1),
-            formatPercent(f.import_dependence * 100, lang, 1),
-            f.commodity_stress === null ? '—' : formatNumber(f.commodity_stress, lang, 1),
+            numUpTo(f.contribution, 2, lang),
+            pctUpTo(f.energy_share * 100, 1, lang),
+            pctUpTo(f.import_dependence * 100, 1, lang),
+            f.commodity_stress === null ? '—' : numUpTo(f.commodity_stress, 1, lang),
           )
           .trimEnd();
       })
@@ -455,7 +455,7 @@ function why(ctx: Ctx, m: Measure, key: string, slug: string): Planned | null {
   const who = name(ctx, m, key);
   if (start.date !== end.date) {
     const d = end.value - start.value;
-    const rel = m.kind === 'amount' && start.value !== 0 ? `${d > 0 ? '+' : '−'}${formatPercent(Math.abs((d / start.value) * 100), lang, 1)}` : null;
+    const rel = m.kind === 'amount' && start.value !== 0 ? `${d > 0 ? '+' : '−'}${pctUpTo(Math.abs((d / start.value) * 100), 1, lang)}` : null;
     parts.push(
       pp.change(
         who,
@@ -486,7 +486,7 @@ function why(ctx: Ctx, m: Measure, key: string, slug: string): Planned | null {
     const items = events.map((e) => {
       const fact = eventFact(e, lang, ['category', 'effect']);
       used.push(fact);
-      return `${PHRASES[lang].event(formatDate(e.date, lang), fact.title, PHRASES[lang].category[e.category] ?? e.category)} — ${pp.effect[e.effect]}`;
+      return `${PHRASES[lang].event(dateLong(e.date, lang), fact.title, PHRASES[lang].category[e.category] ?? e.category)} — ${pp.effect[e.effect]}`;
     });
     parts.push(pp.whyEvents(subject, dateText(from, lang), dateText(end.date, lang), items.join('; ')));
   } else parts.push(pp.whyNoEvent(subject, dateText(from, lang), dateText(end.date, lang)));

@@ -2,7 +2,8 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { type AuthInfo, isInitializeRequest, isJSONRPCRequest } from '@modelcontextprotocol/server';
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import type { Context, Hono, MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
+import type { AppHono } from '../env.ts';
 import { bodyLimit } from 'hono/body-limit';
 import type { BuildSource } from '../build-store.ts';
 import { EXPOSED_HEADERS } from '../../contract/http.ts';
@@ -304,7 +305,7 @@ export class McpEndpoint {
     await this.sessions.closeAll();
   }
 
-  mount(app: Hono, ctx: McpMountContext): void {
+  mount(app: AppHono, ctx: McpMountContext): void {
     const log = ctx.log ?? (() => {});
     this.log = log;
     const deps: McpServerDeps = { source: ctx.source, baseUrl: ctx.baseUrl, log, ...(ctx.work ? { work: ctx.work } : {}) };

@@ -4,6 +4,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type CallToolResult, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { numUpTo, pct } from '../../lib/format.ts';
 import { StressBand } from '../../contract/stress.ts';
 import { MCP_PROTOCOL_VERSIONS, MCP_REFERENCE, MCP_STATELESS_VERSION, TOOLS } from '../../contract/tools.ts';
 import { resample } from '../queries/reserves.ts';
@@ -454,14 +455,14 @@ describe('MCP at /mcp over the running app', () => {
       const reserve = de.structuredContent!;
       short(
         de,
-        `${reserve.fill_pct.toFixed(2)} % full`,
-        `${Math.round(reserve.volume.value * 100) / 100} TWh`,
+        `${pct(reserve.fill_pct, 2)} full`,
+        `${numUpTo(reserve.volume.value)} TWh`,
         `on ${reserve.as_of}`,
         `Data as of ${reserve.as_of}`,
         'Gas Infrastructure Europe',
       );
       const price = await call(c, 'get_price', { commodity: 'copper' });
-      short(price, `${price.structuredContent!.value} USD per t`, `on ${price.structuredContent!.as_of}`, 'World Bank');
+      short(price, `${numUpTo(price.structuredContent!.value)} USD per t`, `on ${price.structuredContent!.as_of}`, 'World Bank');
       // A list: one line per item.
       const gas = await call(c, 'get_reserve', { commodity: 'gas' });
       for (const r of gas.structuredContent!.reserves as Json[]) short(gas, `- ${r.country} ${r.name}: `, `on ${r.as_of}`);
@@ -481,7 +482,7 @@ describe('MCP at /mcp over the running app', () => {
       short(
         sheet,
         `stress index ${cobalt.stress_index}`,
-        `Price ${cobalt.price.value} USD/t on ${cobalt.price.as_of}`,
+        `Price ${numUpTo(cobalt.price.value)} USD/t on ${cobalt.price.as_of}`,
         'Top producers: DR Congo',
         'U.S. Geological Survey',
       );

@@ -1,5 +1,6 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
-import type { Context, Hono } from 'hono';
+import type { Context } from 'hono';
+import type { AppHono } from '../env.ts';
 import { bodyLimit } from 'hono/body-limit';
 import { EXPOSED_HEADERS } from '../../contract/http.ts';
 import { problemOf } from '../../contract/problems.ts';
@@ -32,7 +33,7 @@ export class StatelessMcpEndpoint extends McpEndpoint {
     this.stateless = opts;
   }
 
-  override mount(app: Hono, ctx: McpMountContext): void {
+  override mount(app: AppHono, ctx: McpMountContext): void {
     const log = ctx.log ?? (() => {});
     const flow = this.flow;
     const maxBody = this.stateless.maxBodyBytes ?? 64 * 1024;

@@ -1,6 +1,6 @@
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import { refusalDetail, type RateLimitPolicy, type RateLimitResult } from '../../contract/rate-limits.ts';
-import { LIMIT_HEADERS, LIMIT_POLICY } from '../prebuilt.ts';
+import type { AppMiddleware } from '../env.ts';
 import { ApiError, type Problem } from '../problem.ts';
 
 /**
@@ -19,7 +19,7 @@ export function refusal(policy: RateLimitPolicy, r: RateLimitResult, headers: Re
   return { status: 429, detail: refusalDetail(policy, r), extras: { policy }, headers };
 }
 
-export const pass: MiddlewareHandler = async (_c, next) => {
+export const pass: AppMiddleware = async (_c, next) => {
   await next();
 };
 
@@ -30,7 +30,7 @@ export const pass: MiddlewareHandler = async (_c, next) => {
  * stream. A refusal is thrown: the app's error handler answers it with the headers every
  * response carries.
  */
-export function limitMiddleware(policy: RateLimitPolicy, counter: Counter, on: boolean): MiddlewareHandler {
+export function limitMiddleware(policy: RateLimitPolicy, counter: Counter, on: boolean): AppMiddleware {
   if (!on) return pass;
   return async (c, next) => {
     const counted = counter.count(c, policy);
@@ -39,8 +39,8 @@ export function limitMiddleware(policy: RateLimitPolicy, counter: Counter, on: b
       const p = refusal(policy, r, counter.headers(policy, r));
       throw new ApiError(p.status, p.detail, p.extras, p.headers);
     }
-    c.set(LIMIT_HEADERS, counter.headers(policy, r));
-    c.set(LIMIT_POLICY, policy);
+    c.set('limitHeaders', counter.headers(policy, r));
+    c.set('limitPolicy', policy);
     await next();
   };
 }

@@ -4,7 +4,7 @@
  * string holding it), and every field name written in it (snake_case words) a key of the
  * response or a value naming it (the time series' `metric`). Derived figures belong in the answer's `derived` list, not in a quote.
  */
-import type { Hono } from 'hono';
+import type { AppHono } from '../../api/env.ts';
 
 type Json = unknown;
 
@@ -49,7 +49,7 @@ export function quoteProblem(quote: string, body: Json): string {
 }
 
 /** Fetch a citation's address from the app and check its quote ('' when it checks out). */
-export async function citationProblem(app: Hono, c: { url: string; quote: string }): Promise<string> {
+export async function citationProblem(app: AppHono, c: { url: string; quote: string }): Promise<string> {
   const res = await app.request(c.url);
   if (res.status !== 200) return `${c.url} answers ${res.status}`;
   const type = res.headers.get('content-type') ?? '';

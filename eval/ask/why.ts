@@ -1,6 +1,6 @@
 import type { AnswerData } from '../../api/ask/index.ts';
 import type { LoadedBuild } from '../../api/build.ts';
-import { formatDate } from '../../api/ask/numbers.ts';
+import { dateLong } from '../../lib/format.ts';
 import { file } from './facts.ts';
 import { needs, onOrBefore } from './planner.ts';
 import type { EvalQuestion, Lang } from './questions.ts';
@@ -53,7 +53,7 @@ const why =
     const top = events[0]!;
     // The title as the question's language writes it (events carry their fr/de/es translations).
     const title: string = lang === 'en' ? top.title : top.translations[lang].title;
-    return needs(a, lang, [], [title, formatDate(top.date, lang)], [{ type: 'event', id: top.id }]);
+    return needs(a, lang, [], [title, dateLong(top.date, lang)], [{ type: 'event', id: top.id }]);
   };
 
 const q = (id: string, lang: Lang, text: string, check: ReturnType<typeof why>): EvalQuestion => ({

@@ -9,6 +9,7 @@ import { DEFAULT_RATE_LIMITS } from '../../lib/config.ts';
 import { attributionRule, LANGS_ALL, policyHeader, policyText, type RateLimitQuotas } from './openapi.ts';
 import { LANG_LABEL } from '../../contract/languages.ts';
 import { sitePage } from '../../contract/site.ts';
+import { rebuildEvery } from '../../lib/i18n/every.ts';
 
 /** One-line Markdown: collapse newlines so a description never breaks a list item. */
 const oneLine = (s: string) => s.replace(/\s*\n\s*/g, ' ').trim();
@@ -42,15 +43,27 @@ function routeEntry(r: RouteSpec, baseUrl: string): string[] {
 }
 
 /** `/llms.txt`: a Markdown guide to the API for language models (https://llmstxt.org). */
-/** `rateLimits`: as the server is configured (RATE_LIMIT_DATA, RATE_LIMIT_ASK; 0 = off), default 60 and 10. */
-export function llmsTxt({ baseUrl, rateLimits = DEFAULT_RATE_LIMITS }: { baseUrl: string; rateLimits?: RateLimitQuotas }): string {
+/**
+ * `rateLimits`: as the server is configured (RATE_LIMIT_DATA, RATE_LIMIT_ASK; 0 = off), default 60 and 10;
+ * `rebuildEveryMs`: REBUILD_EVERY, default 15 minutes, null for no schedule (nothing said).
+ */
+export function llmsTxt({
+  baseUrl,
+  rateLimits = DEFAULT_RATE_LIMITS,
+  rebuildEveryMs,
+}: {
+  baseUrl: string;
+  rateLimits?: RateLimitQuotas;
+  rebuildEveryMs?: number | null;
+}): string {
+  const every = rebuildEvery(rebuildEveryMs);
   const firstOn = (['data', 'ask'] as const).find((p) => rateLimits[p] > 0);
   const out: string[] = [
     '# Chokepoint',
     '',
     '> Open, anonymous, read-only data API on supply stress for raw materials and energy: tracked commodities with prices and a 0–100 stress index, strategic reserves (gas storage, oil), country exposure profiles, crisis scenarios, tagged geopolitical events and editorial briefings in English, French, German and Spanish; plus search, a cited question endpoint and an MCP server for AI agents.',
     '',
-    `Base URL: ${baseUrl} — every data route starts with \`/v1/\`. No key, token or SDK. Responses are JSON (UTF-8, snake_case) shaped \`{ "data": …, "meta": { as_of, generated_at, build, license, attribution, sources, count } }\`; \`meta.as_of\` is the date of the newest observation behind the payload, \`meta.sources\` names every upstream publisher with \`data_as_of\`, \`freshness\` (current, late, stale, historical, discontinued) and \`expected_next\` (rule: ${baseUrl}${sitePage('en', '/docs/freshness/')}). The data is rebuilt every 15 minutes.`,
+    `Base URL: ${baseUrl} — every data route starts with \`/v1/\`. No key, token or SDK. Responses are JSON (UTF-8, snake_case) shaped \`{ "data": …, "meta": { as_of, generated_at, build, license, attribution, sources, count } }\`; \`meta.as_of\` is the date of the newest observation behind the payload, \`meta.sources\` names every upstream publisher with \`data_as_of\`, \`freshness\` (current, late, stale, historical, discontinued) and \`expected_next\` (rule: ${baseUrl}${sitePage('en', '/docs/freshness/')}).${every ? ` The data is rebuilt ${every}.` : ''}`,
     '',
     'Identifiers are case-insensitive on input and canonical on output: a commodity slug is `<group>.<code>` (`energy.gas`, `metals.cobalt`, `agri.wheat`); the code alone (`gas`, `oil`, `cobalt`) is accepted wherever a commodity is asked for (`energy.oil` is crude oil, priced as Brent; `energy.gas` is natural gas in Europe). A country is accepted as ISO 3166-1 alpha-2 or alpha-3 (`de`, `DEU`), by its name in English, French, German or Spanish (`Germany`, `Allemagne`) or a common abbreviation (`UK`, `UAE`); `eu` is the EU aggregate for reserves; answers use alpha-2 for reserves and alpha-3 for profiles. A commodity is also found by its name or an alias in those languages (`Kobalt`). An unknown identifier gets a 404 with at most five suggestions. Dates are `YYYY-MM-DD`. Unknown query parameters are refused with 400.',
     '',

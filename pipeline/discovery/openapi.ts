@@ -16,6 +16,7 @@ import { docOf, jsonSchemaOf, parameterSchema, shapeOf, type JsonSchema } from '
 import { DEFAULT_RATE_LIMITS } from '../../lib/config.ts';
 import { limitHeader, policyHeader, RATE_LIMIT_WINDOW_SECONDS, refusalDetail, type RateLimitPolicy } from '../../contract/rate-limits.ts';
 import { sitePage } from '../../contract/site.ts';
+import { rebuildEvery } from '../../lib/i18n/every.ts';
 
 export interface OpenApiOptions {
   /** Public base URL of the service, without a trailing slash (https://chokepoint.example). */
@@ -24,6 +25,8 @@ export interface OpenApiOptions {
   version: string;
   /** The rate limits the server runs with (RATE_LIMIT_DATA, RATE_LIMIT_ASK); default 60 and 10. */
   rateLimits?: RateLimitQuotas;
+  /** How often the data is rebuilt (REBUILD_EVERY): undefined the default, null no schedule (nothing said). */
+  rebuildEveryMs?: number | null;
 }
 
 /**
@@ -336,12 +339,14 @@ function components(limits: RateLimitQuotas): JsonSchema {
   };
 }
 
-function infoDescription(baseUrl: string, limits: RateLimitQuotas): string {
+function infoDescription(baseUrl: string, limits: RateLimitQuotas, rebuildEveryMs: number | null | undefined): string {
+  const every = rebuildEvery(rebuildEveryMs);
   const anyOn = limits.data > 0 || limits.ask > 0;
   return [
     'Open data on supply stress for raw materials and energy: tracked commodities, strategic reserves, country profiles, crisis scenarios, tagged geopolitical events and editorial briefings, plus search, a question endpoint and an MCP server for AI agents.',
     '',
-    'Public, anonymous and read-only: no key, token or SDK. JSON in UTF-8, snake_case; every data response is `{ "data": …, "meta": { as_of, generated_at, build, license, attribution, sources, count } }`. The data is rebuilt every 15 minutes.',
+    'Public, anonymous and read-only: no key, token or SDK. JSON in UTF-8, snake_case; every data response is `{ "data": …, "meta": { as_of, generated_at, build, license, attribution, sources, count } }`.' +
+      (every ? ` The data is rebuilt ${every}.` : ''),
     '',
     `**Licence.** ${attributionRule(baseUrl)} Every response carries \`Link: <${LICENSE_URL}>; rel="license", <${baseUrl}/>; rel="cite-as"\`.`,
     '',
@@ -566,7 +571,7 @@ function extraPaths(baseUrl: string, limits: RateLimitQuotas): Record<string, Js
 }
 
 /** The OpenAPI 3.1.0 document of the service, generated from ROUTES, the zod contract and TOOLS. */
-export function buildOpenApi({ baseUrl, version, rateLimits = DEFAULT_RATE_LIMITS }: OpenApiOptions): Record<string, unknown> {
+export function buildOpenApi({ baseUrl, version, rateLimits = DEFAULT_RATE_LIMITS, rebuildEveryMs }: OpenApiOptions): Record<string, unknown> {
   const paths: Record<string, JsonSchema> = {};
   for (const r of ROUTES) {
     const item = (paths[r.path] ??= {});
@@ -579,7 +584,7 @@ export function buildOpenApi({ baseUrl, version, rateLimits = DEFAULT_RATE_LIMIT
       title: 'Chokepoint',
       summary: 'Open data on supply stress for raw materials and energy',
       version,
-      description: infoDescription(baseUrl, rateLimits),
+      description: infoDescription(baseUrl, rateLimits, rebuildEveryMs),
       contact: { name: 'Chokepoint', url: `${baseUrl}${sitePage('en', '/docs/api/')}` },
       license: { name: LICENSE, identifier: LICENSE },
       'x-methodology-version': METHODOLOGY_VERSION,

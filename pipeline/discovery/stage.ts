@@ -18,6 +18,8 @@ export interface DiscoveryInput {
   securityContact?: string | readonly string[];
   /** The rate limits the server runs with (RATE_LIMIT_DATA, RATE_LIMIT_ASK; 0 = off), as the OpenAPI document, llms.txt and the server card state them; default 60 and 10. */
   rateLimits?: RateLimitQuotas;
+  /** How often the data is rebuilt (REBUILD_EVERY), as the OpenAPI document and llms.txt state it; undefined the default, null no schedule. */
+  rebuildEveryMs?: number | null | undefined;
 }
 
 export const JSON_UTF8 = 'application/json; charset=utf-8';
@@ -47,7 +49,11 @@ const newestDate = (dates: readonly string[]) => [...dates].sort().at(-1);
 export async function publishDiscovery(writer: BuildWriter, x: DiscoveryInput): Promise<void> {
   const baseUrl = x.baseUrl.replace(/\/+$/, '');
   const limits = x.rateLimits ? { rateLimits: x.rateLimits } : {};
-  await writer.raw('openapi.json', JSON.stringify(buildOpenApi({ baseUrl, version: x.version, ...limits }), null, 2), JSON_UTF8);
+  await writer.raw(
+    'openapi.json',
+    JSON.stringify(buildOpenApi({ baseUrl, version: x.version, ...limits, rebuildEveryMs: x.rebuildEveryMs }), null, 2),
+    JSON_UTF8,
+  );
   await writer.raw('.well-known/api-catalog', JSON.stringify(apiCatalog(baseUrl), null, 2), API_CATALOG_TYPE);
   // Compact: agents fetch it whole (the tools' schemas are most of it).
   const card = JSON.stringify(serverCard({ baseUrl, version: x.version, ...limits }));
@@ -55,7 +61,7 @@ export async function publishDiscovery(writer: BuildWriter, x: DiscoveryInput): 
   await writer.raw('.well-known/mcp/server-card', card, JSON_UTF8);
   await writer.raw('.well-known/mcp.json', card, JSON_UTF8);
   await writer.raw('.well-known/security.txt', securityTxt({ baseUrl, now: x.now, ...(x.securityContact ? { contact: x.securityContact } : {}) }), TEXT_UTF8);
-  await writer.raw('llms.txt', llmsTxt({ baseUrl, ...limits }), MARKDOWN_UTF8);
+  await writer.raw('llms.txt', llmsTxt({ baseUrl, ...limits, rebuildEveryMs: x.rebuildEveryMs }), MARKDOWN_UTF8);
   // Feeds change only when their entries do (atom:updated is the newest entry, the build time only for an empty feed).
   for (const lang of BRIEFING_LANGS) {
     const own = x.briefings.filter((b) => b.lang === lang);

@@ -22,6 +22,7 @@ export default step({
         briefings,
         events: content.events,
         ...(opts.rateLimits ? { rateLimits: opts.rateLimits } : {}),
+        rebuildEveryMs: opts.rebuildEveryMs,
         ...(opts.securityContact ? { securityContact: opts.securityContact } : {}),
       });
       // The human guides the discovery files link to, as Markdown (the site renders them as pages).

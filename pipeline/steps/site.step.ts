@@ -48,6 +48,8 @@ export default step({
       // Astro builds site/src: code the stage runs without importing it.
       await codeHash(import.meta.filename, ['site/src']),
       opts.baseUrl,
+      // The footer says how often the pages are rebuilt.
+      String(opts.rebuildEveryMs),
       // The pages say how old each series is and count days to a deadline from today.
       today,
       Object.entries(writer.payloadHashes).sort(),
@@ -73,6 +75,7 @@ export default step({
             buildDir: writer.dir,
             today,
             baseUrl: opts.baseUrl,
+            rebuildEveryMs: opts.rebuildEveryMs,
             sources: statuses,
             omitted,
             logLevel: opts.site?.logLevel,

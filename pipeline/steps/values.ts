@@ -33,6 +33,8 @@ export interface BuildOptions {
   baseUrl: string;
   /** The server's rate limits (RATE_LIMIT_DATA, RATE_LIMIT_ASK; 0 = off), stated by the discovery files like baseUrl; default 60 and 10. */
   rateLimits?: RateLimitQuotas;
+  /** How often the data is rebuilt (REBUILD_EVERY, `--every`), stated by the site and the discovery files; default 15 minutes, null for no schedule. */
+  rebuildEveryMs?: number | null;
   /** Fetch the sources from their publishers, each when due on its cadence (DATA_SOURCE=live, `--download`), instead of reading sourcesDir. */
   download?: boolean;
   /** How live fetching runs: `--force`, timeouts and deadlines, PUBLISHER_URL_* (pipeline/fetch/sources.ts). */

@@ -241,10 +241,7 @@ export const de: LanguagePack = {
     event: (d, t, c) => `${d}: „${t}“ (${c})`,
     related: (t) => ` Siehe auch: „${t}“.`,
     searchOnly: (t, s) => `Keine Zahl in den Daten beantwortet das direkt; das nächstliegende veröffentlichte Dokument ist „${t}“: ${s}`,
-    status: { active: 'aktiv', elevated: 'erhöht', monitoring: 'unter Beobachtung', resolved: 'beendet', dismissed: 'verworfen' },
-    band: { low: 'niedrig', moderate: 'mäßig', high: 'hoch', severe: 'schwer' },
     hhiBand: { unconcentrated: 'nicht konzentriert', 'moderately concentrated': 'mäßig konzentriert', 'highly concentrated': 'hoch konzentriert' },
-    category: { conflict: 'Konflikt', sanction: 'Sanktion', catastrophe: 'Katastrophe', policy: 'Politik', infrastructure: 'Infrastruktur' },
   },
   plan: {
     measure: {

@@ -289,10 +289,7 @@ export const en: LanguagePack = {
     event: (d, t, c) => `${d}: ${t} (${c})`,
     related: (t) => ` Related: “${t}”.`,
     searchOnly: (t, s) => `No figure in the data answers this directly; the closest published document is “${t}”: ${s}`,
-    status: { active: 'active', elevated: 'elevated', monitoring: 'monitoring', resolved: 'resolved', dismissed: 'dismissed' },
-    band: { low: 'low', moderate: 'moderate', high: 'high', severe: 'severe' },
     hhiBand: { unconcentrated: 'unconcentrated', 'moderately concentrated': 'moderately concentrated', 'highly concentrated': 'highly concentrated' },
-    category: { conflict: 'conflict', sanction: 'sanction', catastrophe: 'catastrophe', policy: 'policy', infrastructure: 'infrastructure' },
   },
   plan: {
     measure: {

@@ -211,10 +211,7 @@ export const es: LanguagePack = {
     event: (d, t, c) => `${d}: «${t}» (${c})`,
     related: (t) => ` Relacionado: «${t}».`,
     searchOnly: (t, s) => `Ninguna cifra de los datos responde directamente; el documento publicado más cercano es «${t}»: ${s}`,
-    status: { active: 'activo', elevated: 'elevado', monitoring: 'en vigilancia', resolved: 'resuelto', dismissed: 'descartado' },
-    band: { low: 'bajo', moderate: 'moderado', high: 'alto', severe: 'grave' },
     hhiBand: { unconcentrated: 'no concentrado', 'moderately concentrated': 'moderadamente concentrado', 'highly concentrated': 'muy concentrado' },
-    category: { conflict: 'conflicto', sanction: 'sanción', catastrophe: 'catástrofe', policy: 'política', infrastructure: 'infraestructura' },
   },
   plan: {
     measure: {

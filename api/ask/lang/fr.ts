@@ -212,10 +212,7 @@ export const fr: LanguagePack = {
     event: (d, t, c) => `${d} : « ${t} » (${c})`,
     related: (t) => ` À lire : « ${t} ».`,
     searchOnly: (t, s) => `Aucun chiffre des données ne répond directement ; le document publié le plus proche est « ${t} » : ${s}`,
-    status: { active: 'actif', elevated: 'élevé', monitoring: 'sous surveillance', resolved: 'résolu', dismissed: 'écarté' },
-    band: { low: 'faible', moderate: 'modérée', high: 'élevée', severe: 'sévère' },
     hhiBand: { unconcentrated: 'non concentré', 'moderately concentrated': 'modérément concentré', 'highly concentrated': 'très concentré' },
-    category: { conflict: 'conflit', sanction: 'sanction', catastrophe: 'catastrophe', policy: 'politique', infrastructure: 'infrastructure' },
   },
   plan: {
     measure: {

@@ -5,6 +5,7 @@
  * mixed or misdetected question still names what it asks for).
  */
 import { LANGS, type Lang } from '../../../contract/languages.ts';
+import { BAND_WORDS, CATEGORY_WORDS, STATUS_WORDS } from '../../../lib/i18n/terms.ts';
 import type { Phrases } from '../phrases.ts';
 import type { PlanPhrases } from '../plan-phrases.ts';
 import { de } from './de.ts';
@@ -17,8 +18,15 @@ export { METRICS, type Cue, type LanguagePack, type Metric } from './pack.ts';
 
 export const PACKS: Readonly<Record<Lang, LanguagePack>> = { en, fr, de, es };
 
-const byLang = <T>(pick: (p: LanguagePack) => T): Record<Lang, T> => Object.fromEntries(LANGS.map((l) => [l, pick(PACKS[l])])) as Record<Lang, T>;
-export const PHRASES: Readonly<Record<Lang, Phrases>> = byLang((p) => p.phrases);
+const byLang = <T>(pick: (p: LanguagePack, lang: Lang) => T): Record<Lang, T> =>
+  Object.fromEntries(LANGS.map((l) => [l, pick(PACKS[l], l)])) as Record<Lang, T>;
+/** Each pack's phrases, with the words for status, band and category the site and MCP use too. */
+export const PHRASES: Readonly<Record<Lang, Phrases>> = byLang((p, l) => ({
+  ...p.phrases,
+  status: STATUS_WORDS[l],
+  band: BAND_WORDS[l],
+  category: CATEGORY_WORDS[l],
+}));
 export const PLAN_PHRASES: Readonly<Record<Lang, PlanPhrases>> = byLang((p) => p.plan);
 
 /** A cue's entries in every language, in the order of `LANGS` (which decides what a capture takes). */

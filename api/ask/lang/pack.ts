@@ -11,7 +11,7 @@
  */
 import type { EventCategory, ScenarioStatus } from '../../../contract/content.ts';
 import type { StressBand } from '../../../contract/stress.ts';
-import type { Phrases } from '../phrases.ts';
+import type { PackPhrases } from '../phrases.ts';
 import type { PlanPhrases } from '../plan-phrases.ts';
 
 /** The figures a question can ask for, in the order they are reported. */
@@ -103,6 +103,6 @@ export interface LanguagePack {
   recent: Cue;
 
   // ——— answers ———
-  phrases: Phrases;
+  phrases: PackPhrases;
   plan: PlanPhrases;
 }

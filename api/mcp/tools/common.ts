@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { Meta, Point } from '../../../contract/common.ts';
 import { docOf } from '../../../contract/json-schema.ts';
 import type { ToolName, TOOLS } from '../../../contract/tools.ts';
+import { numUpTo } from '../../../lib/format.ts';
 import { suggest } from '../../../lib/suggest.ts';
 import type { LoadedBuild } from '../../build.ts';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
@@ -65,11 +66,6 @@ export function footer(b: LoadedBuild, asOf: string | null): string {
   return `${asOf ? `Data as of ${asOf}. ` : ''}Source: Chokepoint (${b.manifest.base_url}/), ${b.commodityMeta.license}: cite it with a link when you reuse these figures.`;
 }
 
-export const pct = (x: number | null | undefined, digits = 1) => (x === null || x === undefined ? 'n/a' : `${x.toFixed(digits)} %`);
-export const num = (x: number | null | undefined) => (x === null || x === undefined ? 'n/a' : String(Math.round(x * 100) / 100));
-/** A 0–1 share as a percentage: 0.9497 → `95 %`. */
-export const share = (x: number | null | undefined, digits = 0) => (x === null || x === undefined ? 'n/a' : `${(x * 100).toFixed(digits)} %`);
-
 // ——— the result as text ——————————————————————————————————————————————————————————————————
 
 /** How many sources the text names before "and N more" (every one is in structuredContent.sources). */
@@ -127,7 +123,7 @@ export function seriesLine(label: string, points: readonly Point[], unit: string
     if (p.value < min.value) min = p;
     if (p.value > max.value) max = p;
   }
-  return `${label} (${unit}): ${points.length} points, ${num(first.value)} on ${first.date} → ${num(last.value)} on ${last.date}; min ${num(min.value)} on ${min.date}, max ${num(max.value)} on ${max.date}.`;
+  return `${label} (${unit}): ${points.length} points, ${numUpTo(first.value)} on ${first.date} → ${numUpTo(last.value)} on ${last.date}; min ${numUpTo(min.value)} on ${min.date}, max ${numUpTo(max.value)} on ${max.date}.`;
 }
 
 /** Links to an HTTP address of the API as JSON and CSV (`path` with its query string). */

@@ -1,8 +1,10 @@
+import { pct } from '../../../lib/format.ts';
 import type { z } from 'zod';
 import { CountryComparison } from '../../../contract/tools.ts';
 import { getCountry } from '../../queries/countries.ts';
 import { ApiError } from '../../problem.ts';
-import { defineTool, mergedSources, pct } from './common.ts';
+import { defineTool, mergedSources } from './common.ts';
+import { BAND_WORDS } from '../../../lib/i18n/terms.ts';
 
 const FIELDS = Object.keys(CountryComparison.shape) as (keyof z.infer<typeof CountryComparison>)[];
 
@@ -28,7 +30,7 @@ export default defineTool('compare_countries', (b, args) => {
     c.reserves.map((r) => `${r.commodity} ${r.fill_pct !== null ? `${pct(r.fill_pct)} ` : ''}on ${r.as_of}`).join(', ') || 'none published';
   const line = (c: (typeof countries)[number]) => {
     const dep = c.exposures.filter((e) => e.import_dependence !== null).sort((x, y) => (y.import_dependence ?? 0) - (x.import_dependence ?? 0))[0];
-    return `${c.name} (${c.iso3}): stress ${c.stress_index ?? 'n/a'}${c.stress_band ? ` (${c.stress_band})` : ''}${dep ? `, most import-dependent for ${dep.commodity} (${pct((dep.import_dependence ?? 0) * 100, 0)})` : ''}`;
+    return `${c.name} (${c.iso3}): stress ${c.stress_index ?? 'n/a'}${c.stress_band ? ` (${BAND_WORDS.en[c.stress_band]})` : ''}${dep ? `, most import-dependent for ${dep.commodity} (${pct((dep.import_dependence ?? 0) * 100, 0)})` : ''}`;
   };
   return {
     structured: {

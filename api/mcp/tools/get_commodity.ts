@@ -1,7 +1,8 @@
 import { getCommodity } from '../../queries/commodities.ts';
 import { resample } from '../../queries/reserves.ts';
-import { priceUnit } from '../../../lib/format.ts';
-import { defineTool, httpLinks, num, resultMeta, seriesLine, share } from './common.ts';
+import { numUpTo, pctUpTo, priceUnit, share } from '../../../lib/format.ts';
+import { defineTool, httpLinks, resultMeta, seriesLine } from './common.ts';
+import { BAND_WORDS } from '../../../lib/i18n/terms.ts';
 
 export default defineTool('get_commodity', (b, args) => {
   const { data, meta } = getCommodity(b, args).envelope();
@@ -21,15 +22,15 @@ export default defineTool('get_commodity', (b, args) => {
       ? `${x.entries
           .slice(0, 3)
           .map((e) => `${e.name} ${share(e.share, 0)}`)
-          .join(', ')} of world ${num(x.world_total)} ${x.unit} (${x.year})`
+          .join(', ')} of world ${numUpTo(x.world_total)} ${x.unit} (${x.year})`
       : null;
   const summary = [
-    `${data.name} (${data.slug}): stress index ${data.stress_index ?? 'n/a'}${data.stress_band ? ` (${data.stress_band})` : ''} of 100, as of ${data.stress.as_of}${data.stress.index !== null && data.stress.physical_floor !== null && Math.round(data.stress.physical_floor * 10) / 10 >= data.stress.index ? `, set by the physical floor (supply lost on a route with no detour)` : ''}.`,
+    `${data.name} (${data.slug}): stress index ${data.stress_index ?? 'n/a'}${data.stress_band ? ` (${BAND_WORDS.en[data.stress_band]})` : ''} of 100, as of ${data.stress.as_of}${data.stress.index !== null && data.stress.physical_floor !== null && Math.round(data.stress.physical_floor * 10) / 10 >= data.stress.index ? `, set by the physical floor (supply lost on a route with no detour)` : ''}.`,
     data.price
-      ? `Price ${num(data.price.value)} ${priceUnit(data.price)} on ${data.price.as_of} (${data.price.benchmark}, ${data.price.frequency})${data.price.change_1y_pct === null ? '' : `, ${num(data.price.change_1y_pct)} % over one year`}.${data.price.unit_note ? ` Unit: ${data.price.unit_note}` : ''}`
+      ? `Price ${numUpTo(data.price.value)} ${priceUnit(data.price)} on ${data.price.as_of} (${data.price.benchmark}, ${data.price.frequency})${data.price.change_1y_pct === null ? '' : `, ${pctUpTo(data.price.change_1y_pct)} over one year`}.${data.price.unit_note ? ` Unit: ${data.price.unit_note}` : ''}`
       : 'No public price series.',
     data.producers?.entries.length ? `Top producers: ${top(data.producers)}.` : null,
-    data.concentration ? `Supplier concentration: HHI ${num(data.concentration.hhi)} (${data.concentration.band}, ${data.concentration.year}).` : null,
+    data.concentration ? `Supplier concentration: HHI ${numUpTo(data.concentration.hhi)} (${data.concentration.band}, ${data.concentration.year}).` : null,
     history ? seriesLine(`Price history, ${history.frequency}`, history.points, priceUnit(history)) : null,
   ].filter(Boolean);
   return {

@@ -1,5 +1,6 @@
+import { numUpTo, pct } from '../../../lib/format.ts';
 import { getReserve, listReserves } from '../../queries/reserves.ts';
-import { defineTool, num, pct, resultMeta } from './common.ts';
+import { defineTool, resultMeta } from './common.ts';
 
 export default defineTool('get_reserve', (b, args) => {
   if (!args.country) {
@@ -7,7 +8,7 @@ export default defineTool('get_reserve', (b, args) => {
     const { data, meta } = listReserves(b, args).envelope();
     const fullest = [...data].filter((r) => r.fill_pct !== null).sort((x, y) => (y.fill_pct ?? 0) - (x.fill_pct ?? 0));
     const line = (r: (typeof data)[number]) =>
-      `${r.country} ${r.fill_pct !== null ? pct(r.fill_pct, 1) : `${num(r.volume.value)} ${r.volume.unit}`} on ${r.as_of}`;
+      `${r.country} ${r.fill_pct !== null ? pct(r.fill_pct, 1) : `${numUpTo(r.volume.value)} ${r.volume.unit}`} on ${r.as_of}`;
     const shown = fullest.length ? fullest : data;
     return {
       structured: { ...resultMeta(meta), reserves: data, count: data.length },
@@ -15,16 +16,16 @@ export default defineTool('get_reserve', (b, args) => {
       figures: data
         .map(
           (r) =>
-            `- ${r.country} ${r.name}: ${r.fill_pct !== null ? `${pct(r.fill_pct, 1)} full, ` : ''}${num(r.volume.value)} ${r.volume.unit} on ${r.as_of}${r.gap_to_norm_pct !== null ? ` (${num(r.gap_to_norm_pct)} pp from the seasonal norm)` : ''}`,
+            `- ${r.country} ${r.name}: ${r.fill_pct !== null ? `${pct(r.fill_pct, 1)} full, ` : ''}${numUpTo(r.volume.value)} ${r.volume.unit} on ${r.as_of}${r.gap_to_norm_pct !== null ? ` (${numUpTo(r.gap_to_norm_pct)} pp from the seasonal norm)` : ''}`,
         )
         .join('\n'),
     };
   }
   const { data, meta } = getReserve(b, { commodity: args.commodity, country: args.country }).envelope();
   const parts = [
-    `${data.name}: ${data.fill_pct !== null ? `${pct(data.fill_pct, 2)} full, ` : ''}${num(data.volume.value)} ${data.volume.unit}${data.capacity ? ` of ${num(data.capacity.value)} ${data.capacity.unit}` : ''} on ${data.as_of}`,
-    data.coverage_days !== null ? `${num(data.coverage_days)} days of cover` : null,
-    data.seasonal_norm_pct !== null ? `seasonal norm ${pct(data.seasonal_norm_pct)} (gap ${num(data.gap_to_norm_pct)} pp)` : null,
+    `${data.name}: ${data.fill_pct !== null ? `${pct(data.fill_pct, 2)} full, ` : ''}${numUpTo(data.volume.value)} ${data.volume.unit}${data.capacity ? ` of ${numUpTo(data.capacity.value)} ${data.capacity.unit}` : ''} on ${data.as_of}`,
+    data.coverage_days !== null ? `${numUpTo(data.coverage_days)} days of cover` : null,
+    data.seasonal_norm_pct !== null ? `seasonal norm ${pct(data.seasonal_norm_pct)} (gap ${numUpTo(data.gap_to_norm_pct)} pp)` : null,
     // Against the build date: a deadline already past is said to be past, never counted down from the reading.
     data.target
       ? `target ${pct(data.target.fill_pct, 0)} by ${data.target.date}${data.target.date < b.manifest.generated_at.slice(0, 10) ? ` (passed; the reading of ${data.as_of} is the newest)` : ''}`

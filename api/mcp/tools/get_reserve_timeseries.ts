@@ -1,5 +1,6 @@
+import { numUpTo } from '../../../lib/format.ts';
 import { getTimeseries } from '../../queries/reserves.ts';
-import { defineTool, httpLinks, num, resultMeta, seriesLine } from './common.ts';
+import { defineTool, httpLinks, resultMeta, seriesLine } from './common.ts';
 
 /** Without an explicit frequency, a longer series is resampled (weekly, then monthly) to stay compact. */
 export const MAX_POINTS = 400;
@@ -24,7 +25,7 @@ export default defineTool('get_reserve_timeseries', (b, args) => {
   const label = `${data.metric} of the ${data.commodity} reserve in ${data.country}, ${data.frequency}`;
   const summary =
     first && last
-      ? `${label}: ${num(first.value)} ${data.unit} on ${first.date} → ${num(last.value)} ${data.unit} on ${last.date} (${data.points.length} points)`
+      ? `${label}: ${numUpTo(first.value)} ${data.unit} on ${first.date} → ${numUpTo(last.value)} ${data.unit} on ${last.date} (${data.points.length} points)`
       : `${label}: no observation between ${data.from} and ${data.to}`;
   // The query as asked, for the links: the same series over HTTP (every point at the native frequency without a frequency).
   const query = new URLSearchParams({ commodity: data.commodity, country: data.country, from: data.from, to: data.to, metric: data.metric });

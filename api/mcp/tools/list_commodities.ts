@@ -1,6 +1,7 @@
 import { listCommodities } from '../../queries/commodities.ts';
-import { priceUnit } from '../../../lib/format.ts';
-import { defineTool, num, pageOf, resultMeta } from './common.ts';
+import { numUpTo, priceUnit } from '../../../lib/format.ts';
+import { defineTool, pageOf, resultMeta } from './common.ts';
+import { BAND_WORDS } from '../../../lib/i18n/terms.ts';
 
 export default defineTool('list_commodities', (b, args) => {
   const { data: all, meta } = listCommodities(b, { ...(args.group ? { group: args.group } : {}) }).envelope();
@@ -16,7 +17,7 @@ export default defineTool('list_commodities', (b, args) => {
     figures: data
       .map(
         (c) =>
-          `- ${c.code} (${c.slug}): ${c.name}; ${c.price ? `${num(c.price.value)} ${priceUnit(c.price)} on ${c.price.as_of}` : 'no public price'}; stress ${c.stress_index ?? 'n/a'}${c.stress_band ? ` (${c.stress_band})` : ''}`,
+          `- ${c.code} (${c.slug}): ${c.name}; ${c.price ? `${numUpTo(c.price.value)} ${priceUnit(c.price)} on ${c.price.as_of}` : 'no public price'}; stress ${c.stress_index ?? 'n/a'}${c.stress_band ? ` (${BAND_WORDS.en[c.stress_band]})` : ''}`,
       )
       .join('\n'),
   };

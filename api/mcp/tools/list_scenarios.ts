@@ -1,5 +1,6 @@
 import { listScenarios, localizeScenario } from '../../queries/content.ts';
 import { defineTool, pageOf, resultMeta } from './common.ts';
+import { STATUS_WORDS } from '../../../lib/i18n/terms.ts';
 
 const code = (slug: string) => slug.slice(slug.indexOf('.') + 1);
 
@@ -16,7 +17,7 @@ export default defineTool('list_scenarios', (b, args) => {
   });
   const notes = data.length < all.length ? [`scenarios ${offset + 1}–${offset + data.length} of ${all.length}; the others: cursor=next_cursor`] : [];
   const top = [...data].sort((x, y) => y.probability * y.severity - x.probability * x.severity).slice(0, 3);
-  const tops = top.map((s) => `${s.title} (${s.status}, p=${s.probability}, severity ${s.severity})`).join('; ');
+  const tops = top.map((s) => `${s.title} (${STATUS_WORDS.en[s.status]}, p=${s.probability}, severity ${s.severity})`).join('; ');
   return {
     structured: { scenarios: data, count: data.length, total: all.length, next_cursor, ...resultMeta(meta, notes) },
     summary: `${data.length} scenario(s)${data.length ? `; highest risk: ${tops}` : ''}.`,
@@ -25,7 +26,7 @@ export default defineTool('list_scenarios', (b, args) => {
           .map(
             (s) =>
               // The summaries are in structuredContent: the text lists the scenarios, one line each.
-              `- ${s.id}: ${s.title}. Status ${s.status} since ${s.status_since}; probability ${s.probability}; severity ${s.severity}/5; commodities ${s.commodities.map(code).join(', ')}; countries ${s.countries.join(', ')}.`,
+              `- ${s.id}: ${s.title}. Status ${STATUS_WORDS.en[s.status]} since ${s.status_since}; probability ${s.probability}; severity ${s.severity}/5; commodities ${s.commodities.map(code).join(', ')}; countries ${s.countries.join(', ')}.`,
           )
           .join('\n')
       : 'No scenario matches.',

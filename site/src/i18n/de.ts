@@ -1,5 +1,6 @@
 /** Die Wörter der Website auf Deutsch. */
 import { num } from '../../../lib/format.ts';
+import { BAND_WORDS, CATEGORY_WORDS, EFFECT_WORDS, GROUP_WORDS, labels, STATUS_WORDS } from '../../../lib/i18n/terms.ts';
 import type { Messages } from './en.ts';
 
 const n = (x: number) => num(x, 0, 'de');
@@ -34,7 +35,7 @@ export const de: Messages = {
     bySource: 'Nach Quelle',
     colon: ': ',
     rebuiltOn: 'Seite neu erstellt am',
-    rebuilt: ', alle 15 Minuten aus den Dateien der Herausgeber (ausgelieferte Version:',
+    rebuilt: (every) => `,${every ? ` ${every}` : ''} aus den Dateien der Herausgeber (ausgelieferte Version:`,
     licensed: 'Daten und Inhalte unter der Lizenz',
     reuse: 'Weiterverwendung nur mit Quellenangabe und einem Link auf',
     upstream: 'Für die Ausgangsquellen gelten deren eigene Bedingungen.',
@@ -78,14 +79,11 @@ export const de: Messages = {
     na: 'k. A.',
   },
   band: {
-    low: 'Niedrig',
-    moderate: 'Mäßig',
-    high: 'Hoch',
-    severe: 'Schwer',
+    ...labels(BAND_WORDS.de, 'de'),
     none: 'Kein Wert',
     legend: 'Stressstufen',
   },
-  group: { energy: 'Energie', metals: 'Metalle', agri: 'Agrarrohstoffe' },
+  group: labels(GROUP_WORDS.de, 'de'),
   chokepoint: {
     hormuz: 'Straße von Hormus',
     bab_el_mandeb: 'Bab al-Mandab',
@@ -154,8 +152,8 @@ export const de: Messages = {
     title: 'Versorgungsengpässe bei Rohstoffen und Energie',
     description: (commodities: number, countries: number) =>
       `Versorgungsengpässe bei Rohstoffen und Energie: Stressrangliste von ${n(commodities)} Rohstoffen und ${n(countries)} Ländern, EU-Gasspeicher, Ereignisse, Szenarien und Lageberichte.`,
-    lede: (commodities: number) =>
-      `Wo die Versorgung mit ${n(commodities)} Rohstoffen unter Druck steht, und warum: Preise im Vergleich zu ihrer Geschichte, die Konzentration der Produktion, der Füllstand strategischer Reserven und was zuletzt geschehen ist. Offene Daten, alle 15 Minuten neu berechnet.`,
+    lede: (commodities, every) =>
+      `Wo die Versorgung mit ${n(commodities)} Rohstoffen unter Druck steht, und warum: Preise im Vergleich zu ihrer Geschichte, die Konzentration der Produktion, der Füllstand strategischer Reserven und was zuletzt geschehen ist. Offene Daten${every ? `, ${every} neu berechnet` : ''}.`,
     kpiTopCommodity: 'Höchster Rohstoffstress',
     kpiEuGas: 'EU-Gasspeicher',
     kpiEuGasSub: (on: string, norm: string) => `am ${on}, Norm ${norm}`,
@@ -523,7 +521,7 @@ export const de: Messages = {
     lede: (total: number) =>
       `${n(total)} Krisenszenarien, nach Status. Die Wahrscheinlichkeit ist die Einschätzung der Redaktion, dass das Szenario in den nächsten 12 Monaten eintritt (oder anhält); die Schwere ist seine Wirkung auf die Versorgung, von 1 (gering) bis 5 (extrem).`,
     rules: 'Redaktionelle Regeln',
-    status: { monitoring: 'Beobachtet', elevated: 'Erhöht', active: 'Aktiv', resolved: 'Beendet', dismissed: 'Verworfen' },
+    status: labels(STATUS_WORDS.de, 'de'),
     help: {
       monitoring: 'Plausibel, unter Beobachtung.',
       elevated: 'Anzeichen, dass es wahrscheinlicher wird.',
@@ -550,8 +548,8 @@ export const de: Messages = {
     commodityLabel: 'Rohstoff',
     allCommodities: 'Alle Rohstoffe',
     showing: (shown: string, total: string) => `${shown} von ${total} Ereignissen angezeigt`,
-    category: { conflict: 'Konflikt', sanction: 'Sanktion', catastrophe: 'Katastrophe', policy: 'Politik', infrastructure: 'Infrastruktur' },
-    effect: { tightening: 'verschärfend', easing: 'entlastend' },
+    category: labels(CATEGORY_WORDS.de, 'de'),
+    effect: EFFECT_WORDS.de,
   },
   briefings: {
     title: 'Lageberichte',

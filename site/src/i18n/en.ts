@@ -6,9 +6,9 @@
  * strings; counts that choose a plural come as numbers. Keys ending in `Html` return markup: their
  * arguments are HTML the caller has escaped.
  */
-import type { EventCategory } from '../../../contract/content.ts';
 import type { SourceId } from '../../../contract/sources.ts';
 import { num } from '../../../lib/format.ts';
+import { BAND_WORDS, CATEGORY_WORDS, EFFECT_WORDS, GROUP_WORDS, labels, STATUS_WORDS } from '../../../lib/i18n/terms.ts';
 
 const n = (x: number) => num(x, 0, 'en');
 const s = (x: number, one: string, many: string) => (x === 1 ? one : many);
@@ -42,7 +42,8 @@ export const en = {
     bySource: 'By source',
     colon: ': ',
     rebuiltOn: 'Page rebuilt on',
-    rebuilt: ", from the publishers' files every 15 minutes (the build being served:",
+    /** `every`: how often the pages are rebuilt, in words (lib/i18n/every.ts); null when not on a schedule. */
+    rebuilt: (every: string | null) => `, from the publishers' files${every ? ` ${every}` : ''} (the build being served:`,
     licensed: 'Data and content licensed',
     reuse: 'Reuse requires attribution with a link back to',
     upstream: 'Upstream sources keep their own terms.',
@@ -86,14 +87,11 @@ export const en = {
     na: 'n/a',
   },
   band: {
-    low: 'Low',
-    moderate: 'Moderate',
-    high: 'High',
-    severe: 'Severe',
+    ...labels(BAND_WORDS.en, 'en'),
     none: 'No reading',
     legend: 'Stress bands',
   },
-  group: { energy: 'Energy', metals: 'Metals', agri: 'Agriculture' },
+  group: labels(GROUP_WORDS.en, 'en'),
   /** Chokepoint names by the ids of methodology 3.0.0; English uses the data's own names (pipeline/steps/exposure.ts CHOKEPOINT_NAMES), so this table is empty. */
   chokepoint: {} as Record<string, string>,
   component: {
@@ -152,8 +150,8 @@ export const en = {
     title: 'Supply stress for raw materials and energy',
     description: (commodities: number, countries: number) =>
       `Supply stress for raw materials and energy: stress ranking of ${n(commodities)} commodities and ${n(countries)} countries, EU gas storage, events, scenarios and briefings.`,
-    lede: (commodities: number) =>
-      `Where supply of ${n(commodities)} commodities is under pressure, and why: prices against their history, how concentrated production is, how full strategic reserves are, and what has happened lately. Open data, rebuilt every 15 minutes.`,
+    lede: (commodities: number, every: string | null) =>
+      `Where supply of ${n(commodities)} commodities is under pressure, and why: prices against their history, how concentrated production is, how full strategic reserves are, and what has happened lately. Open data${every ? `, rebuilt ${every}` : ''}.`,
     kpiTopCommodity: 'Highest commodity stress',
     kpiEuGas: 'EU gas storage',
     kpiEuGasSub: (on: string, norm: string) => `on ${on}, norm ${norm}`,
@@ -520,7 +518,7 @@ export const en = {
     lede: (total: number) =>
       `${n(total)} crisis scenarios, by status. Probability is the editors' estimate that the scenario materialises (or persists) over the next 12 months; severity is its impact on supply from 1 (minor) to 5 (extreme).`,
     rules: 'Editorial rules',
-    status: { monitoring: 'Monitoring', elevated: 'Elevated', active: 'Active', resolved: 'Resolved', dismissed: 'Dismissed' },
+    status: labels(STATUS_WORDS.en, 'en'),
     help: {
       monitoring: 'Plausible, watched.',
       elevated: 'Signs it is getting likelier.',
@@ -547,11 +545,8 @@ export const en = {
     commodityLabel: 'Commodity',
     allCommodities: 'All commodities',
     showing: (shown: string, total: string) => `Showing ${shown} of ${total} events`,
-    category: { conflict: 'Conflict', sanction: 'Sanction', catastrophe: 'Catastrophe', policy: 'Policy', infrastructure: 'Infrastructure' } satisfies Record<
-      EventCategory,
-      string
-    >,
-    effect: { tightening: 'tightening', easing: 'easing' },
+    category: labels(CATEGORY_WORDS.en, 'en'),
+    effect: EFFECT_WORDS.en,
   },
   briefings: {
     title: 'Briefings',

@@ -1,5 +1,6 @@
 /** Las palabras del sitio en español. */
 import { num } from '../../../lib/format.ts';
+import { BAND_WORDS, CATEGORY_WORDS, EFFECT_WORDS, GROUP_WORDS, labels, STATUS_WORDS } from '../../../lib/i18n/terms.ts';
 import type { Messages } from './en.ts';
 
 const n = (x: number) => num(x, 0, 'es');
@@ -34,7 +35,7 @@ export const es: Messages = {
     bySource: 'Por fuente',
     colon: ': ',
     rebuiltOn: 'Página recalculada el',
-    rebuilt: ', cada 15 minutos a partir de los archivos de los editores (versión en servicio:',
+    rebuilt: (every) => `,${every ? ` ${every}` : ''} a partir de los archivos de los editores (versión en servicio:`,
     licensed: 'Datos y contenidos con licencia',
     reuse: 'La reutilización exige citar la fuente con un enlace a',
     upstream: 'Las fuentes originales conservan sus propias condiciones.',
@@ -78,14 +79,11 @@ export const es: Messages = {
     na: 'n. d.',
   },
   band: {
-    low: 'Baja',
-    moderate: 'Moderada',
-    high: 'Alta',
-    severe: 'Grave',
+    ...labels(BAND_WORDS.es, 'es'),
     none: 'Sin lectura',
     legend: 'Niveles de tensión',
   },
-  group: { energy: 'Energía', metals: 'Metales', agri: 'Agricultura' },
+  group: labels(GROUP_WORDS.es, 'es'),
   chokepoint: {
     hormuz: 'estrecho de Ormuz',
     bab_el_mandeb: 'estrecho de Bab el-Mandeb',
@@ -154,8 +152,8 @@ export const es: Messages = {
     title: 'Tensiones de suministro de materias primas y energía',
     description: (commodities: number, countries: number) =>
       `Tensiones de suministro de materias primas y energía: clasificación de ${n(commodities)} materias primas y ${n(countries)} países, almacenamiento de gas de la UE, acontecimientos, escenarios e informes.`,
-    lede: (commodities: number) =>
-      `Dónde está bajo presión el suministro de ${n(commodities)} materias primas, y por qué: los precios frente a su historia, la concentración de la producción, el llenado de las reservas estratégicas y lo ocurrido recientemente. Datos abiertos, recalculados cada 15 minutos.`,
+    lede: (commodities, every) =>
+      `Dónde está bajo presión el suministro de ${n(commodities)} materias primas, y por qué: los precios frente a su historia, la concentración de la producción, el llenado de las reservas estratégicas y lo ocurrido recientemente. Datos abiertos${every ? `, recalculados ${every}` : ''}.`,
     kpiTopCommodity: 'Mayor tensión',
     kpiEuGas: 'Almacenamiento de gas de la UE',
     kpiEuGasSub: (on: string, norm: string) => `el ${on}, norma ${norm}`,
@@ -526,7 +524,7 @@ export const es: Messages = {
     lede: (total: number) =>
       `${n(total)} escenarios de crisis, por estado. La probabilidad es la estimación de la redacción de que el escenario se produzca (o persista) en los próximos 12 meses; la gravedad es su impacto en el suministro, de 1 (leve) a 5 (extremo).`,
     rules: 'Normas editoriales',
-    status: { monitoring: 'En vigilancia', elevated: 'En alza', active: 'Activo', resolved: 'Resuelto', dismissed: 'Descartado' },
+    status: labels(STATUS_WORDS.es, 'es'),
     help: {
       monitoring: 'Plausible, vigilado.',
       elevated: 'Hay señales de que es más probable.',
@@ -553,8 +551,8 @@ export const es: Messages = {
     commodityLabel: 'Materia prima',
     allCommodities: 'Todas las materias primas',
     showing: (shown: string, total: string) => `Se muestran ${shown} de ${total} acontecimientos`,
-    category: { conflict: 'Conflicto', sanction: 'Sanción', catastrophe: 'Catástrofe', policy: 'Política', infrastructure: 'Infraestructura' },
-    effect: { tightening: 'tensiona', easing: 'alivia' },
+    category: labels(CATEGORY_WORDS.es, 'es'),
+    effect: EFFECT_WORDS.es,
   },
   briefings: {
     title: 'Informes',

@@ -3,6 +3,7 @@
  * messages.ts turns them into narrow no-break spaces.
  */
 import { num } from '../../../lib/format.ts';
+import { BAND_WORDS, CATEGORY_WORDS, EFFECT_WORDS, GROUP_WORDS, labels, STATUS_WORDS } from '../../../lib/i18n/terms.ts';
 import type { Messages } from './en.ts';
 
 const n = (x: number) => num(x, 0, 'fr');
@@ -38,7 +39,7 @@ export const fr: Messages = {
     bySource: 'Par source',
     colon: ' : ',
     rebuiltOn: 'Page recalculée le',
-    rebuilt: ', à partir des fichiers des éditeurs, toutes les 15 minutes (version en service :',
+    rebuilt: (every) => `, à partir des fichiers des éditeurs${every ? `, ${every}` : ''} (version en service :`,
     licensed: 'Données et contenus sous licence',
     reuse: 'Toute réutilisation doit citer la source avec un lien vers',
     upstream: 'Les sources amont gardent leurs propres conditions.',
@@ -82,14 +83,11 @@ export const fr: Messages = {
     na: 'n. d.',
   },
   band: {
-    low: 'Faible',
-    moderate: 'Modérée',
-    high: 'Élevée',
-    severe: 'Sévère',
+    ...labels(BAND_WORDS.fr, 'fr'),
     none: 'Aucune mesure',
     legend: 'Niveaux de tension',
   },
-  group: { energy: 'Énergie', metals: 'Métaux', agri: 'Agriculture' },
+  group: labels(GROUP_WORDS.fr, 'fr'),
   chokepoint: {
     hormuz: 'détroit d’Ormuz',
     bab_el_mandeb: 'détroit de Bab el-Mandeb',
@@ -158,8 +156,8 @@ export const fr: Messages = {
     title: 'Tensions d’approvisionnement en matières premières et en énergie',
     description: (commodities: number, countries: number) =>
       `Tensions d’approvisionnement en matières premières et en énergie : classement de ${n(commodities)} matières premières et de ${n(countries)} pays, stockage de gaz de l’UE, événements, scénarios et notes.`,
-    lede: (commodities: number) =>
-      `Où l’approvisionnement de ${n(commodities)} matières premières est sous tension, et pourquoi : les prix face à leur historique, la concentration de la production, le remplissage des réserves stratégiques et les derniers événements. Données ouvertes, recalculées toutes les 15 minutes.`,
+    lede: (commodities, every) =>
+      `Où l’approvisionnement de ${n(commodities)} matières premières est sous tension, et pourquoi : les prix face à leur historique, la concentration de la production, le remplissage des réserves stratégiques et les derniers événements. Données ouvertes${every ? `, recalculées ${every}` : ''}.`,
     kpiTopCommodity: 'Tension la plus forte',
     kpiEuGas: 'Stockage de gaz de l’UE',
     kpiEuGasSub: (on: string, norm: string) => `au ${on}, norme ${norm}`,
@@ -530,7 +528,7 @@ export const fr: Messages = {
     lede: (total: number) =>
       `${n(total)} scénarios de crise, par statut. La probabilité est l’estimation de la rédaction que le scénario se réalise (ou se prolonge) dans les 12 prochains mois ; la gravité mesure son effet sur l’approvisionnement, de 1 (mineur) à 5 (extrême).`,
     rules: 'Règles éditoriales',
-    status: { monitoring: 'Sous surveillance', elevated: 'En hausse', active: 'En cours', resolved: 'Résolu', dismissed: 'Écarté' },
+    status: labels(STATUS_WORDS.fr, 'fr'),
     help: {
       monitoring: 'Plausible, surveillé.',
       elevated: 'Des signes le rendent plus probable.',
@@ -557,8 +555,8 @@ export const fr: Messages = {
     commodityLabel: 'Matière première',
     allCommodities: 'Toutes les matières premières',
     showing: (shown: string, total: string) => `${shown} événements affichés sur ${total}`,
-    category: { conflict: 'Conflit', sanction: 'Sanction', catastrophe: 'Catastrophe', policy: 'Politique', infrastructure: 'Infrastructure' },
-    effect: { tightening: 'resserrement', easing: 'assouplissement' },
+    category: labels(CATEGORY_WORDS.fr, 'fr'),
+    effect: EFFECT_WORDS.fr,
   },
   briefings: {
     title: 'Notes',

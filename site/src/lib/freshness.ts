@@ -1,6 +1,6 @@
 /**
  * How old a figure's series is, in words, for the notes on figures and charts (docs/freshness.md).
- * "Today" is the build clock: pages are rebuilt every 15 minutes and carry their build time.
+ * "Today" is the build clock: pages are rebuilt every REBUILD_EVERY (15 minutes by default) and carry their build time.
  */
 import type { Meta, SourceRef } from '../../../contract/common.ts';
 import { ageText } from '../../../contract/freshness.ts';
