@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Lang } from './languages.ts';
 import { CommoditySlug, DateString, Iso2, Iso3, envelope } from './common.ts';
 import { Names } from './commodities.ts';
-import { StressBand, StressHistoryPoint } from './stress.ts';
+import { RouteLoss, StressBand, StressHistoryPoint } from './stress.ts';
 
 /**
  * Country names where the usual form differs from CLDR's (Intl.DisplayNames gives "Congo -
@@ -45,14 +45,7 @@ export const Exposure = z
           name: z.string(),
           import_share: z.number().min(0).max(1).describe('Share of these imports whose route passes the chokepoint (Gulf suppliers only are routed)'),
           level_vs_normal: z.number().nullable().describe('Transits over the 28 days to stress.as_of / their seasonal normal (IMF PortWatch)'),
-          loss: z
-            .number()
-            .min(0)
-            .max(1)
-            .nullable()
-            .describe(
-              'Fraction of the route counted as lost: the shortfall beyond 15 % of normal (ordinary variation), rescaled so a closed route reads 1 (methodology 3.2.0)',
-            ),
+          loss: RouteLoss,
           counted_as_loss: z.boolean().describe('True where no other sea route exists (Hormuz); a detour (Red Sea → Cape) delays but delivers'),
         }),
       )

@@ -108,6 +108,16 @@ export const StructuralRisk = z
   .describe('Structural risk: supplier concentration of the narrowest stage, apart from current stress');
 export type StructuralRisk = z.infer<typeof StructuralRisk>;
 
+/** The fraction of a chokepoint's route counted as lost (pipeline/steps/disruption.ts lossBeyondTolerance). */
+export const RouteLoss = z
+  .number()
+  .min(0)
+  .max(1)
+  .nullable()
+  .describe(
+    'Fraction of the route counted as lost: the shortfall beyond 15 % of normal (ordinary variation), rescaled so a closed route reads 1 (methodology 3.2.0)',
+  );
+
 export const ChokepointExposure = z
   .strictObject({
     chokepoint: z.string(),
@@ -120,14 +130,7 @@ export const ChokepointExposure = z
     transits_per_day: z.number().nullable().describe('Mean daily transits of those vessels over the 28 days to `as_of` (IMF PortWatch)'),
     normal_per_day: z.number().nullable().describe('Median of the same 28 calendar days in up to 5 earlier years'),
     level_vs_normal: z.number().nullable().describe('transits / normal (1 = normal)'),
-    loss: z
-      .number()
-      .min(0)
-      .max(1)
-      .nullable()
-      .describe(
-        'Fraction of the route counted as lost: the shortfall beyond 15 % of normal (ordinary variation), rescaled so a closed route reads 1 (methodology 3.2.0)',
-      ),
+    loss: RouteLoss,
     as_of: DateString.nullable(),
     reason: z.string().optional().describe('Why the transit level is not measured'),
   })
