@@ -4,6 +4,7 @@ import { isoWeekId } from '../../contract/dates.ts';
 import type { Db } from '../db.ts';
 
 import { LANGS, type Lang } from '../../contract/languages.ts';
+import { BAND_WORDS } from '../../lib/i18n/terms.ts';
 
 interface Mover {
   slug: string;
@@ -59,7 +60,6 @@ async function storageMoves(db: Db): Promise<StorageMove[]> {
 
 /** The words of a digest in English; each language has the same. */
 const EN = {
-  bands: { low: 'low', moderate: 'moderate', high: 'high', severe: 'severe' } as Record<string, string>,
   title: (w: string) => `Weekly data digest, week ${w}`,
   summary: (n: number) =>
     `What moved in the published data: the largest price changes, gas storage, the stress index and ${n === 1 ? 'one new event' : `${n} new events`}.`,
@@ -84,7 +84,6 @@ const EN = {
 const T: Readonly<Record<Lang, typeof EN>> = {
   en: EN,
   fr: {
-    bands: { low: 'faible', moderate: 'modérée', high: 'élevée', severe: 'sévère' } as Record<string, string>,
     title: (w: string) => `Synthèse hebdomadaire des données, semaine ${w}`,
     summary: (n: number) =>
       `Ce qui a bougé dans les données publiées : les plus fortes variations de prix, le stockage de gaz, l'indice de tension et ${n === 1 ? 'un nouvel événement' : `${n} nouveaux événements`}.`,
@@ -106,7 +105,6 @@ const T: Readonly<Record<Lang, typeof EN>> = {
     note: "Cette synthèse est rédigée par le pipeline à partir des données publiées, à chaque construction ; chaque chiffre renvoie à sa source via l'API.",
   },
   de: {
-    bands: { low: 'niedrig', moderate: 'mäßig', high: 'hoch', severe: 'schwer' } as Record<string, string>,
     title: (w: string) => `Wöchentlicher Datenüberblick, Woche ${w}`,
     summary: (n: number) =>
       `Was sich in den veröffentlichten Daten bewegt hat: die größten Preisänderungen, die Gasspeicher, der Stressindex und ${n === 1 ? 'ein neues Ereignis' : `${n} neue Ereignisse`}.`,
@@ -129,7 +127,6 @@ const T: Readonly<Record<Lang, typeof EN>> = {
     note: 'Dieser Überblick wird bei jedem Build von der Pipeline aus den veröffentlichten Daten geschrieben; jede Zahl führt über die API zu ihrer Quelle.',
   },
   es: {
-    bands: { low: 'baja', moderate: 'moderada', high: 'alta', severe: 'severa' } as Record<string, string>,
     title: (w: string) => `Resumen semanal de datos, semana ${w}`,
     summary: (n: number) =>
       `Lo que se movió en los datos publicados: los mayores cambios de precio, el almacenamiento de gas, el índice de tensión y ${n === 1 ? 'un evento nuevo' : `${n} eventos nuevos`}.`,
@@ -209,7 +206,7 @@ export async function weeklyDigest(db: Db, x: DigestInput): Promise<Briefing[]> 
         '',
       );
     }
-    lines.push(`## ${t.stress}`, '', t.top, '', ...ranked.map((s) => `- ${s.names[lang]} — ${num(s.stress_index!)} (${t.bands[s.stress_band!]})`), '');
+    lines.push(`## ${t.stress}`, '', t.top, '', ...ranked.map((s) => `- ${s.names[lang]} — ${num(s.stress_index!)} (${BAND_WORDS[lang][s.stress_band!]})`), '');
     lines.push(changed.length ? t.moved : t.none, '');
     for (const m of changed) lines.push(`- ${m.s.names[lang]} — ${num(m.prev!)} → ${num(m.s.stress_index!)}`);
     lines.push('', `## ${t.events}`, '');
