@@ -46,7 +46,7 @@ describe('formatters', () => {
 
   it('formats a signed change with one decimal', () => {
     expect(formatChange(12.43, 'en')).toBe(`+12.4${NBSP}%`);
-    expect(formatChange(-3.06, 'fr')).toBe(`-3,1${NBSP}%`);
+    expect(formatChange(-3.06, 'fr')).toBe(`−3,1${NBSP}%`);
     expect(formatChange(12.43, 'de')).toBe(`+12,4${NBSP}%`);
     expect(formatChange(0, 'es')).toBe(`0,0${NBSP}%`);
   });
@@ -74,14 +74,14 @@ describe('resolveFigures', () => {
     ].join('\n');
     expect(resolveFigures(text, ctx('en')).text).toBe(
       [
-        `Brent US$67.43/bbl (-3.7${NBSP}%).`,
+        `Brent US$67.43/bbl (−3.7${NBSP}%).`,
         `EU 62.3${NBSP}%, 1,023.5${NBSP}TWh; DE 50.3${NBSP}%.`,
         `DR Congo 74${NBSP}%; SPR 415.4${NBSP}million barrels.`,
       ].join('\n'),
     );
     expect(resolveFigures(text, ctx('fr')).text).toBe(
       [
-        `Brent 67,43${NBSP}US$/bbl (-3,7${NBSP}%).`,
+        `Brent 67,43${NBSP}US$/bbl (−3,7${NBSP}%).`,
         `EU 62,3${NBSP}%, 1${NNBSP}023,5${NBSP}TWh; DE 50,3${NBSP}%.`,
         `DR Congo 74${NBSP}%; SPR 415,4${NBSP}millions de barils.`,
       ].join('\n'),

@@ -5,7 +5,7 @@
  */
 import type { BriefingLang, BriefingSeries } from '../../contract/content.ts';
 import { didYouMean } from '../../lib/suggest.ts';
-import { LOCALES } from '../../contract/languages.ts';
+import { num, signed } from '../../lib/format.ts';
 
 /** A price observation: `value` in `currency` per `unit`. */
 export interface PriceObservation {
@@ -83,16 +83,14 @@ const ARITY: Record<DirectiveName, number> = {
   spr: 1,
 };
 
-/** Kept between a number and its unit so a line never breaks inside a figure. */
+/**
+ * Kept between a number and its unit, in every language: a briefing's figure sits in running prose
+ * that the site and the feeds wrap, and a line must never break inside it.
+ */
 const NBSP = '\u00a0';
 
-function fmt(lang: BriefingLang, value: number, decimals: number, sign = false): string {
-  return new Intl.NumberFormat(LOCALES[lang], {
-    minimumFractionDigits: decimals,
-    maximumFractionDigits: decimals,
-    signDisplay: sign ? 'exceptZero' : 'auto',
-  }).format(value);
-}
+/** The number itself as the site writes it (lib/format.ts): the locale's separators, the minus sign `−`. */
+const fmt = (lang: BriefingLang, value: number, decimals: number, sign = false): string => (sign ? signed : num)(value, decimals, lang);
 
 const CURRENCY_SYMBOLS: Record<string, string> = { USD: 'US$', EUR: '€', GBP: '£', JPY: '¥' };
 
