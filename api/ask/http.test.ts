@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AskResponse } from '../../contract/api.ts';
 import { startTestServer } from '../../test/http.ts';
+import { pctUpTo } from '../../lib/format.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
@@ -34,7 +35,7 @@ describe('POST /v1/ask over HTTP, checked against the REST API', () => {
     const c = a.citations.find((x) => x.type === 'reserve')!;
     expect(c).toMatchObject({ id: 'gas/de', url: '/v1/reserves?commodity=gas&country=de', title: rest.name });
     expect(quoted(c.quote, 'fill_pct')).toBe(rest.fill_pct);
-    expect(a.answer).toContain(`${rest.fill_pct}%`);
+    expect(a.answer).toContain(pctUpTo(rest.fill_pct, 2, 'en'));
   });
 
   it('a date: the cited time-series address returns the quoted observation', async () => {

@@ -34,10 +34,12 @@ describe('measured disruption', () => {
     if ('reason' in r) throw new Error(r.reason);
     expect(r).toMatchObject({ transits: 3, from: '2026-04-03', to: '2026-04-30', normal_years: '2021,2022,2023,2024,2025' });
     expect(r.normal).toBeCloseTo(60, 0);
-    expect(r.loss).toBeCloseTo(0.95, 2);
+    expect(r.level).toBeCloseTo(0.05, 2);
+    // 95 % short: the part beyond the 15 % of ordinary variation, rescaled (3.2.0).
+    expect(r.loss).toBeCloseTo((0.95 - 0.15) / 0.85, 2);
     // Before the closure the level is normal.
     const before = routeLoss(transits, 'hormuz', 'tanker', '2026-02-27');
-    expect('reason' in before ? null : before.loss).toBeLessThan(0.05);
+    expect('reason' in before ? null : before.loss).toBe(0);
   });
 
   it('does not measure a chokepoint whose data end more than 14 days before the date, or that we have no data for', () => {
@@ -50,7 +52,7 @@ describe('measured disruption', () => {
     const d = disruptionAt(table, transits, '2026-04-30');
     const hormuz = d.parts.find((p) => p.chokepoint === 'hormuz')!;
     const malacca = d.parts.find((p) => p.chokepoint === 'malacca')!;
-    // Hormuz and Malacca are one route: the larger of 0.2 × 0.95 and 0.25 × 0.25, not their sum.
+    // Hormuz and Malacca are one route: the larger of 0.2 × 0.94 and 0.25 × 0.12 (25 % short: 0.1 / 0.85 beyond the tolerance), not their sum.
     expect(d.share).toBeCloseTo(Math.max(hormuz.at_risk, malacca.at_risk), 6);
     expect(hormuz.at_risk).toBeGreaterThan(malacca.at_risk);
     expect(d.score).toBe(1);
