@@ -65,7 +65,8 @@ async function open(path: string, name: string, viewport = { width: 1280, height
   if (shot) {
     const height = (await page.evaluate('document.documentElement.scrollHeight')) as number;
     const clip = { x: 0, y: 0, width: viewport.width, height: Math.min(height, 6_000) };
-    await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true, clip, timeout: 60_000 });
+    // 150 s as in test/site-pages.test.ts: Chromium lays out the whole guide first, slow beside a loaded suite.
+    await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true, clip, timeout: 150_000 });
   }
   return { page, bytes };
 }
