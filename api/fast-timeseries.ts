@@ -2,7 +2,7 @@ import { CalendarDate, CommodityParam, CountryParam } from '../contract/api.ts';
 import { Frequency, ReserveMetric } from '../contract/reserves.ts';
 import { JSON_TYPE, DATA_CACHE_CONTROL } from '../contract/http.ts';
 import { type LoadedBuild, perBuild } from './build.ts';
-import { headLines } from './head-text.ts';
+import { headLines, oncePerSecond } from './head-text.ts';
 import { replyOf, type Reply } from './prebuilt.ts';
 import { planOf, type TimeseriesPlan } from './queries/reserves.ts';
 import { timeseriesWindow, windowBody, type WindowAnswer } from './queries/timeseries-window.ts';
@@ -60,18 +60,8 @@ const reserveKeys = perBuild((b: LoadedBuild) => {
     });
 });
 
-let todaySecond = -1;
-let todayText = '';
-/** Today (UTC), as the app defaults `to`: made again once a second. */
-function today(): string {
-  const now = Date.now();
-  const second = Math.floor(now / 1000);
-  if (second !== todaySecond) {
-    todaySecond = second;
-    todayText = new Date(now).toISOString().slice(0, 10);
-  }
-  return todayText;
-}
+/** Today (UTC), as the app defaults `to`. */
+const today = oncePerSecond((now) => now.toISOString().slice(0, 10));
 
 /** A query this path answers: its plan, and the `format` it names (json or none). */
 export interface TimeseriesRequest {

@@ -40,18 +40,22 @@ export function headLines(headers: Record<string, string>): string {
   return text;
 }
 
-let dateSecond = -1;
-let dateLine = '';
-/** Node's Date line, made once a second as Node makes it. */
-function date(): string {
-  const now = Date.now();
-  const second = Math.floor(now / 1000);
-  if (second !== dateSecond) {
-    dateSecond = second;
-    dateLine = `Date: ${new Date(now).toUTCString()}\r\n`;
-  }
-  return dateLine;
+/** A text of the current time, made again only when the second changes (on the hot path, a Date a request is measurable). */
+export function oncePerSecond(make: (now: Date) => string): () => string {
+  let second = -1;
+  let text = '';
+  return () => {
+    const now = Date.now();
+    if (Math.floor(now / 1000) !== second) {
+      second = Math.floor(now / 1000);
+      text = make(new Date(now));
+    }
+    return text;
+  };
 }
+
+/** Node's Date line, made once a second as Node makes it. */
+const date = oncePerSecond((now) => `Date: ${now.toUTCString()}\r\n`);
 
 /**
  * Put a 200's head on `res`: `own` (this request's header lines) then `lines` (the reply's,
