@@ -5,12 +5,15 @@
 import { createServer, type OutgoingHttpHeaders } from 'node:http';
 import { readFileSync } from 'node:fs';
 
-/** RAW_RESPONSES: a JSON file mapping a request target (or `*`, any other) to `{ headers, body }` (body: a file holding the bytes). */
-const spec = JSON.parse(readFileSync(process.env.RAW_RESPONSES ?? '', 'utf8')) as Record<string, { headers: Record<string, string>; body: string }>;
-const answers = new Map<string, { headers: OutgoingHttpHeaders; body: Buffer }>();
+/** RAW_RESPONSES: a JSON file mapping a request target (or `*`, any other) to `{ status?, headers, body }` (status 200 unless given; body: a file holding the bytes). */
+const spec = JSON.parse(readFileSync(process.env.RAW_RESPONSES ?? '', 'utf8')) as Record<
+  string,
+  { status?: number; headers: Record<string, string>; body: string }
+>;
+const answers = new Map<string, { status: number; headers: OutgoingHttpHeaders; body: Buffer }>();
 for (const [path, r] of Object.entries(spec)) {
   const body = readFileSync(r.body);
-  answers.set(path, { headers: { ...r.headers, 'content-length': String(body.length) }, body });
+  answers.set(path, { status: r.status ?? 200, headers: { ...r.headers, 'content-length': String(body.length) }, body });
 }
 
 /** `*`: the answer of every other target (a varied query answered with bytes of its size). */
@@ -22,7 +25,7 @@ const server = createServer((req, res) => {
     res.end();
     return;
   }
-  res.writeHead(200, a.headers);
+  res.writeHead(a.status, a.headers);
   res.end(req.method === 'HEAD' ? undefined : a.body);
 });
 server.keepAliveTimeout = 5000;
