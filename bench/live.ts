@@ -42,12 +42,15 @@ export async function benchLive(): Promise<string> {
       const ms = performance.now() - started;
       // The build's own line for the fetch stage: "✓ fetch from the publishers   0.61s  …".
       const fetchS = fx.lines.map((l) => /✓ fetch from the publishers\s+([\d.]+)s/.exec(l)?.[1]).find(Boolean) ?? '?';
-      const f = (s: SourceStatus) => s.fetch!;
-      const asked = r.sources.filter((s) => f(s).requests > 0);
-      const requests = r.sources.reduce((n, s) => n + f(s).requests, 0);
-      const bytes = r.sources.reduce((n, s) => n + f(s).bytes, 0);
-      const per = r.sources.map((s) => `${s.id} ${f(s).outcome} ${f(s).requests}/${f(s).not_modified}/${(f(s).bytes / 1024).toFixed(0)}`).join('; ');
-      rows.push(`| ${label} | ${(ms / 1000).toFixed(2)} s | ${fetchS} s | ${requests} | ${asked.length} | ${(bytes / 1024).toFixed(0)} KB | ${per} |`);
+      // A source without a fetch record has no download adapter: it is read from the mirror only.
+      const fetched = r.sources.filter((s): s is SourceStatus & { fetch: NonNullable<SourceStatus['fetch']> } => s.fetch !== undefined);
+      const mirrorOnly = r.sources.filter((s) => s.fetch === undefined).map((s) => s.id);
+      const asked = fetched.filter((s) => s.fetch.requests > 0);
+      const requests = fetched.reduce((n, s) => n + s.fetch.requests, 0);
+      const bytes = fetched.reduce((n, s) => n + s.fetch.bytes, 0);
+      const per = fetched.map(({ id, fetch: f }) => `${id} ${f.outcome} ${f.requests}/${f.not_modified}/${(f.bytes / 1024).toFixed(0)}`).join('; ');
+      const rest = mirrorOnly.length ? `; read from the mirror only (docs/freshness.md): ${mirrorOnly.join(', ')}` : '';
+      rows.push(`| ${label} | ${(ms / 1000).toFixed(2)} s | ${fetchS} s | ${requests} | ${asked.length} | ${(bytes / 1024).toFixed(0)} KB | ${per}${rest} |`);
     }
     return [
       '## Live build against the publishers’ stand-ins (recorded answers, `npm run bench -- live`)\n',
