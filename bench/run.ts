@@ -93,6 +93,40 @@ if (want('api')) {
       )} | **${spread(ratios, (n) => n.toFixed(2))}** | ${median(p99).toFixed(2)} / ${Math.max(...p99).toFixed(2)} ms (raw: ${median(r.raw.map((o) => o.p99)).toFixed(2)} ms) | ${median(appRatios).toFixed(2)}, ${median(r.app.map((o) => o.p99)).toFixed(1)} ms | ${cpuText} | ≥ ${route.target}× and p99 < 10 ms${refused ? ` (${refused} non-2xx!)` : ''}: ${check(met)} |`,
     );
   }
+  const againstNginx = (Object.entries(API_ROUTES) as [keyof typeof API_ROUTES, (typeof API_ROUTES)[keyof typeof API_ROUTES]][]).filter(
+    ([key, route]) => route.nginx !== undefined && api.routes[key],
+  );
+  if (againstNginx.length) {
+    console.log(
+      '\nAgainst nginx (bench/nginx.ts: one worker, `open_file_cache`, `sendfile`, no access log, the same file with the same headers; in the same rounds, the order turning with the others):\n',
+    );
+    console.log(
+      "| route | ours req/s | nginx req/s | ours ÷ nginx | raw node:http ÷ nginx (a Node server's floor) | nginx p99 | server CPU per request: ours / raw / nginx | target |\n|---|---|---|---|---|---|---|---|",
+    );
+    for (const [key, route] of againstNginx) {
+      const r = api.routes[key]!;
+      const nginx = r.nginx;
+      if (!nginx) {
+        console.log(
+          `| ${route.label} \`${route.path}\` | — | — | — | — | — | — | ≥ ${route.nginx}× nginx: **not measured** (nginx not installed: apt-get install nginx) |`,
+        );
+        ok = false;
+        continue;
+      }
+      const over = (rs: { rps: number }[]) => rs.map((o, i) => o.rps / nginx[i]!.rps);
+      const ratios = over(r.ours);
+      const cpu = (rs: { cpuUs?: number }[]) => median(rs.map((x) => x.cpuUs ?? NaN)).toFixed(0);
+      const rps = (rs: { rps: number }[]) =>
+        spread(
+          rs.map((o) => o.rps),
+          int,
+        );
+      const ratio = (xs: number[]) => spread(xs, (n) => n.toFixed(2));
+      console.log(
+        `| ${route.label} \`${route.path}\` | ${rps(r.ours)} | ${rps(nginx)} | **${ratio(ratios)}** | ${ratio(over(r.raw))} | ${median(nginx.map((o) => o.p99)).toFixed(2)} ms | ${cpu(r.ours)} / ${cpu(r.raw)} / ${cpu(nginx)} µs | ≥ ${route.nginx}× nginx: ${check(median(ratios) >= route.nginx!)} |`,
+      );
+    }
+  }
   if (api.varied) {
     console.log(
       `| parameterised, a different query on every request (memo misses, the app): \`/v1/events?since=<varied>&limit=<varied>\` | — | ${int(api.varied.rps)} | — | — | ${api.varied.p99.toFixed(2)} ms (p50 ${api.varied.p50.toFixed(2)} ms) | — | (reported, no target) |`,
