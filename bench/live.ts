@@ -42,7 +42,7 @@ export async function benchLive(): Promise<string> {
       const ms = performance.now() - started;
       // The build's own line for the fetch stage: "✓ fetch from the publishers   0.61s  …".
       const fetchS = fx.lines.map((l) => /✓ fetch from the publishers\s+([\d.]+)s/.exec(l)?.[1]).find(Boolean) ?? '?';
-      // A source without a fetch record has no download adapter: it is read from the mirror only.
+      // A source without a fetch record is read from the mirror only (its adapter's mirrorOnly: an earlier edition, or a source not fetched yet).
       const fetched = r.sources.filter((s): s is SourceStatus & { fetch: NonNullable<SourceStatus['fetch']> } => s.fetch !== undefined);
       const mirrorOnly = r.sources.filter((s) => s.fetch === undefined).map((s) => s.id);
       const asked = fetched.filter((s) => s.fetch.requests > 0);
