@@ -2,6 +2,7 @@ import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { nginxString } from '../edge/nginx.ts';
 
 /**
  * nginx as the path-addressed route's comparator (issue 32): one worker, `open_file_cache`,
@@ -19,13 +20,6 @@ export function nginxAvailable(): boolean {
   } catch {
     return false;
   }
-}
-
-/** A header value in nginx's configuration: single-quoted; `$` would be read as a variable. */
-function quoted(name: string, value: string): string {
-  if (value.includes("'") || value.includes('$') || value.includes('\\'))
-    throw new Error(`nginx bench: cannot write the ${name} header's value as it is: ${value}`);
-  return `'${value}'`;
 }
 
 export interface NginxServer {
@@ -71,9 +65,9 @@ http {
     listen 127.0.0.1:${port};
     location = ${path} {
       types { }
-      default_type ${quoted('Content-Type', type)};
+      default_type ${nginxString(type)};
       etag off;
-${own.map(([n, v]) => `      add_header ${n} ${quoted(n, v)} always;`).join('\n')}
+${own.map(([n, v]) => `      add_header ${n} ${nginxString(v)} always;`).join('\n')}
       alias ${file};
     }
     location = /ready { return 200; }

@@ -48,7 +48,7 @@ export function headersFor(rules: HeaderRules, url: string): Record<string, stri
 }
 
 /** A value as an nginx string: quoted, its quotes and backslashes escaped. nginx would read `$` as a variable: refused. */
-function quoted(v: string): string {
+export function nginxString(v: string): string {
   if (v.includes('$')) throw new Error(`an nginx header value cannot hold "$": ${v}`);
   return `"${v.replace(/[\\"]/g, '\\$&')}"`;
 }
@@ -92,14 +92,14 @@ export function nginxServer(manifest: BuildManifest, opts: NginxOptions): string
     '  charset off;',
     '  etag on;',
     '  server_tokens off;',
-    `  root ${quoted(root)};`,
+    `  root ${nginxString(root)};`,
     '',
   ];
   for (const f of publicFiles(manifest)) {
     const { 'last-modified': _lastModified, 'content-type': _type, ...headers } = headersFor(rules, f.url);
     // try_files, not alias: a page's directory address would otherwise go to nginx's index module.
-    lines.push(`  location = ${quoted(f.url)} {`, `    try_files ${quoted(`/${f.path}`)} =404;`, `    default_type ${quoted(f.contentType)};`);
-    for (const [k, v] of Object.entries(headers)) lines.push(`    add_header ${k} ${quoted(v)} always;`);
+    lines.push(`  location = ${nginxString(f.url)} {`, `    try_files ${nginxString(`/${f.path}`)} =404;`, `    default_type ${nginxString(f.contentType)};`);
+    for (const [k, v] of Object.entries(headers)) lines.push(`    add_header ${k} ${nginxString(v)} always;`);
     lines.push('  }');
   }
   lines.push(
